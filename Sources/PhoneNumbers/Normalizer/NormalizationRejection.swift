@@ -1,0 +1,37 @@
+/// Why an input could not be turned into a `CXCallDirectoryPhoneNumber`.
+///
+/// The cases follow libphonenumber's `NumberParseException` error types and
+/// its `is_possible_number` verdicts, so a rejection here is a rejection there.
+public enum NormalizationRejection: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The text does not look like a phone number (NOT_A_NUMBER).
+  case notANumber
+  /// No `+` or international prefix and no default region to read it in.
+  case missingDefaultRegion
+  /// The digits after `+` or the international prefix start no known
+  /// country calling code (INVALID_COUNTRY_CODE).
+  case invalidCountryCode
+  /// Too few digits after `+` or the international prefix (TOO_SHORT_AFTER_IDD).
+  case tooShortAfterInternationalPrefix
+  /// The national number is shorter than any number of its country.
+  case tooShort
+  /// The input, or the national number, is longer than any number of its country.
+  case tooLong
+  /// The national number's length falls between possible lengths (INVALID_LENGTH).
+  case invalidLength
+  /// The digits do not fit `1...CXCallDirectoryPhoneNumberMax`.
+  case outOfRange
+
+  /// A short lowercase reason, as printed after `INVALID` and in reject reports.
+  public var description: String {
+    switch self {
+    case .notANumber: "not a phone number"
+    case .missingDefaultRegion: "no country code and no default region"
+    case .invalidCountryCode: "invalid country calling code"
+    case .tooShortAfterInternationalPrefix: "too short after international prefix"
+    case .tooShort: "too short"
+    case .tooLong: "too long"
+    case .invalidLength: "invalid length for its country"
+    case .outOfRange: "outside the CXCallDirectoryPhoneNumber range"
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/// The numbering plan: every region and non-geographic calling code that
+/// libphonenumber knows, with the facts the normalizer needs.
+///
+/// The standard plan is generated from libphonenumber's metadata into
+/// `data/numbering-plan.tsv` (format: `schemas/numbering-plan.md`) and
+/// embedded in the binary, so nothing is read from disk at run time.
+public struct NumberingPlan: Sendable {
+  /// Regions by ISO code (plus "001" entries, which are keyed by calling code).
+  private let regionsByCode: [String: RegionMetadata]
+  /// The main region (or non-geographic entry) for each calling code.
+  private let mainByCallingCode: [Int: RegionMetadata]
+  /// Every supported region code (without "001"), sorted.
+  public let regionCodes: [String]
+  /// Every country calling code, sorted.
+  public let callingCodes: [Int]
+  /// The version of the metadata the table was generated from.
+  public let sourceDescription: String
+
+  /// The plan embedded in calldir, parsed and compiled once.
+  public static let standard: NumberingPlan = {
+    do {
+      return try NumberingPlan(table: embeddedTable)
+    } catch {
+      fatalError("embedded numbering plan is invalid: \(error)")
+    }
+  }()
+
+  /// Parses a numbering-plan table (TSV, see `schemas/numbering-plan.md`).
+  /// - Throws: `NumberingPlanError` naming the line that is wrong.
+  public init(table: String) throws(NumberingPlanError) {
+    var regions: [String: RegionMetadata] = [:]
+    var mains: [Int: RegionMetadata] = [:]
+    var source = ""
+    var header: [Substring]? = nil
+    var lineNumber = 0
+    for line in table.split(separator: "\n", omittingEmptySubsequences: false) {
+      lineNumber += 1
+      if line.isEmpty { continue }
+      if line.hasPrefix("#") {
+        if line.hasPrefix("# source: ") { source = String(line.dropFirst(10)) }
+        continue
+      }
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      guard let columns = header else {
+        guard fields == Self.columns.map({ Substring($0) }) else {
+          throw NumberingPlanError(line: lineNumber, reason: "unexpected header")
+        }
+        header = fields
+        continue
+      }
+      guard fields.count == columns.count else {
+        throw NumberingPlanError(line: lineNumber, reason: "expected \(columns.count) fields, found \(fields.count)")
+      }
+      let region = try Self.region(from: fields, line: lineNumber)
+      let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
+      guard regions[key] == nil else {
+        throw NumberingPlanError(line: lineNumber, reason: "duplicate region \(region.regionCode)")
+      }
+      regions[key] = region
+      if region.isMainRegion {
+        guard mains[region.callingCode] == nil else {
+          throw NumberingPlanError(line: lineNumber, reason: "second main region for +\(region.callingCode)")
+        }
+        mains[region.callingCode] = region
+      }
+    }
+    guard header != nil else { throw NumberingPlanError(line: lineNumber, reason: "missing header") }
+    for region in regions.values where mains[region.callingCode] == nil {
+      throw NumberingPlanError(line: 0, reason: "no main region for +\(region.callingCode)")
+    }
+    self.regionsByCode = regions
+    self.mainByCallingCode = mains
+    self.regionCodes = regions.keys.filter { !$0.hasPrefix("001") }.sorted()
+    self.callingCodes = mains.keys.sorted()
+    self.sourceDescription = source
+  }
+
+  /// The metadata for an ISO 3166 region code such as "GB", or nil when the
+  /// code is unknown. Codes are case-sensitive, as in libphonenumber.
+  public func region(_ code: String) -> RegionMetadata? {
+    code.hasPrefix("001") ? nil : regionsByCode[code]
+  }
+
+  /// The main region (or non-geographic entry) for a calling code.
+  public func mainRegion(forCallingCode code: Int) -> RegionMetadata? {
+    mainByCallingCode[code]
+  }
+
+  static let columns = [
+    "region", "cc", "main", "idd", "np", "npp", "npp_transform",
+    "lengths", "local_lengths", "nsn_pattern",
+  ]
+}
+
+/// A numbering-plan table that cannot be used.
+public struct NumberingPlanError: Error, CustomStringConvertible {
+  /// The 1-based line of the table, or 0 for the table as a whole.
+  public let line: Int
+  /// What is wrong, in lowercase.
+  public let reason: String
+
+  public var description: String { "numbering plan line \(line): \(reason)" }
+}
+
+extension NumberingPlan {
+  private static func region(from fields: [Substring], line: Int) throws(NumberingPlanError) -> RegionMetadata {
+    func pattern(_ text: Substring) throws(NumberingPlanError) -> DigitPattern? {
+      guard !text.isEmpty else { return nil }
+      do {
+        return try DigitPattern(String(text))
+      } catch {
+        throw NumberingPlanError(line: line, reason: error.description)
+      }
+    }
+    func lengths(_ text: Substring) throws(NumberingPlanError) -> [Int] {
+      guard !text.isEmpty else { return [] }
+      var values: [Int] = []
+      for item in text.split(separator: ",") {
+        guard let value = Int(item), (1...30).contains(value) else {
+          throw NumberingPlanError(line: line, reason: "bad length '\(item)'")
+        }
+        values.append(value)
+      }
+      return values.sorted()
+    }
+    let code = String(fields[0])
+    guard code == "001" || (code.count == 2 && code.allSatisfy { $0.isASCII && $0.isUppercase }) else {
+      throw NumberingPlanError(line: line, reason: "bad region code '\(code)'")
+    }
+    guard let callingCode = Int(fields[1]), (1...999).contains(callingCode) else {
+      throw NumberingPlanError(line: line, reason: "bad calling code '\(fields[1])'")
+    }
+    let npp = try pattern(fields[5])
+    var transform: [RegionMetadata.TransformPart]? = nil
+    if !fields[6].isEmpty {
+      transform = try parseTransform(fields[6], groupCount: npp?.groupCount ?? 0, line: line)
+    }
+    let general = try pattern(fields[9])
+    return RegionMetadata(
+      regionCode: code,
+      callingCode: callingCode,
+      isMainRegion: fields[2] == "1",
+      internationalPrefix: try pattern(fields[3]),
+      nationalPrefixForParsing: npp,
+      nationalPrefixTransform: transform,
+      possibleLengths: try lengths(fields[7]),
+      localOnlyLengths: try lengths(fields[8]),
+      generalPattern: general
+    )
+  }
+
+  private static func parseTransform(
+    _ text: Substring, groupCount: Int, line: Int
+  ) throws(NumberingPlanError) -> [RegionMetadata.TransformPart] {
+    var parts: [RegionMetadata.TransformPart] = []
+    var literal: [UInt8] = []
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      if byte == UInt8(ascii: "$") {
+        guard let next = iterator.next(), (48...57).contains(next), Int(next - 48) <= groupCount, next != 48 else {
+          throw NumberingPlanError(line: line, reason: "bad group reference in transform '\(text)'")
+        }
+        if !literal.isEmpty { parts.append(.digits(literal)) }
+        literal = []
+        parts.append(.group(Int(next - 48)))
+      } else if (48...57).contains(byte) {
+        literal.append(byte - 48)
+      } else {
+        throw NumberingPlanError(line: line, reason: "bad character in transform '\(text)'")
+      }
+    }
+    if !literal.isEmpty { parts.append(.digits(literal)) }
+    return parts
+  }
+}

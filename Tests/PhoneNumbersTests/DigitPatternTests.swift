@@ -1,0 +1,100 @@
+import Testing
+
+@testable import PhoneNumbers
+
+@Suite struct DigitPatternTests {
+  func digits(_ text: String) -> [UInt8] { text.utf8.map { $0 - 48 } }
+
+  func prefix(_ pattern: String, _ input: String) throws -> DigitPattern.Match? {
+    let compiled = try DigitPattern(pattern)
+    return digits(input).withUnsafeBufferPointer { compiled.prefixMatch($0) }
+  }
+
+  func full(_ pattern: String, _ input: String) throws -> (backtracking: Bool, automaton: Bool?) {
+    let compiled = try DigitPattern(pattern)
+    let automaton = DigitAutomaton(compiled)
+    return digits(input).withUnsafeBufferPointer { buffer in
+      (compiled.fullMatch(buffer), automaton?.fullMatch(buffer))
+    }
+  }
+
+  @Test func prefixMatchIsLeftmostFirstNotLongest() throws {
+    // Python's re.match takes the first alternative that succeeds.
+    #expect(try prefix("0|01", "0123")?.end == 1)
+    #expect(try prefix("01|0", "0123")?.end == 2)
+    #expect(try prefix("0?", "123")?.end == 0)
+  }
+
+  @Test func capturesFollowPriority() throws {
+    // Argentina-style: optional trunk 0, then a captured area code and 15.
+    let match = try #require(try prefix("0?(?:(11|343)15)?", "0343155551212"))
+    #expect(match.end == 6)
+    #expect(match.range(ofGroup: 1) == 1..<4)
+    let none = try #require(try prefix("0?(?:(11|343)15)?", "01123456789"))
+    #expect(none.end == 1)
+    #expect(none.range(ofGroup: 1) == nil)
+  }
+
+  @Test func endAnchorOnlyMatchesAtEnd() throws {
+    // Antigua: a 7-digit local number gets its area code; otherwise strip 1.
+    let local = try #require(try prefix("([457]\\d{6})$|1", "4601234"))
+    #expect(local.range(ofGroup: 1) == 0..<7)
+    let trunk = try #require(try prefix("([457]\\d{6})$|1", "14601234"))
+    #expect(trunk.end == 1)
+    #expect(trunk.range(ofGroup: 1) == nil)
+    #expect(try prefix("([457]\\d{6})$", "46012345") == nil)
+  }
+
+  @Test(arguments: [
+    ("[2-9]\\d{9}", "2125550100", true),
+    ("[2-9]\\d{9}", "1125550100", false),
+    ("[2-9]\\d{9}", "212555010", false),
+    ("(?:1|6\\d)\\d{7}|[135-9]\\d{5}", "612345678", true),
+    ("(?:1|6\\d)\\d{7}|[135-9]\\d{5}", "312345", true),
+    ("(?:1|6\\d)\\d{7}|[135-9]\\d{5}", "412345", false),
+    ("8\\d{5}(?:\\d{2,4})?", "81234567", true),
+    ("8\\d{5}(?:\\d{2,4})?", "8123456", false),
+    ("0\\d{5,11}", "0", false),
+  ])
+  func fullMatchAgreesAcrossEngines(pattern: String, input: String, expected: Bool) throws {
+    let result = try full(pattern, input)
+    #expect(result.backtracking == expected)
+    #expect(result.automaton == expected)
+  }
+
+  @Test(arguments: ["(?=1)", "\\w", "[a-z]", "1{3,1}", "(12", "12)", "1{", "[1-]", "*"])
+  func rejectsUnsupportedSyntax(_ pattern: String) {
+    #expect(throws: DigitPatternError.self) { try DigitPattern(pattern) }
+  }
+
+  @Test func everyPlanPatternAgreesOnRandomDigits() throws {
+    // The automaton and the backtracking engine must agree on every general
+    // pattern of the plan, for inputs of every plausible length.
+    var generator = SplitMix(seed: 42)
+    let plan = NumberingPlan.standard
+    for code in plan.regionCodes {
+      let region = try #require(plan.region(code))
+      guard let pattern = region.generalPattern, let automaton = region.generalAutomaton else { continue }
+      for _ in 0..<40 {
+        let length = Int(generator.next() % 18)
+        let input = (0..<length).map { _ in UInt8(generator.next() % 10) }
+        input.withUnsafeBufferPointer { buffer in
+          #expect(pattern.fullMatch(buffer) == automaton.fullMatch(buffer), "\(code) \(input)")
+        }
+      }
+    }
+  }
+}
+
+/// A small deterministic generator for tests.
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
