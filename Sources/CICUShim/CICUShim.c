@@ -1,7 +1,225 @@
+// ICU is included here only; see CICUShim.h for why.
+// Never define U_DISABLE_RENAMING: Debian's libicuuc exports only the
+// versioned symbols (u_charType_72, ...), which these macros resolve to.
+
 #include "CICUShim.h"
+
+#include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/unorm2.h>
+#include <unicode/ustring.h>
+#include <unicode/utext.h>
+#include <unicode/utypes.h>
+
+#include <stdlib.h>
+
+_Static_assert(CD_ICU_SUCCESS == U_ZERO_ERROR, "CD_ICU_SUCCESS");
+_Static_assert(CD_ICU_BUFFER_OVERFLOW == U_BUFFER_OVERFLOW_ERROR,
+               "CD_ICU_BUFFER_OVERFLOW");
+_Static_assert(CD_ICU_INVALID_CHAR_FOUND == U_INVALID_CHAR_FOUND,
+               "CD_ICU_INVALID_CHAR_FOUND");
+_Static_assert(CD_ICU_ILLEGAL_ARGUMENT == U_ILLEGAL_ARGUMENT_ERROR,
+               "CD_ICU_ILLEGAL_ARGUMENT");
+
+static int cd_is_valid_scalar(uint32_t cp) {
+  return cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+}
+
 int32_t cd_decimal_digit_value(uint32_t codepoint) {
-  if (codepoint > 0x10FFFF) return -1;
-  if (u_charType((UChar32)codepoint) != U_DECIMAL_DIGIT_NUMBER) return -1;
-  return u_charDigitValue((UChar32)codepoint);
+  if (!cd_is_valid_scalar(codepoint)) {
+    return -1;
+  }
+  UChar32 c = (UChar32)codepoint;
+  if (u_charType(c) != U_DECIMAL_DIGIT_NUMBER) {
+    return -1;
+  }
+  int32_t value = u_charDigitValue(c);
+  return (value >= 0 && value <= 9) ? value : -1;
+}
+
+int32_t cd_is_control_or_format(uint32_t codepoint) {
+  if (!cd_is_valid_scalar(codepoint)) {
+    return 0;
+  }
+  // ZERO WIDTH JOINER keeps emoji ZWJ sequences; ZERO WIDTH NON-JOINER is
+  // part of correct Persian and Indic spelling. Neither reorders text.
+  if (codepoint == 0x200D || codepoint == 0x200C) {
+    return 0;
+  }
+  if ((codepoint >= 0xFE00 && codepoint <= 0xFE0F) ||
+      (codepoint >= 0xE0100 && codepoint <= 0xE01EF)) {  // variation selectors
+    return 0;
+  }
+  int8_t type = u_charType((UChar32)codepoint);
+  return (type == U_CONTROL_CHAR || type == U_FORMAT_CHAR) ? 1 : 0;
+}
+
+int32_t cd_is_whitespace(uint32_t codepoint) {
+  if (!cd_is_valid_scalar(codepoint)) {
+    return 0;
+  }
+  return u_isUWhiteSpace((UChar32)codepoint) ? 1 : 0;
+}
+
+int32_t cd_nfc_utf8(const char *src, int32_t srcLength,
+                    char *dest, int32_t destCapacity, int32_t *errorCode) {
+  if (errorCode == NULL) {
+    return -1;
+  }
+  if (srcLength < 0 || destCapacity < 0 || (src == NULL && srcLength > 0) ||
+      (dest == NULL && destCapacity > 0)) {
+    *errorCode = U_ILLEGAL_ARGUMENT_ERROR;
+    return -1;
+  }
+  *errorCode = U_ZERO_ERROR;
+  if (srcLength == 0) {
+    return 0;
+  }
+
+  UErrorCode status = U_ZERO_ERROR;
+  const UNormalizer2 *nfc = unorm2_getNFCInstance(&status);
+  if (U_FAILURE(status)) {
+    *errorCode = status;
+    return -1;
+  }
+
+  // UTF-8 -> UTF-16. Invalid UTF-8 fails with U_INVALID_CHAR_FOUND (no
+  // substitution character is requested).
+  int32_t utf16Length = 0;
+  status = U_ZERO_ERROR;
+  u_strFromUTF8(NULL, 0, &utf16Length, src, srcLength, &status);
+  if (status != U_BUFFER_OVERFLOW_ERROR && U_FAILURE(status)) {
+    *errorCode = status;
+    return -1;
+  }
+  UChar *utf16 = malloc(sizeof(UChar) * (size_t)(utf16Length + 1));
+  if (utf16 == NULL) {
+    *errorCode = U_MEMORY_ALLOCATION_ERROR;
+    return -1;
+  }
+  status = U_ZERO_ERROR;
+  u_strFromUTF8(utf16, utf16Length + 1, NULL, src, srcLength, &status);
+  if (U_FAILURE(status)) {
+    free(utf16);
+    *errorCode = status;
+    return -1;
+  }
+
+  // Normalize (preflight, then into a buffer of the exact size).
+  status = U_ZERO_ERROR;
+  int32_t normalizedLength =
+      unorm2_normalize(nfc, utf16, utf16Length, NULL, 0, &status);
+  if (status != U_BUFFER_OVERFLOW_ERROR && U_FAILURE(status)) {
+    free(utf16);
+    *errorCode = status;
+    return -1;
+  }
+  UChar *normalized = malloc(sizeof(UChar) * (size_t)(normalizedLength + 1));
+  if (normalized == NULL) {
+    free(utf16);
+    *errorCode = U_MEMORY_ALLOCATION_ERROR;
+    return -1;
+  }
+  status = U_ZERO_ERROR;
+  unorm2_normalize(nfc, utf16, utf16Length, normalized, normalizedLength + 1,
+                   &status);
+  free(utf16);
+  if (U_FAILURE(status)) {
+    free(normalized);
+    *errorCode = status;
+    return -1;
+  }
+
+  // UTF-16 -> UTF-8 into the caller's buffer; a too-small buffer reports
+  // U_BUFFER_OVERFLOW_ERROR and the needed length. ICU would NUL-terminate
+  // when there is room; the caller must rely on the returned length only.
+  int32_t utf8Length = 0;
+  status = U_ZERO_ERROR;
+  u_strToUTF8(dest, destCapacity, &utf8Length, normalized, normalizedLength,
+              &status);
+  free(normalized);
+  if (status == U_STRING_NOT_TERMINATED_WARNING) {
+    status = U_ZERO_ERROR;
+  }
+  *errorCode = status;
+  return utf8Length;
+}
+
+// Opens a character (grapheme cluster) break iterator over UTF-8 text.
+// The caller closes both the iterator and the UText.
+static UBreakIterator *cd_open_character_breaks(const char *src,
+                                                int32_t srcLength,
+                                                UText **textOut) {
+  UErrorCode status = U_ZERO_ERROR;
+  UText *text = utext_openUTF8(NULL, src, srcLength, &status);
+  if (U_FAILURE(status)) {
+    return NULL;
+  }
+  // Grapheme cluster rules are not tailored per locale; use the root locale.
+  UBreakIterator *breaks = ubrk_open(UBRK_CHARACTER, "", NULL, 0, &status);
+  if (U_FAILURE(status)) {
+    utext_close(text);
+    return NULL;
+  }
+  ubrk_setUText(breaks, text, &status);
+  if (U_FAILURE(status)) {
+    ubrk_close(breaks);
+    utext_close(text);
+    return NULL;
+  }
+  *textOut = text;
+  return breaks;
+}
+
+int32_t cd_grapheme_count_utf8(const char *src, int32_t srcLength) {
+  if (srcLength < 0 || (src == NULL && srcLength > 0)) {
+    return -1;
+  }
+  if (srcLength == 0) {
+    return 0;
+  }
+  UText *text = NULL;
+  UBreakIterator *breaks = cd_open_character_breaks(src, srcLength, &text);
+  if (breaks == NULL) {
+    return -1;
+  }
+  int32_t count = 0;
+  ubrk_first(breaks);
+  while (ubrk_next(breaks) != UBRK_DONE) {
+    count += 1;
+  }
+  ubrk_close(breaks);
+  utext_close(text);
+  return count;
+}
+
+int32_t cd_grapheme_prefix_utf8(const char *src, int32_t srcLength,
+                                int32_t maxGraphemes) {
+  if (srcLength < 0 || maxGraphemes < 0 || (src == NULL && srcLength > 0)) {
+    return -1;
+  }
+  // Every grapheme cluster takes at least one byte, so short text fits as is
+  // (the common case for labels; it skips opening an iterator).
+  if (srcLength <= maxGraphemes) {
+    return srcLength;
+  }
+  if (maxGraphemes == 0) {
+    return 0;
+  }
+  UText *text = NULL;
+  UBreakIterator *breaks = cd_open_character_breaks(src, srcLength, &text);
+  if (breaks == NULL) {
+    return -1;
+  }
+  int32_t end = ubrk_first(breaks);
+  for (int32_t i = 0; i < maxGraphemes; i++) {
+    int32_t next = ubrk_next(breaks);
+    if (next == UBRK_DONE) {
+      break;
+    }
+    end = next;
+  }
+  ubrk_close(breaks);
+  utext_close(text);
+  return end;
 }

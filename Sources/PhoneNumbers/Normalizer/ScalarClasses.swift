@@ -1,4 +1,4 @@
-import CICUShim
+import UnicodeText
 
 /// The character classes of libphonenumber's parsing patterns, as plain
 /// predicates on Unicode scalar values.
@@ -8,11 +8,7 @@ enum ScalarClasses {
 
   /// The value of a decimal digit of any script (general category Nd), else nil.
   static func digitValue(_ value: UInt32) -> UInt8? {
-    if value &- 0x30 < 10 { return UInt8(value - 0x30) }
-    // No Nd code point lies below ARABIC-INDIC DIGIT ZERO except ASCII.
-    guard value >= 0x660 else { return nil }
-    let digit = cd_decimal_digit_value(value)
-    return digit >= 0 ? UInt8(digit) : nil
+    DecimalDigits.value(ofCodePoint: value)
   }
 
   static func isDigit(_ value: UInt32) -> Bool { digitValue(value) != nil }

@@ -1,0 +1,52 @@
+# calldir: `make run` and `make test` take a fresh Debian machine with the
+# Swift toolchain from nothing to working.
+
+SWIFT      ?= swift
+CONFIG     ?= data/sample/calldir.json
+STORE      ?= out/store
+DEB_PACKAGES = libsqlite3-dev libicu-dev sqlite3
+RELEASE_BIN  = .build/release/calldir
+
+.PHONY: all deps build run test bench plan clean
+
+all: build
+
+# Install the Debian packages calldir links against, only when absent.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product calldir
+
+# Compile the sample sources in data/sample into a store and show the result.
+run: build
+	@mkdir -p $(dir $(STORE))
+	$(RELEASE_BIN) build --config $(CONFIG) --store $(STORE)
+	$(RELEASE_BIN) history --store $(STORE)
+	@latest=$$(ls -1 $(STORE)/snapshots/*.cdir 2>/dev/null | sort -V | tail -n 1); \
+	  $(RELEASE_BIN) inspect "$$latest"; \
+	  echo "--- first entries of $$latest"; \
+	  $(RELEASE_BIN) inspect --entries "$$latest" | head -n 20
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Benchmarks against the baselines a user would otherwise use (QUICK=1 for a short run).
+bench: deps
+	$(SWIFT) build -c release --product calldir --product calldir-bench
+	.build/release/calldir-bench $(if $(QUICK),--quick,)
+
+# Regenerate the numbering plan from libphonenumber's metadata (needs Python's phonenumbers).
+plan:
+	python3 data/generate-numbering-plan.py
+
+clean:
+	rm -rf .build out
