@@ -25,15 +25,9 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product calldir
 
-# Compile the sample sources in data/sample into a store and show the result.
+# Normalize the sample numbers in data/sample (the compiler comes next).
 run: build
-	@mkdir -p $(dir $(STORE))
-	$(RELEASE_BIN) build --config $(CONFIG) --store $(STORE)
-	$(RELEASE_BIN) history --store $(STORE)
-	@latest=$$(ls -1 $(STORE)/snapshots/*.cdir 2>/dev/null | sort -V | tail -n 1); \
-	  $(RELEASE_BIN) inspect "$$latest"; \
-	  echo "--- first entries of $$latest"; \
-	  $(RELEASE_BIN) inspect --entries "$$latest" | head -n 20
+	$(RELEASE_BIN) normalize --region US < data/sample/numbers.txt
 
 test: deps
 	$(SWIFT) build --build-tests

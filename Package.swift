@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
   name: "calldir",
   products: [
+    .executable(name: "calldir", targets: ["calldir"]),
     .library(name: "PhoneNumbers", targets: ["PhoneNumbers"]),
   ],
   targets: [
@@ -15,8 +16,13 @@ let package = Package(
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
+    // Hand-written command-line framework: subcommands, help, sysexits, JSON.
+    .target(name: "CommandLineKit"),
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
     .target(name: "PhoneNumbers", dependencies: ["UnicodeText"]),
+    // The thin executable: argument parsing, one file per command, exit codes.
+    .executableTarget(name: "calldir", dependencies: ["CommandLineKit", "PhoneNumbers"]),
+    .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
@@ -25,6 +31,8 @@ let package = Package(
       dependencies: ["PhoneNumbers"],
       resources: [.copy("Fixtures")]
     ),
+    // Runs the built binary on real files; `swift build --build-tests` builds it first.
+    .testTarget(name: "EndToEndTests", resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,134 @@
+/// The declaration of one positional argument, option or flag of a command.
+///
+/// Build specs with the static factories and list them in
+/// ``CommandConfiguration/arguments``:
+///
+///     arguments: [
+///       .positional("file", help: "Input files.", arity: .oneOrMore),
+///       .option("region", valueName: "cc", defaultValue: "ZZ",
+///               help: "Default region for numbers without a country code."),
+///       .option("output", short: "o", valueName: "path", help: "Output file."),
+///       .flag("json", help: "Print one JSON object per line."),
+///     ]
+///
+/// The `name` is the key for ``ParsedArguments`` accessors; for options and
+/// flags it is also the long spelling (`--name`).
+public struct ArgumentSpec: Sendable, Hashable {
+  /// How many values a positional argument takes.
+  public enum Arity: Sendable, Hashable {
+    /// Exactly one value must be given.
+    case required
+    /// Zero or one value.
+    case optional
+    /// Zero or more values; must be the last positional argument.
+    case zeroOrMore
+    /// One or more values; must be the last positional argument.
+    case oneOrMore
+  }
+
+  /// What kind of argument this is.
+  public enum Kind: Sendable, Hashable {
+    /// A positional argument.
+    case positional(Arity)
+    /// An option that takes a value, `--name value` or `--name=value`.
+    case option(isRequired: Bool, isRepeatable: Bool)
+    /// A boolean flag, `--name`.
+    case flag
+  }
+
+  /// The key used by ``ParsedArguments`` and the long option name.
+  public var name: String
+  /// What kind of argument this is.
+  public var kind: Kind
+  /// A single-character alias, used as `-c`; only for options and flags.
+  public var short: Character?
+  /// The placeholder shown in help, without angle brackets (`cc` → `<cc>`).
+  public var valueName: String
+  /// The default value, shown in help as `(default: …)`.
+  public var defaultValue: String?
+  /// A one-line, sentence-case description ending with a period.
+  public var help: String
+
+  /// Declares a positional argument.
+  ///
+  /// - Parameters:
+  ///   - name: The key used to read the value.
+  ///   - valueName: The help placeholder; defaults to `name`.
+  ///   - arity: How many values it takes.
+  ///   - defaultValue: The value used when an optional argument is absent.
+  ///   - help: A one-line description.
+  public static func positional(
+    _ name: String,
+    valueName: String? = nil,
+    arity: Arity = .required,
+    defaultValue: String? = nil,
+    help: String
+  ) -> ArgumentSpec {
+    ArgumentSpec(
+      name: name, kind: .positional(arity), short: nil,
+      valueName: valueName ?? name, defaultValue: defaultValue, help: help)
+  }
+
+  /// Declares an option that takes a value.
+  ///
+  /// - Parameters:
+  ///   - name: The long name, written `--name`, and the key used to read it.
+  ///   - short: An optional one-letter alias, written `-c`.
+  ///   - valueName: The help placeholder; defaults to `name`.
+  ///   - defaultValue: The value used when the option is absent.
+  ///   - isRequired: Whether leaving out the option is a usage error.
+  ///   - isRepeatable: Whether the option may be given several times;
+  ///     read all values with ``ParsedArguments/strings(_:)``.
+  ///   - help: A one-line description.
+  public static func option(
+    _ name: String,
+    short: Character? = nil,
+    valueName: String? = nil,
+    defaultValue: String? = nil,
+    isRequired: Bool = false,
+    isRepeatable: Bool = false,
+    help: String
+  ) -> ArgumentSpec {
+    ArgumentSpec(
+      name: name, kind: .option(isRequired: isRequired, isRepeatable: isRepeatable),
+      short: short, valueName: valueName ?? name, defaultValue: defaultValue, help: help)
+  }
+
+  /// Declares a boolean flag.
+  ///
+  /// - Parameters:
+  ///   - name: The long name, written `--name`, and the key used to read it.
+  ///   - short: An optional one-letter alias, written `-c`.
+  ///   - help: A one-line description.
+  public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
+    ArgumentSpec(name: name, kind: .flag, short: short, valueName: name, defaultValue: nil, help: help)
+  }
+
+  /// Whether this spec is a positional argument.
+  public var isPositional: Bool {
+    if case .positional = kind { return true }
+    return false
+  }
+}
+
+extension ArgumentSpec {
+  /// `--name`.
+  var _longSpelling: String { "--" + name }
+
+  /// `--name` for options and flags, `<value>` for positionals.
+  var _displayName: String {
+    switch kind {
+    case .positional: return "<\(valueName)>"
+    case .option: return "--\(name) <\(valueName)>"
+    case .flag: return "--\(name)"
+    }
+  }
+
+  var _isRepeatable: Bool {
+    switch kind {
+    case .option(_, let isRepeatable): return isRepeatable
+    case .positional(let arity): return arity == .zeroOrMore || arity == .oneOrMore
+    case .flag: return false
+    }
+  }
+}

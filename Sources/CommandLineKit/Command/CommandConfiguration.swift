@@ -1,0 +1,40 @@
+/// The static description of a command: its name, help and arguments.
+public struct CommandConfiguration: Sendable {
+  /// The word that selects this command, e.g. `load`; for the root, the tool name.
+  public var name: String
+  /// A one-line, sentence-case summary ending with a period.
+  public var abstract: String
+  /// Longer help shown under the abstract, or `nil`.
+  public var discussion: String?
+  /// The version printed by `--version`; only meaningful on the root command.
+  public var version: String?
+  /// Positional arguments (in order), options and flags.
+  public var arguments: [ArgumentSpec]
+  /// Child commands, in the order they appear in help.
+  public var subcommands: [any Command.Type]
+
+  /// Creates a command configuration.
+  ///
+  /// - Parameters:
+  ///   - name: The word that selects the command; for the root, the tool name.
+  ///   - abstract: A one-line summary ending with a period.
+  ///   - discussion: Optional longer help.
+  ///   - version: The version string for `--version` (root only).
+  ///   - arguments: The command's positional arguments, options and flags.
+  ///   - subcommands: Child commands.
+  public init(
+    name: String,
+    abstract: String,
+    discussion: String? = nil,
+    version: String? = nil,
+    arguments: [ArgumentSpec] = [],
+    subcommands: [any Command.Type] = []
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.version = version
+    self.arguments = arguments
+    self.subcommands = subcommands
+  }
+}

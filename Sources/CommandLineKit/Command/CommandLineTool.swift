@@ -1,0 +1,165 @@
+/// Runs a command tree against a list of arguments.
+///
+/// The executable's whole `main.swift` is usually one line:
+///
+///     CommandLineTool.main(Calldir.self)
+///
+/// Tests call ``run(root:arguments:standardOutput:standardError:)`` with
+/// ``MemorySink`` values and check the returned ``ExitCode``.
+public enum CommandLineTool {
+  /// Parses `arguments`, runs the selected command and reports the outcome.
+  ///
+  /// - Help (`--help`, `-h`, `help <subcommand…>`) and `--version` go to
+  ///   `standardOutput` and return ``ExitCode/success``.
+  /// - A command group invoked without a subcommand prints its help to
+  ///   `standardError` and returns ``ExitCode/usage``.
+  /// - Usage errors print `error: …`, `usage: …` and a pointer to `--help`
+  ///   to `standardError` and return ``ExitCode/usage``.
+  /// - A thrown ``CommandLineError`` prints `error: <message>` and returns
+  ///   its exit code; a thrown ``ExitCode`` returns silently; any other error
+  ///   prints `error: <description>` and returns ``ExitCode/software``.
+  /// - Standard output is flushed before returning; a failed write returns
+  ///   ``ExitCode/ioError``.
+  ///
+  /// - Parameters:
+  ///   - root: The root command type; its name is the tool name.
+  ///   - arguments: The command-line arguments without the program path.
+  ///   - standardOutput: Where help, versions and results go.
+  ///   - standardError: Where errors and progress go.
+  /// - Returns: The status the process should exit with.
+  public static func run(
+    root: any Command.Type,
+    arguments: [String],
+    standardOutput: any OutputSink,
+    standardError: any OutputSink
+  ) -> ExitCode {
+    var path: [any Command.Type] = [root]
+    let report = _Reporter(standardOutput: standardOutput, standardError: standardError)
+    do {
+      try checkDeclaration(path)
+      var tokens = arguments[...]
+      // Walk down the tree while the current command has subcommands.
+      while let current = path.last, !current.configuration.subcommands.isEmpty {
+        let isRunnable = current is any RunnableCommand.Type
+        guard let token = tokens.first else {
+          if isRunnable { break }
+          standardError.write(_HelpGenerator.help(path))
+          return report.finish(.usage)
+        }
+        if token == "--help" || token == "-h" {
+          standardOutput.write(_HelpGenerator.help(path))
+          return report.finish(.success)
+        }
+        if path.count == 1, token == "--version", let version = current.configuration.version {
+          standardOutput.write(version + "\n")
+          return report.finish(.success)
+        }
+        if path.count == 1, token == "help" {
+          let target = try resolveHelpTarget(path, tokens.dropFirst())
+          standardOutput.write(_HelpGenerator.help(target))
+          return report.finish(.success)
+        }
+        if let next = current.configuration.subcommands.first(where: { $0.configuration.name == token }) {
+          path.append(next)
+          try checkDeclaration(path)
+          tokens = tokens.dropFirst()
+          continue
+        }
+        if isRunnable { break }
+        throw unknownWord(token, in: path)
+      }
+      return try execute(path, tokens, report)
+    } catch {
+      return report.fail(error, path: path)
+    }
+  }
+
+  /// Runs the tool with the process's arguments and exits.
+  ///
+  /// Ignores `SIGPIPE` (so a closed pipe ends output quietly), writes to
+  /// buffered standard output and unbuffered standard error, flushes, and
+  /// calls `exit(3)` with the resulting ``ExitCode``.
+  ///
+  /// - Parameters:
+  ///   - root: The root command type.
+  ///   - arguments: The arguments without the program path; defaults to the process's.
+  public static func main(_ root: any Command.Type, arguments: [String]? = nil) -> Never {
+    _ignoreBrokenPipeSignal()
+    let standardOutput = FileDescriptorSink.standardOutput()
+    let standardError = FileDescriptorSink.standardError()
+    let code = run(
+      root: root,
+      arguments: arguments ?? Array(CommandLine.arguments.dropFirst()),
+      standardOutput: standardOutput,
+      standardError: standardError)
+    _exitProcess(code.rawValue)
+  }
+
+  private static func execute(
+    _ path: [any Command.Type],
+    _ tokens: ArraySlice<String>,
+    _ report: _Reporter
+  ) throws -> ExitCode {
+    guard let command = path.last as? any RunnableCommand.Type else {
+      throw _DeclarationError(command: _HelpGenerator.commandName(path), problem: "it is not runnable")
+    }
+    let configuration = command.configuration
+    let parser = _ArgumentParser(
+      specs: configuration.arguments,
+      acceptsVersion: path.count == 1 && configuration.version != nil)
+    switch try parser.parse(tokens) {
+    case .help:
+      report.standardOutput.write(_HelpGenerator.help(path))
+    case .version:
+      report.standardOutput.write((configuration.version ?? "") + "\n")
+    case .parsed(let values, let flags):
+      let commandPath = path.map { $0.configuration.name }
+      let arguments = ParsedArguments(
+        commandPath: commandPath, specs: configuration.arguments, values: values, flags: flags)
+      let instance = try command.init(arguments: arguments)
+      try instance.validate()
+      let context = CommandContext(
+        standardOutput: report.standardOutput, standardError: report.standardError, commandPath: commandPath)
+      try instance.run(context: context)
+    }
+    return report.finish(.success)
+  }
+
+  private static func resolveHelpTarget(
+    _ root: [any Command.Type],
+    _ names: ArraySlice<String>
+  ) throws -> [any Command.Type] {
+    var path = root
+    for name in names where name != "--help" && name != "-h" {
+      guard let current = path.last else { break }
+      if current.configuration.subcommands.isEmpty { throw UsageError.unexpectedArgument(name) }
+      guard let next = current.configuration.subcommands.first(where: { $0.configuration.name == name }) else {
+        throw _LocatedUsageError(error: unknownWord(name, in: path), path: path)
+      }
+      path.append(next)
+    }
+    return path
+  }
+
+  private static func unknownWord(_ token: String, in path: [any Command.Type]) -> UsageError {
+    guard let current = path.last else { return .unexpectedArgument(token) }
+    if token.hasPrefix("-"), token != "-" {
+      var candidates = ["--help"]
+      if path.count == 1, current.configuration.version != nil { candidates.insert("--version", at: 0) }
+      let suggestion = token.hasPrefix("--") ? _Suggestions.bestMatch(for: token, among: candidates) : nil
+      return .unknownOption(token, suggestion: suggestion)
+    }
+    var names = current.configuration.subcommands.map { $0.configuration.name }
+    if path.count == 1 { names.append("help") }
+    return .unknownSubcommand(token, suggestion: _Suggestions.bestMatch(for: token, among: names))
+  }
+
+  private static func checkDeclaration(_ path: [any Command.Type]) throws {
+    guard let command = path.last else { return }
+    let problems = _DeclarationChecker.problems(
+      in: command.configuration, isRoot: path.count == 1, isRunnable: command is any RunnableCommand.Type)
+    if let first = problems.first {
+      throw _DeclarationError(command: _HelpGenerator.commandName(path), problem: first)
+    }
+  }
+}

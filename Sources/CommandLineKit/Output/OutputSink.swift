@@ -1,0 +1,30 @@
+/// A destination for text output, such as standard output or an in-memory buffer.
+///
+/// Sinks are reference types so a command can share one without `inout`.
+/// They also conform to `TextOutputStream`, so `print(_:to:)` works on a
+/// `var` holding one.
+public protocol OutputSink: AnyObject, TextOutputStream {
+  /// Appends the UTF-8 encoding of `string`.
+  func write(_ string: String)
+  /// Appends raw bytes.
+  func write(bytes: UnsafeRawBufferPointer)
+  /// Writes out anything buffered.
+  ///
+  /// - Throws: ``OutputError`` if an earlier write or this flush failed.
+  ///   A closed pipe (`EPIPE`) is not an error.
+  func flush() throws(OutputError)
+  /// `false` once the reader has gone away (`EPIPE`); further output is dropped.
+  ///
+  /// Long-running producers can check this to stop early.
+  var isWritable: Bool { get }
+  /// Whether the sink is an interactive terminal.
+  var isTerminal: Bool { get }
+}
+
+extension OutputSink {
+  /// Appends `line` followed by a newline.
+  public func writeLine(_ line: String) {
+    write(line)
+    write("\n")
+  }
+}

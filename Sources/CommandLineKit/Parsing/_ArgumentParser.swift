@@ -1,0 +1,161 @@
+/// Parses the arguments of one command (after its subcommand path).
+struct _ArgumentParser {
+  /// What the tokens asked for.
+  enum Outcome {
+    case parsed(values: [String: [String]], flags: Set<String>)
+    case help
+    case version
+  }
+
+  let specs: [ArgumentSpec]
+  /// Whether `--version` is accepted here (the root command only).
+  let acceptsVersion: Bool
+
+  private var longNames: [String: ArgumentSpec] {
+    var result: [String: ArgumentSpec] = [:]
+    for spec in specs where !spec.isPositional { result[spec.name] = spec }
+    return result
+  }
+
+  private var shortNames: [Character: ArgumentSpec] {
+    var result: [Character: ArgumentSpec] = [:]
+    for spec in specs { if let short = spec.short { result[short] = spec } }
+    return result
+  }
+
+  /// The long spellings offered as suggestions for an unknown option.
+  var knownLongSpellings: [String] {
+    specs.filter { !$0.isPositional }.map(\._longSpelling)
+      + (acceptsVersion ? ["--version"] : []) + ["--help"]
+  }
+
+  func parse(_ tokens: ArraySlice<String>) throws(UsageError) -> Outcome {
+    for token in tokens {
+      if token == "--" { break }
+      if token == "--help" || token == "-h" { return .help }
+      if acceptsVersion, token == "--version" { return .version }
+    }
+
+    let longs = longNames
+    let shorts = shortNames
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+    var index = tokens.startIndex
+    var optionsEnded = false
+
+    func record(_ spec: ArgumentSpec, _ value: String) {
+      if spec._isRepeatable {
+        values[spec.name, default: []].append(value)
+      } else {
+        values[spec.name] = [value]
+      }
+    }
+
+    func nextValue(for spelling: String) throws(UsageError) -> String {
+      guard index < tokens.endIndex, looksLikeValue(tokens[index], shorts: shorts) else {
+        throw .missingValue(option: spelling)
+      }
+      defer { index += 1 }
+      return tokens[index]
+    }
+
+    while index < tokens.endIndex {
+      let token = tokens[index]
+      index += 1
+      if optionsEnded || looksLikeValue(token, shorts: shorts) {
+        positionals.append(token)
+      } else if token == "--" {
+        optionsEnded = true
+      } else if token.hasPrefix("--") {
+        let body = token.dropFirst(2)
+        let name: String
+        let inlineValue: String?
+        if let equals = body.firstIndex(of: "=") {
+          name = String(body[..<equals])
+          inlineValue = String(body[body.index(after: equals)...])
+        } else {
+          name = String(body)
+          inlineValue = nil
+        }
+        guard let spec = longs[name] else {
+          let spelling = "--" + name
+          throw .unknownOption(
+            spelling, suggestion: _Suggestions.bestMatch(for: spelling, among: knownLongSpellings))
+        }
+        if spec.kind == .flag {
+          if let inlineValue { throw .unexpectedValue(option: spec._longSpelling, value: inlineValue) }
+          flags.insert(spec.name)
+        } else {
+          if let inlineValue {
+            record(spec, inlineValue)
+          } else {
+            record(spec, try nextValue(for: spec._longSpelling))
+          }
+        }
+      } else {
+        // A cluster of short names: `-v`, `-vq`, `-o file`, `-ofile`, `-o=file`.
+        let characters = Array(token.dropFirst())
+        var position = 0
+        while position < characters.count {
+          let short = characters[position]
+          position += 1
+          guard let spec = shorts[short] else {
+            throw .unknownOption("-" + String(short), suggestion: nil)
+          }
+          if spec.kind == .flag {
+            flags.insert(spec.name)
+            continue
+          }
+          var rest = characters[position...]
+          if rest.first == "=" { rest = rest.dropFirst() }
+          let spelling = "-" + String(short)
+          record(spec, rest.isEmpty ? try nextValue(for: spelling) : String(rest))
+          break
+        }
+      }
+    }
+
+    for spec in specs {
+      if case .option(isRequired: true, _) = spec.kind, values[spec.name] == nil, spec.defaultValue == nil {
+        throw .missingArgument(spec._displayName)
+      }
+    }
+    try assign(positionals[...], to: &values)
+    return .parsed(values: values, flags: flags)
+  }
+
+  private func assign(_ positionals: ArraySlice<String>, to values: inout [String: [String]]) throws(UsageError) {
+    var remaining = positionals
+    for spec in specs {
+      guard case .positional(let arity) = spec.kind else { continue }
+      switch arity {
+      case .required:
+        guard let value = remaining.popFirst() else { throw .missingArgument(spec._displayName) }
+        values[spec.name] = [value]
+      case .optional:
+        if let value = remaining.popFirst() { values[spec.name] = [value] }
+      case .zeroOrMore:
+        values[spec.name] = Array(remaining)
+        remaining = []
+      case .oneOrMore:
+        guard !remaining.isEmpty else { throw .missingArgument(spec._displayName) }
+        values[spec.name] = Array(remaining)
+        remaining = []
+      }
+    }
+    if let extra = remaining.first { throw .unexpectedArgument(extra) }
+  }
+
+  /// Whether `token` is a value rather than an option: it does not start
+  /// with `-`, is `-` alone (stdin), or is a negative number when no short
+  /// option is a digit.
+  private func looksLikeValue(_ token: String, shorts: [Character: ArgumentSpec]) -> Bool {
+    guard token.hasPrefix("-") else { return true }
+    if token == "-" { return true }
+    let rest = token.dropFirst()
+    guard let first = rest.first, first.isASCII, first.isNumber || first == "." else { return false }
+    if shorts.keys.contains(where: { $0.isNumber }) { return false }
+    return Double(rest) != nil
+  }
+}

@@ -1,0 +1,70 @@
+import CommandLineKit
+import PhoneNumbers
+
+extension Calldir {
+  /// `calldir normalize`: numbers as written → CXCallDirectoryPhoneNumber digits.
+  struct Normalize: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "normalize",
+      abstract: "Normalize phone numbers to E.164 digits as libphonenumber does.",
+      discussion: """
+        Prints one line per input, in input order: the digits (country calling code \
+        and national number, e.g. 442079460018), or INVALID, a tab and the reason. \
+        With no NUMBER, reads standard input, one input per line (LF or CRLF).
+        """,
+      arguments: [
+        .positional("number", arity: .zeroOrMore, help: "Numbers to normalize; standard input when none."),
+        .option("region", valueName: "cc", defaultValue: "ZZ",
+                help: "Default region (ISO 3166 code) for numbers without a country code; ZZ for none."),
+        .flag("json", help: "Print one JSON object per input: input, number, reason."),
+      ]
+    )
+
+    let numbers: [String]
+    let regionCode: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      numbers = arguments.strings("number")
+      regionCode = try arguments.requiredString("region")
+      json = arguments.flag("json")
+    }
+
+    func validate() throws {
+      if regionCode != "ZZ" && NumberingPlan.standard.region(regionCode) == nil {
+        throw UsageError.invalid("unknown region '\(regionCode)' (expected an ISO 3166 code such as US or GB, or ZZ)")
+      }
+    }
+
+    func run(context: CommandContext) throws {
+      let normalizer = PhoneNumberNormalizer()
+      let region = regionCode == "ZZ" ? nil : normalizer.plan.region(regionCode)
+      let output = context.standardOutput
+      func emit(_ input: String) {
+        let result = normalizer.normalize(input, region: region)
+        if json {
+          let number: JSONValue
+          let reason: JSONValue
+          switch result {
+          case .success(let value): (number, reason) = (.int(value), .null)
+          case .failure(let rejection): (number, reason) = (.null, .string(rejection.description))
+          }
+          output.writeJSONLine(["input": .string(input), "number": number, "reason": reason])
+        } else {
+          switch result {
+          case .success(let value): output.writeLine(String(value))
+          case .failure(let rejection): output.writeLine("INVALID\t\(rejection)")
+          }
+        }
+      }
+      if numbers.isEmpty {
+        try LineReader(descriptor: 0).forEachLine { line in
+          guard output.isWritable else { return }
+          emit(String(decoding: line, as: UTF8.self))
+        }
+      } else {
+        for number in numbers where output.isWritable { emit(number) }
+      }
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import CommandLineKit
+
+CommandLineTool.main(Calldir.self)

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Runs the built `calldir` binary and captures what it prints.
+struct CalldirProcess {
+  struct Result {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+    var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+  }
+
+  /// The binary next to the test bundle (`.build/<configuration>/calldir`).
+  static let binary: URL = {
+    if let path = ProcessInfo.processInfo.environment["CALLDIR_BINARY"] {
+      return URL(fileURLWithPath: path)
+    }
+    var directory = Bundle.main.bundleURL
+    if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+    let candidate = directory.appendingPathComponent("calldir")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/debug/calldir")
+  }()
+
+  /// Runs `calldir arguments…` with `input` on standard input.
+  static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let output = Pipe()
+    let error = Pipe()
+    let standardInput = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = standardInput
+    try process.run()
+    // Drain both pipes while writing, so large outputs cannot deadlock.
+    let outputData = LockedData()
+    let errorData = LockedData()
+    let group = DispatchGroup()
+    for (pipe, sink) in [(output, outputData), (error, errorData)] {
+      group.enter()
+      DispatchQueue.global().async {
+        sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+      }
+    }
+    if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+    try standardInput.fileHandleForWriting.close()
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: outputData.get(), as: UTF8.self),
+      standardError: String(decoding: errorData.get(), as: UTF8.self))
+  }
+}
+
+/// A Data box shared between a reader thread and the test.
+final class LockedData: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  func set(_ value: Data) { lock.withLock { data = value } }
+  func get() -> Data { lock.withLock { data } }
+}
+
+/// A temporary directory removed when the test ends.
+final class TemporaryDirectory {
+  let url: URL
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  @discardableResult
+  func write(_ name: String, _ text: String) throws -> URL {
+    let file = url.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: file)
+    return file
+  }
+
+  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
