@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "calldir", targets: ["calldir"]),
     .library(name: "PhoneNumbers", targets: ["PhoneNumbers"]),
+    .library(name: "CallDirectoryFormat", targets: ["CallDirectoryFormat"]),
   ],
   targets: [
     // ICU is reached only through this C shim: its public header uses plain
@@ -20,9 +21,20 @@ let package = Package(
     .target(name: "CommandLineKit"),
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
     .target(name: "PhoneNumbers", dependencies: ["UnicodeText"]),
+    // The blob format: stdlib + Glibc only, because it ships in an app extension.
+    .target(name: "CallDirectoryFormat"),
+    // Deterministic dataset generators for tests and benchmarks (not shipped).
+    .target(name: "FormatFixtures"),
+    // Config, source readers, label hygiene, compile, diff, catalog, publishing.
+    .target(
+      name: "CallDirectoryCompiler",
+      dependencies: ["PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat"]
+    ),
     // The thin executable: argument parsing, one file per command, exit codes.
     .executableTarget(name: "calldir", dependencies: ["CommandLineKit", "PhoneNumbers"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
+    .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler"]),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),

@@ -1,0 +1,55 @@
+/// The result of compiling a config: the entries an extension will load, and
+/// what happened on the way.
+public struct CompiledSnapshot: Sendable {
+  /// Blocking numbers: ascending, unique, allowlist applied.
+  public internal(set) var blocking: NumberSet
+  /// Identification entries: ascending unique numbers with an index into `labels`.
+  public internal(set) var identification: [LabeledNumber]
+  /// The label dictionary, sorted by UTF-8 bytes, each label once.
+  public internal(set) var labels: [String]
+  /// Counts for reports and the catalog.
+  public internal(set) var statistics: CompileStatistics
+  /// One report per source, in config order.
+  public internal(set) var sources: [SourceReport]
+}
+
+/// One identification entry, its label given by index into the dictionary.
+public struct LabeledNumber: Sendable, Hashable {
+  public var number: Int64
+  public var labelID: UInt32
+
+  public init(number: Int64, labelID: UInt32) {
+    self.number = number
+    self.labelID = labelID
+  }
+}
+
+/// The counts of a compile.
+public struct CompileStatistics: Sendable, Hashable {
+  /// Blocking entries in the snapshot.
+  public var blocking = 0
+  /// Identification entries in the snapshot.
+  public var identification = 0
+  /// Distinct labels in use.
+  public var labels = 0
+  /// Data lines rejected (every source).
+  public var rejected = 0
+  /// Numbers that came with more than one distinct label.
+  public var conflicts = 0
+  /// Blocking numbers removed by allowlists.
+  public var allowed = 0
+  /// Entries dropped as repeats of a number already listed.
+  public var duplicates = 0
+}
+
+/// What one source contributed.
+public struct SourceReport: Sendable, Hashable {
+  /// The source as configured.
+  public var spec: SourceSpec
+  /// Data lines, records, ranges and reader issues.
+  public var summary: SourceSummary
+  /// Entries (or ranges) taken from the source.
+  public var accepted: Int
+  /// Data lines rejected.
+  public var rejected: Int
+}

@@ -1,0 +1,140 @@
+/// A set of phone numbers held as sorted unique singles plus sorted, disjoint
+/// inclusive ranges, so that expanded prefixes (`33162######`) never need to
+/// be materialized.
+public struct NumberSet: Sendable, Equatable {
+  /// Ascending, unique; none lies inside `ranges`.
+  public private(set) var singles: [Int64]
+  /// Ascending, disjoint and not adjacent.
+  public private(set) var ranges: [ClosedRange<Int64>]
+
+  /// The empty set.
+  public init() {
+    singles = []
+    ranges = []
+  }
+
+  /// Builds a set from unsorted singles and ranges (duplicates and overlaps allowed).
+  public init(singles unsortedSingles: [Int64], ranges unsortedRanges: [ClosedRange<Int64>]) {
+    var singles = unsortedSingles
+    RadixSort.sortAndDeduplicate(&singles)
+    let ranges = Self.merged(unsortedRanges)
+    // Drop singles that a range covers.
+    var kept: [Int64] = []
+    kept.reserveCapacity(singles.count)
+    var rangeIndex = 0
+    for value in singles {
+      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value { rangeIndex += 1 }
+      if rangeIndex < ranges.count && ranges[rangeIndex].contains(value) { continue }
+      kept.append(value)
+    }
+    self.singles = kept
+    self.ranges = ranges
+  }
+
+  /// Sorts ranges and merges overlapping or adjacent ones.
+  static func merged(_ input: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
+    let sorted = input.sorted { $0.lowerBound < $1.lowerBound }
+    var result: [ClosedRange<Int64>] = []
+    for range in sorted {
+      if let last = result.last, range.lowerBound <= last.upperBound || range.lowerBound - 1 == last.upperBound {
+        result[result.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+      } else {
+        result.append(range)
+      }
+    }
+    return result
+  }
+
+  /// How many numbers the set holds.
+  public var count: Int {
+    singles.count + ranges.reduce(0) { $0 + Int($1.upperBound - $1.lowerBound) + 1 }
+  }
+
+  public var isEmpty: Bool { singles.isEmpty && ranges.isEmpty }
+
+  /// Whether `value` is in the set. - Complexity: O(log n).
+  public func contains(_ value: Int64) -> Bool {
+    if Self.binarySearch(singles, value) { return true }
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ranges[middle].upperBound < value { low = middle + 1 } else { high = middle }
+    }
+    return low < ranges.count && ranges[low].contains(value)
+  }
+
+  private static func binarySearch(_ values: [Int64], _ value: Int64) -> Bool {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) / 2
+      if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low < values.count && values[low] == value
+  }
+
+  /// The set without the numbers of `other`; also returns how many were removed.
+  public func subtracting(_ other: NumberSet) -> (result: NumberSet, removed: Int) {
+    guard !other.isEmpty, !isEmpty else { return (self, 0) }
+    var removed = 0
+    let singles = self.singles.filter { value in
+      let hit = other.contains(value)
+      if hit { removed += 1 }
+      return !hit
+    }
+    // Cut each range by the other set's ranges and singles.
+    var cuts: [ClosedRange<Int64>] = other.ranges
+    cuts.append(contentsOf: other.singles.map { $0...$0 })
+    cuts = Self.merged(cuts)
+    var ranges: [ClosedRange<Int64>] = []
+    var cutIndex = 0
+    for range in self.ranges {
+      var lower = range.lowerBound
+      while cutIndex < cuts.count && cuts[cutIndex].upperBound < lower { cutIndex += 1 }
+      var index = cutIndex
+      while lower <= range.upperBound {
+        guard index < cuts.count, cuts[index].lowerBound <= range.upperBound else {
+          ranges.append(lower...range.upperBound)
+          break
+        }
+        let cut = cuts[index]
+        if cut.lowerBound > lower { ranges.append(lower...(cut.lowerBound - 1)) }
+        let cutEnd = min(cut.upperBound, range.upperBound)
+        removed += Int(cutEnd - max(cut.lowerBound, lower)) + 1
+        if cut.upperBound >= range.upperBound { break }
+        lower = cut.upperBound + 1
+        index += 1
+      }
+    }
+    var result = NumberSet()
+    result.singles = singles
+    result.ranges = ranges
+    return (result, removed)
+  }
+
+  /// Calls `body` with every number in ascending order.
+  public func forEach(_ body: (Int64) throws -> Void) rethrows {
+    var rangeIndex = 0
+    for value in singles {
+      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value {
+        try emit(ranges[rangeIndex], body)
+        rangeIndex += 1
+      }
+      try body(value)
+    }
+    while rangeIndex < ranges.count {
+      try emit(ranges[rangeIndex], body)
+      rangeIndex += 1
+    }
+  }
+
+  private func emit(_ range: ClosedRange<Int64>, _ body: (Int64) throws -> Void) rethrows {
+    var value = range.lowerBound
+    while true {
+      try body(value)
+      if value == range.upperBound { break }
+      value += 1
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import PhoneNumbers
+import UnicodeText
+
+/// Turns a build config into a `CompiledSnapshot`: reads every source,
+/// normalizes every number, cleans labels, applies allowlists, resolves label
+/// conflicts, sorts and deduplicates.
+///
+/// Readers report raw records; this type decides policy. Every rejected line
+/// goes to the reject log as `file:line: reason`.
+public struct SnapshotCompiler {
+  /// How numbers are read.
+  public var normalizer: PhoneNumberNormalizer
+  /// Which source formats exist.
+  public var registry: SourceFormatRegistry
+  /// How labels are cleaned.
+  public var labelSanitizer: LabelSanitizer
+  /// Called now and then with a short description of the work in progress.
+  public var progress: (@Sendable (String) -> Void)?
+
+  public init(
+    normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer(),
+    registry: SourceFormatRegistry = .standard,
+    labelSanitizer: LabelSanitizer = LabelSanitizer(),
+    progress: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.normalizer = normalizer
+    self.registry = registry
+    self.labelSanitizer = labelSanitizer
+    self.progress = progress
+  }
+
+  /// Compiles `config`, writing rejected lines to `rejects`.
+  func compile(_ config: BuildConfig, rejects: RejectLog) throws(CompileError) -> CompiledSnapshot {
+    var blockSingles: [Int64] = []
+    var blockRanges: [ClosedRange<Int64>] = []
+    var allowSingles: [Int64] = []
+    var allowRanges: [ClosedRange<Int64>] = []
+    var identification = IdentificationResolver()
+    var reports: [SourceReport] = []
+    var statistics = CompileStatistics()
+
+    for spec in config.sources {
+      let region = try self.region(for: spec)
+      let reader: any SourceReader
+      do {
+        reader = try registry.makeReader(for: spec)
+      } catch {
+        throw .config(error)
+      }
+      let path = Self.displayPath(spec.path)
+      progress?("reading \(path)")
+      var accepted = 0
+      var rejected = 0
+      var pending: CompileError? = nil
+      func reject(_ line: Int, _ reason: String) {
+        rejected += 1
+        do { try rejects.add(path: path, line: line, reason: reason) } catch { pending = pending ?? error }
+      }
+      let summary: SourceSummary
+      do {
+        summary = try reader.read { event in
+          switch event {
+          case .record(let record):
+            let text = String(decoding: record.numberBytes, as: UTF8.self)
+            let number: Int64
+            switch normalizer.normalize(text, region: region) {
+            case .success(let value): number = value
+            case .failure(let rejection):
+              reject(record.line, rejection.description)
+              return
+            }
+            switch spec.list {
+            case .block: blockSingles.append(number)
+            case .allow: allowSingles.append(number)
+            case .identify:
+              guard let labelBytes = record.labelBytes else {
+                reject(record.line, "missing label")
+                return
+              }
+              switch labelSanitizer.sanitize(bytes: labelBytes) {
+              case .success(let label):
+                identification.add(number: number, label: label, priority: spec.priority)
+              case .failure(let rejection):
+                reject(record.line, rejection.description)
+                return
+              }
+            }
+            accepted += 1
+          case .range(let item):
+            let range = item.range.lower...item.range.upper
+            switch spec.list {
+            case .block: blockRanges.append(range)
+            case .allow: allowRanges.append(range)
+            case .identify:
+              reject(item.line, "a range cannot carry a label")
+              return
+            }
+            accepted += 1
+          case .issue(let issue):
+            reject(issue.line, issue.reason)
+          }
+        }
+      } catch let error as SourceError {
+        throw .source(error)
+      } catch {
+        throw .source(.readFailed(path: spec.path, reason: "\(error)"))
+      }
+      if let pending { throw pending }
+      if summary.dataLines > 0 && Double(rejected) > config.maxRejectRatio * Double(summary.dataLines) {
+        throw .tooManyRejects(path: path, rejected: rejected, dataLines: summary.dataLines, limit: config.maxRejectRatio)
+      }
+      statistics.rejected += rejected
+      reports.append(SourceReport(spec: spec, summary: summary, accepted: accepted, rejected: rejected))
+    }
+
+    progress?("sorting")
+    let blockCandidates = blockSingles.count
+    let listed = NumberSet(singles: blockSingles, ranges: blockRanges)
+    blockSingles = []
+    let allow = NumberSet(singles: allowSingles, ranges: allowRanges)
+    let (blocking, allowed) = listed.subtracting(allow)
+    let resolution = identification.resolve()
+
+    statistics.blocking = blocking.count
+    statistics.identification = resolution.entries.count
+    statistics.labels = resolution.labels.count
+    statistics.conflicts = resolution.conflicts
+    statistics.allowed = allowed
+    // Repeated blocking numbers, and single numbers a listed range already covers.
+    statistics.duplicates = resolution.duplicates + (blockCandidates - listed.singles.count)
+
+    return CompiledSnapshot(
+      blocking: blocking,
+      identification: resolution.entries.map { LabeledNumber(number: $0.number, labelID: UInt32($0.label)) },
+      labels: resolution.labels,
+      statistics: statistics,
+      sources: reports
+    )
+  }
+
+  /// The region a source's national numbers are read in, nil for ZZ.
+  private func region(for spec: SourceSpec) throws(CompileError) -> RegionMetadata? {
+    guard spec.region != "ZZ" else { return nil }
+    guard let region = normalizer.plan.region(spec.region) else {
+      throw .unknownRegion(keyPath: spec.keyPath, region: spec.region)
+    }
+    return region
+  }
+
+  /// A path as the user would type it: relative to the working directory when inside it.
+  static func displayPath(_ path: String) -> String {
+    let current = FileManager.default.currentDirectoryPath
+    let prefix = current.hasSuffix("/") ? current : current + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+  }
+}

@@ -1,0 +1,433 @@
+import Foundation
+
+extension BuildConfig {
+  /// Reads and validates a config file.
+  ///
+  /// - Parameters:
+  ///   - path: The config file; relative source paths resolve against its
+  ///     directory.
+  ///   - registry: The formats `format` may name.
+  ///   - checkFiles: Whether every source file must exist now.
+  /// - Throws: ``ConfigError``.
+  public static func load(
+    contentsOf path: String,
+    registry: SourceFormatRegistry = .standard,
+    checkFiles: Bool = true
+  ) throws(ConfigError) -> BuildConfig {
+    let absolute = _absolutePath(path)
+    let data = try _readConfigFile(absolute)
+    let config = try parse(
+      data, baseDirectory: _directoryName(absolute), registry: registry)
+    if checkFiles { try config.checkSourceFiles() }
+    return config
+  }
+
+  /// Validates config JSON.
+  ///
+  /// - Parameters:
+  ///   - json: The UTF-8 JSON text (a UTF-8 BOM is allowed).
+  ///   - baseDirectory: The directory relative source paths resolve
+  ///     against.
+  ///   - registry: The formats `format` may name.
+  /// - Throws: ``ConfigError``; the first problem found, in key order.
+  public static func parse(
+    _ json: [UInt8], baseDirectory: String,
+    registry: SourceFormatRegistry = .standard
+  ) throws(ConfigError) -> BuildConfig {
+    var bytes = json[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    let root: _JSONValue
+    do {
+      root = try JSONDecoder().decode(_JSONValue.self, from: Data(bytes))
+    } catch {
+      throw .invalidJSON(detail: _describeInvalidJSON(bytes))
+    }
+    var parser = _ConfigParser(
+      registry: registry, baseDirectory: _absolutePath(baseDirectory))
+    return try parser.parseRoot(root)
+  }
+
+  /// Throws when a source file is missing or is a directory.
+  ///
+  /// - Throws: ``ConfigError/fileNotFound(keyPath:path:)`` or
+  ///   ``ConfigError/invalidValue(keyPath:reason:)``.
+  public func checkSourceFiles() throws(ConfigError) {
+    for spec in sources {
+      var isDirectory: ObjCBool = false
+      guard
+        FileManager.default.fileExists(
+          atPath: spec.path, isDirectory: &isDirectory)
+      else {
+        throw .fileNotFound(keyPath: "\(spec.keyPath).path", path: spec.path)
+      }
+      if isDirectory.boolValue {
+        throw .invalidValue(
+          keyPath: "\(spec.keyPath).path",
+          reason: "is a directory: \(spec.path)")
+      }
+    }
+  }
+}
+
+/// Walks the decoded JSON, checking keys and types in schema order.
+private struct _ConfigParser {
+  let registry: SourceFormatRegistry
+  let baseDirectory: String
+
+  static let rootKeys = [
+    "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "deltaHistory",
+    "maxEntriesPerExtension", "sources",
+  ]
+  static let commonSourceKeys = [
+    "path", "format", "list", "region", "priority",
+  ]
+
+  mutating func parseRoot(_ root: _JSONValue) throws(ConfigError) -> BuildConfig
+  {
+    guard case .object(let object) = root else {
+      throw .wrongType(
+        keyPath: "(root)", expected: "an object", found: root.typeName)
+    }
+    try checkUnknownKeys(
+      object, prefix: "", known: Self.rootKeys + ["$schema"],
+      suggestFrom: Self.rootKeys)
+    var config = BuildConfig(baseDirectory: baseDirectory)
+    if let value = object["defaultRegion"] {
+      config.defaultRegion = try region(value, at: "defaultRegion")
+    }
+    if let value = object["maxRejectRatio"] {
+      config.maxRejectRatio = try ratio(value, at: "maxRejectRatio")
+    }
+    if let value = object["maxRemovalRatio"] {
+      config.maxRemovalRatio = try ratio(value, at: "maxRemovalRatio")
+    }
+    if let value = object["deltaHistory"] {
+      config.deltaHistory = try integer(
+        value, at: "deltaHistory", minimum: 0, maximum: 1000)
+    }
+    if let value = object["maxEntriesPerExtension"] {
+      config.maxEntriesPerExtension = try integer(
+        value, at: "maxEntriesPerExtension", minimum: 1,
+        maximum: Int(Int32.max))
+    }
+    guard let sourcesValue = object["sources"] else {
+      throw .missingKey(keyPath: "", key: "sources", note: nil)
+    }
+    guard case .array(let entries) = sourcesValue else {
+      throw .wrongType(
+        keyPath: "sources", expected: "an array",
+        found: sourcesValue.typeName)
+    }
+    if entries.isEmpty {
+      throw .invalidValue(
+        keyPath: "sources", reason: "must list at least one source")
+    }
+    for (index, entry) in entries.enumerated() {
+      config.sources.append(
+        try source(entry, index: index, defaultRegion: config.defaultRegion))
+    }
+    return config
+  }
+
+  func source(
+    _ value: _JSONValue, index: Int, defaultRegion: String
+  ) throws(ConfigError) -> SourceSpec {
+    let at = "sources[\(index)]"
+    guard case .object(let object) = value else {
+      throw .wrongType(
+        keyPath: at, expected: "an object", found: value.typeName)
+    }
+    let allKeys = Self.commonSourceKeys + registry.allOptionNames
+    var format: SourceFormat?
+    if case .string(let name)? = object["format"] { format = registry[name] }
+    let suggestKeys =
+      Self.commonSourceKeys
+      + (format?.options.map(\.name) ?? registry.allOptionNames)
+    try checkUnknownKeys(
+      object, prefix: "\(at).", known: allKeys, suggestFrom: suggestKeys)
+
+    // format
+    guard let formatValue = object["format"] else {
+      throw .missingKey(keyPath: at, key: "format", note: nil)
+    }
+    let formatName = try string(formatValue, at: "\(at).format")
+    guard let format = registry[formatName] else {
+      var reason =
+        "unknown format '\(formatName)' (expected one of: "
+        + registry.names.joined(separator: ", ") + ")"
+      if let hint = _suggestion(for: formatName, among: registry.names) {
+        reason += "; did you mean '\(hint)'?"
+      }
+      throw .invalidValue(keyPath: "\(at).format", reason: reason)
+    }
+    let optionNames = Set(format.options.map(\.name))
+    for key in object.keys.sorted()
+    where !Self.commonSourceKeys.contains(key) && !optionNames.contains(key) {
+      throw .unsupportedKey(keyPath: "\(at).\(key)", format: format.name)
+    }
+
+    // path
+    guard let pathValue = object["path"] else {
+      throw .missingKey(keyPath: at, key: "path", note: nil)
+    }
+    let rawPath = try string(pathValue, at: "\(at).path")
+    if rawPath.isEmpty {
+      throw .invalidValue(keyPath: "\(at).path", reason: "must not be empty")
+    }
+    if rawPath.contains("\u{0}") {
+      throw .invalidValue(
+        keyPath: "\(at).path", reason: "must not contain a nul character")
+    }
+
+    // list
+    guard let listValue = object["list"] else {
+      throw .missingKey(keyPath: at, key: "list", note: nil)
+    }
+    let listName = try string(listValue, at: "\(at).list")
+    guard let list = SourceList(rawValue: listName) else {
+      let names = SourceList.allCases.map(\.rawValue).sorted()
+      var reason =
+        "unknown list '\(listName)' (expected one of: "
+        + names.joined(separator: ", ") + ")"
+      if let hint = _suggestion(for: listName, among: names) {
+        reason += "; did you mean '\(hint)'?"
+      }
+      throw .invalidValue(keyPath: "\(at).list", reason: reason)
+    }
+
+    // region, priority
+    var sourceRegion = defaultRegion
+    if let value = object["region"] {
+      sourceRegion = try region(value, at: "\(at).region")
+    }
+    var priority = 0
+    if let value = object["priority"] {
+      priority = try integer(
+        value, at: "\(at).priority", minimum: -1_000_000,
+        maximum: 1_000_000)
+    }
+
+    // format options
+    var options: [String: String] = [:]
+    for option in format.options {
+      guard let value = object[option.name] else {
+        if option.isRequired {
+          throw .missingKey(
+            keyPath: at, key: option.name,
+            note: "required by format '\(format.name)'")
+        }
+        continue
+      }
+      let text = try string(value, at: "\(at).\(option.name)")
+      if text.isEmpty {
+        throw .invalidValue(
+          keyPath: "\(at).\(option.name)", reason: "must not be empty")
+      }
+      options[option.name] = text
+    }
+    if list == .identify {
+      switch format.labels {
+      case .none:
+        throw .invalidValue(
+          keyPath: "\(at).list",
+          reason: "format '\(format.name)' has no labels, so it cannot "
+            + "feed the 'identify' list")
+      case .column(let option) where options[option] == nil:
+        throw .missingKey(
+          keyPath: at, key: option,
+          note: "the 'identify' list needs labels")
+      case .column, .intrinsic:
+        break
+      }
+    }
+    let spec = SourceSpec(
+      index: index, path: _resolve(rawPath, against: baseDirectory),
+      format: format.name, list: list, region: sourceRegion,
+      priority: priority, options: options)
+    do {
+      _ = try format.makeReader(input: spec.input, options: options)
+    } catch {
+      throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
+    }
+    return spec
+  }
+
+  // MARK: - Values
+
+  func checkUnknownKeys(
+    _ object: [String: _JSONValue], prefix: String, known: [String],
+    suggestFrom: [String]
+  ) throws(ConfigError) {
+    for key in object.keys.sorted() where !known.contains(key) {
+      throw .unknownKey(
+        keyPath: "\(prefix)\(key)",
+        suggestion: _suggestion(for: key, among: suggestFrom))
+    }
+  }
+
+  func string(_ value: _JSONValue, at keyPath: String) throws(ConfigError)
+    -> String
+  {
+    guard case .string(let text) = value else {
+      throw .wrongType(
+        keyPath: keyPath, expected: "a string", found: value.typeName)
+    }
+    return text
+  }
+
+  func region(_ value: _JSONValue, at keyPath: String) throws(ConfigError)
+    -> String
+  {
+    let text = try string(value, at: keyPath)
+    let scalars = Array(text.unicodeScalars)
+    let isCode =
+      scalars.count == 2
+      && scalars.allSatisfy { ("A"..."Z").contains($0) }
+    guard isCode else {
+      var reason =
+        "invalid region '\(text)' (expected two uppercase "
+        + "letters such as 'US', or 'ZZ' for none)"
+      let upper = text.uppercased()
+      if upper != text, upper.unicodeScalars.count == 2,
+        upper.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) })
+      {
+        reason += "; did you mean '\(upper)'?"
+      }
+      throw .invalidValue(keyPath: keyPath, reason: reason)
+    }
+    return text
+  }
+
+  func ratio(_ value: _JSONValue, at keyPath: String) throws(ConfigError)
+    -> Double
+  {
+    let number: Double
+    switch value {
+    case .integer(let integer): number = Double(integer)
+    case .double(let double): number = double
+    default:
+      throw .wrongType(
+        keyPath: keyPath, expected: "a number", found: value.typeName)
+    }
+    guard number >= 0, number <= 1 else {
+      throw .invalidValue(
+        keyPath: keyPath, reason: "must be between 0 and 1, got \(number)")
+    }
+    return number
+  }
+
+  func integer(
+    _ value: _JSONValue, at keyPath: String, minimum: Int, maximum: Int
+  ) throws(ConfigError) -> Int {
+    guard case .integer(let integer) = value else {
+      throw .wrongType(
+        keyPath: keyPath, expected: "an integer", found: value.typeName)
+    }
+    guard integer >= Int64(minimum), integer <= Int64(maximum) else {
+      throw .invalidValue(
+        keyPath: keyPath,
+        reason: "must be between \(minimum) and \(maximum), got \(integer)")
+    }
+    return Int(integer)
+  }
+}
+
+// MARK: - Files and paths
+
+/// Reads a whole config file (at most 16 MiB).
+private func _readConfigFile(_ path: String) throws(ConfigError) -> [UInt8] {
+  do {
+    let input = try _ByteInput(.file(path: path), chunkSize: 1 << 16)
+    while !input.isEOF {
+      try input.refill(keepingFrom: 0)
+      if input.end > 16 << 20 {
+        throw ConfigError.unreadable(path: path, reason: "file too large")
+      }
+    }
+    return Array(UnsafeBufferPointer(start: input.base, count: input.end))
+  } catch let error as SourceError {
+    switch error {
+    case .cannotOpen(_, let reason), .readFailed(_, let reason):
+      throw .unreadable(path: path, reason: reason)
+    default:
+      throw .unreadable(path: path, reason: error.description)
+    }
+  } catch let error as ConfigError {
+    throw error
+  } catch {
+    throw .unreadable(path: path, reason: "\(error)")
+  }
+}
+
+/// `path` made absolute against the working directory, `.`/`..` removed.
+func _absolutePath(_ path: String) -> String {
+  if path.hasPrefix("/") { return _normalize(path) }
+  return _normalize(FileManager.default.currentDirectoryPath + "/" + path)
+}
+
+/// `path` resolved against `directory` unless it is absolute.
+func _resolve(_ path: String, against directory: String) -> String {
+  path.hasPrefix("/") ? _normalize(path) : _normalize(directory + "/" + path)
+}
+
+/// Removes empty, `.` and `..` components lexically.
+func _normalize(_ path: String) -> String {
+  var parts: [Substring] = []
+  for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+    if part == "." { continue }
+    if part == ".." {
+      if !parts.isEmpty { parts.removeLast() }
+      continue
+    }
+    parts.append(part)
+  }
+  return "/" + parts.joined(separator: "/")
+}
+
+/// The directory part of an absolute path.
+func _directoryName(_ path: String) -> String {
+  guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
+    return "/"
+  }
+  return String(path[..<slash])
+}
+
+/// A lowercase description of why `bytes` is not valid JSON, with the line
+/// and column when Foundation reports a position.
+///
+/// `JSONDecoder` on Linux gives no detail, so the text is parsed again with
+/// `JSONSerialization`, whose message carries a character offset.
+private func _describeInvalidJSON(_ bytes: ArraySlice<UInt8>) -> String {
+  var detail = "not valid json"
+  do {
+    _ = try JSONSerialization.jsonObject(
+      with: Data(bytes), options: [.fragmentsAllowed])
+  } catch {
+    if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey]
+      as? String
+    {
+      detail = text
+    }
+  }
+  if detail.hasSuffix(".") { detail.removeLast() }
+  if let marker = detail.range(of: " around character "),
+    let offset = Int(detail[marker.upperBound...].prefix(while: \.isNumber))
+  {
+    var line = 1
+    var column = 1
+    for byte in bytes.prefix(offset) {
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    detail =
+      String(detail[..<marker.lowerBound])
+      + " at line \(line), column \(column)"
+  }
+  detail = detail.replacingOccurrences(of: "JSON", with: "json")
+    .replacingOccurrences(of: "\n", with: " ")
+  return _lowercasingFirst(detail)
+}

@@ -1,0 +1,45 @@
+/// One entry of a config's `sources` array, validated and resolved.
+public struct SourceSpec: Sendable, Hashable {
+  /// The position in `sources`, for messages (`sources[2]`).
+  public var index: Int
+  /// The file path, resolved against the config file's directory.
+  public var path: String
+  /// The format name, registered in the registry the config was parsed
+  /// with.
+  public var format: String
+  /// The list the source feeds.
+  public var list: SourceList
+  /// The region for national numbers: two uppercase letters, or `ZZ` (none;
+  /// only international numbers). Falls back to the config's
+  /// `defaultRegion`.
+  public var region: String
+  /// Higher wins when sources give different labels for one number
+  /// (default 0).
+  public var priority: Int
+  /// Format-specific options (`number`, `label`, `delimiter`, …).
+  public var options: [String: String]
+
+  /// Creates a spec.
+  public init(
+    index: Int, path: String, format: String, list: SourceList,
+    region: String = BuildConfig.Defaults.region, priority: Int = 0,
+    options: [String: String] = [:]
+  ) {
+    self.index = index
+    self.path = path
+    self.format = format
+    self.list = list
+    self.region = region
+    self.priority = priority
+    self.options = options
+  }
+
+  /// The number column or key (`csv`, `tsv`, `jsonl`).
+  public var number: String? { options["number"] }
+  /// The label column or key, if any.
+  public var label: String? { options["label"] }
+  /// `sources[N]`, the key path for messages.
+  public var keyPath: String { "sources[\(index)]" }
+  /// The file as a reader input.
+  public var input: SourceInput { .file(path: path) }
+}

@@ -1,0 +1,434 @@
+/// Reads `csv` and `tsv` sources (RFC 4180) with a header row.
+///
+/// # Rules
+///
+/// - The first non-blank row is the header. Columns are chosen by name:
+///   names match exactly after trimming spaces (the FTC files write
+///   `Company_Phone_Number, Created_Date, …`) and a byte-order mark.
+/// - Fields may be quoted: `"a, b"`, doubled quotes `"say ""hi"""`, and
+///   line breaks inside quotes. A record's ``RawRecord/line`` is the physical
+///   line where it starts. CRLF and LF both end records.
+/// - Whitespace around unquoted fields and outside quotes is ignored; a
+///   quote inside an unquoted field is kept as a literal character.
+/// - Blank lines are skipped and are not data lines. Extra fields beyond
+///   the header are ignored.
+/// - Only the chosen fields are validated as UTF-8; other columns may hold
+///   any bytes.
+///
+/// # Issues
+///
+/// - `short row: N fields, expected at least M`, `empty number`,
+///   `invalid utf-8` (number) and `invalid utf-8 in label`.
+/// - `unexpected text after closing quote` (`"123"x`): the rest of that
+///   physical line is skipped.
+/// - `unbalanced quotes` and `unterminated quoted field`: a quoted field
+///   ran over line breaks and then did not close cleanly (or never closed,
+///   or grew past 1 MiB). This is almost always a stray quote, so only the
+///   record's start line is rejected and reading resumes on the next
+///   physical line; a stray quote costs one line, not the rest of the file.
+/// - `line too long`: an unquoted record over 1 MiB.
+///
+/// The header row itself must parse, or reading throws
+/// ``SourceError/invalidHeader(path:reason:)``.
+public struct DelimitedSourceReader: SourceReader {
+  /// Where the bytes come from.
+  public var input: SourceInput
+  /// The field separator: `,` for `csv`, tab for `tsv`, or another ASCII
+  /// byte.
+  public var delimiter: UInt8
+  /// The header name of the number column.
+  public var numberColumn: String
+  /// The header name of the label column, if any.
+  public var labelColumn: String?
+  var _chunkSize = _defaultChunkSize
+
+  /// Creates a reader.
+  ///
+  /// - Parameters:
+  ///   - input: The bytes.
+  ///   - delimiter: The field separator (`0x2C` comma, `0x09` tab, …).
+  ///   - numberColumn: The header name of the number column.
+  ///   - labelColumn: The header name of the label column, if any.
+  public init(
+    input: SourceInput, delimiter: UInt8 = 0x2C,
+    numberColumn: String, labelColumn: String? = nil
+  ) {
+    self.input = input
+    self.delimiter = delimiter
+    self.numberColumn = numberColumn
+    self.labelColumn = labelColumn
+  }
+
+  /// Reads the source; see ``SourceReader/read(_:)``.
+  ///
+  /// - Throws: ``SourceError/missingHeader(path:)``,
+  ///   ``SourceError/columnNotFound(path:column:available:suggestion:)``,
+  ///   I/O errors, or what `body` throws.
+  public func read(
+    _ body: (SourceEvent) throws -> Void
+  ) throws -> SourceSummary {
+    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
+    var pos = try bytes.skipByteOrderMark()
+    var line = 1
+    var summary = SourceSummary()
+    var fields: [_Field] = []
+    var columns: (number: Int, label: Int?, needed: Int)?
+    var discarding = false
+    var lastByte: UInt8 = _ASCII.lineFeed
+
+    func issue(_ reason: String, _ start: Int, _ next: Int) throws {
+      summary.issues += 1
+      var stop = next
+      let base = bytes.base
+      while stop > start,
+        base[stop - 1] == _ASCII.lineFeed
+          || base[stop - 1] == _ASCII.carriageReturn
+      {
+        stop -= 1
+      }
+      try body(
+        .issue(
+          SourceIssue(
+            line: line, reason: reason,
+            excerpt: _excerpt(base + start, stop - start))))
+    }
+
+    reading: while true {
+      let base = bytes.base
+      let end = bytes.end
+      if discarding {
+        var scan = pos
+        while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
+        if scan < end {
+          pos = scan + 1
+          line += 1
+          discarding = false
+        } else {
+          pos = end
+        }
+      }
+      while !discarding {
+        let step = _parseDelimitedRecord(
+          base, from: pos, end: end, atEOF: bytes.isEOF,
+          delimiter: delimiter, fields: &fields)
+        switch step {
+        case .endOfInput:
+          break reading
+        case .needMore(let inQuotes):
+          if end - pos > _maxRecordBytes {
+            let reason =
+              inQuotes ? "unterminated quoted field" : "line too long"
+            if columns == nil {
+              throw SourceError.invalidHeader(path: bytes.name, reason: reason)
+            }
+            try issue(reason, pos, min(end, pos + 320))
+            var scan = pos
+            while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
+            if scan < end {
+              pos = scan + 1
+              line += 1
+            } else {
+              pos = end
+              discarding = true
+            }
+          }
+          break
+        case .blank(let next, let newlines):
+          pos = next
+          line += newlines
+          continue
+        case .unterminated:
+          if columns == nil {
+            throw SourceError.invalidHeader(
+              path: bytes.name, reason: "unterminated quoted field")
+          }
+          var scan = pos
+          while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
+          let next = scan < end ? scan + 1 : end
+          try issue("unterminated quoted field", pos, next)
+          pos = next
+          line += 1
+          continue
+        case .badQuote(let next, let newlines):
+          if columns == nil {
+            throw SourceError.invalidHeader(
+              path: bytes.name, reason: "unexpected text after closing quote")
+          }
+          if newlines > 1 {
+            // The quoted field ran over line breaks before text followed
+            // its "closing" quote: most likely a stray quote. Reject only
+            // the start line and resume on the next one.
+            var scan = pos
+            while base[scan] != _ASCII.lineFeed { scan += 1 }
+            try issue("unbalanced quotes", pos, scan + 1)
+            pos = scan + 1
+            line += 1
+          } else {
+            try issue("unexpected text after closing quote", pos, next)
+            pos = next
+            line += newlines
+          }
+          continue
+        case .record(let next, let newlines):
+          if let chosen = columns {
+            switch extract(base, chosen, fields: fields, line: line) {
+            case .record(let record):
+              summary.records += 1
+              try body(.record(record))
+            case .issue(let reason):
+              try issue(reason, pos, next)
+            }
+          } else {
+            columns = try resolveHeader(base, fields, name: bytes.name)
+          }
+          pos = next
+          line += newlines
+          continue
+        }
+        break
+      }
+      if bytes.isEOF && !discarding && pos >= end { break }
+      if bytes.isEOF && discarding { break }
+      if end > 0 { lastByte = base[end - 1] }
+      try bytes.refill(keepingFrom: pos)
+      pos = 0
+    }
+    if columns == nil {
+      throw SourceError.missingHeader(path: bytes.name)
+    }
+    if bytes.end > 0 { lastByte = bytes.base[bytes.end - 1] }
+    summary.physicalLines = line - 1 + (lastByte == _ASCII.lineFeed ? 0 : 1)
+    return summary
+  }
+
+  /// Finds the chosen columns in the header row.
+  private func resolveHeader(
+    _ base: UnsafeMutablePointer<UInt8>, _ fields: [_Field], name: String
+  ) throws(SourceError) -> (number: Int, label: Int?, needed: Int) {
+    let names = fields.map { field -> String in
+      let end = _unescapeInPlace(base, field)
+      var lower = field.start
+      var upper = end
+      _trim(base, &lower, &upper)
+      var text = String(
+        decoding: UnsafeBufferPointer(
+          start: base + lower, count: upper - lower),
+        as: UTF8.self)
+      if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+      return text.trimmingASCIIWhitespace()
+    }
+    func find(_ column: String) throws(SourceError) -> Int {
+      let matches = names.indices.filter { names[$0] == column }
+      if matches.count > 1 {
+        throw .duplicateColumn(path: name, column: column)
+      }
+      guard let index = matches.first else {
+        throw .columnNotFound(
+          path: name, column: column, available: names,
+          suggestion: _suggestion(for: column, among: names))
+      }
+      return index
+    }
+    let number = try find(numberColumn)
+    let label = try labelColumn.map { (column) throws(SourceError) in
+      try find(column)
+    }
+    return (number, label, max(number, label ?? 0) + 1)
+  }
+
+  /// Validates the chosen fields of one row.
+  private func extract(
+    _ base: UnsafeMutablePointer<UInt8>,
+    _ columns: (number: Int, label: Int?, needed: Int),
+    fields: [_Field], line: Int
+  ) -> _RowOutcome {
+    if fields.count < columns.needed {
+      let noun = fields.count == 1 ? "field" : "fields"
+      return .issue(
+        "short row: \(fields.count) \(noun), expected at least "
+          + "\(columns.needed)")
+    }
+    let numberField = fields[columns.number]
+    var numberLower = numberField.start
+    var numberUpper = _unescapeInPlace(base, numberField)
+    _trim(base, &numberLower, &numberUpper)
+    if numberLower == numberUpper { return .issue("empty number") }
+    if !_isValidUTF8(base + numberLower, numberUpper - numberLower) {
+      return .issue("invalid utf-8")
+    }
+    var labelBytes: UnsafeBufferPointer<UInt8>?
+    if let labelIndex = columns.label {
+      let labelField = fields[labelIndex]
+      var labelLower = labelField.start
+      var labelUpper = _unescapeInPlace(base, labelField)
+      _trim(base, &labelLower, &labelUpper)
+      if !_isValidUTF8(base + labelLower, labelUpper - labelLower) {
+        return .issue("invalid utf-8 in label")
+      }
+      if labelLower < labelUpper {
+        labelBytes = UnsafeBufferPointer(
+          start: base + labelLower, count: labelUpper - labelLower)
+      }
+    }
+    return .record(
+      RawRecord(
+        line: line,
+        numberBytes: UnsafeBufferPointer(
+          start: base + numberLower, count: numberUpper - numberLower),
+        labelBytes: labelBytes))
+  }
+}
+
+/// A row turned into a record or rejected.
+private enum _RowOutcome {
+  case record(RawRecord)
+  case issue(String)
+}
+
+/// One field's bytes inside the buffer (quotes excluded).
+struct _Field {
+  var start: Int
+  var end: Int
+  /// Whether the field holds doubled quotes to collapse.
+  var escaped: Bool
+}
+
+/// The result of trying to parse one delimited record.
+enum _DelimitedStep: Equatable {
+  /// The buffer ends inside the record; read more and parse again.
+  case needMore(inQuotes: Bool)
+  /// No bytes remain.
+  case endOfInput
+  /// A blank line.
+  case blank(next: Int, newlines: Int)
+  /// A complete record in `fields`.
+  case record(next: Int, newlines: Int)
+  /// Text after a closing quote; `next` skips the rest of that line.
+  case badQuote(next: Int, newlines: Int)
+  /// A quoted field that never closes before the end of input.
+  case unterminated
+}
+
+/// Parses the record starting at `start`; fills `fields` on `.record`.
+func _parseDelimitedRecord(
+  _ p: UnsafePointer<UInt8>, from start: Int, end: Int, atEOF: Bool,
+  delimiter: UInt8, fields: inout [_Field]
+) -> _DelimitedStep {
+  let more = _DelimitedStep.needMore(inQuotes: false)
+  if start == end { return atEOF ? .endOfInput : more }
+  var index = start
+  while index < end, p[index] != delimiter, _isBlank(p[index]) { index += 1 }
+  if index == end { return atEOF ? .blank(next: end, newlines: 0) : more }
+  if p[index] == _ASCII.lineFeed {
+    return .blank(next: index + 1, newlines: 1)
+  }
+  fields.removeAll(keepingCapacity: true)
+  var newlines = 0
+  index = start
+  @inline(__always) func isPad(_ byte: UInt8) -> Bool {
+    byte != delimiter && (byte == _ASCII.space || byte == _ASCII.tab)
+  }
+  while true {
+    while index < end, isPad(p[index]) { index += 1 }
+    if index < end, p[index] == _ASCII.quote {
+      index += 1
+      let contentStart = index
+      var escaped = false
+      var closed = false
+      while index < end {
+        let byte = p[index]
+        if byte == _ASCII.quote {
+          if index + 1 < end {
+            if p[index + 1] == _ASCII.quote {
+              escaped = true
+              index += 2
+              continue
+            }
+          } else if !atEOF {
+            return .needMore(inQuotes: true)
+          }
+          closed = true
+          break
+        }
+        if byte == _ASCII.lineFeed { newlines += 1 }
+        index += 1
+      }
+      if !closed { return atEOF ? .unterminated : .needMore(inQuotes: true) }
+      fields.append(_Field(start: contentStart, end: index, escaped: escaped))
+      index += 1
+      while index < end, isPad(p[index]) { index += 1 }
+      if index == end {
+        return atEOF ? .record(next: end, newlines: newlines) : more
+      }
+      let byte = p[index]
+      if byte == delimiter {
+        index += 1
+        continue
+      }
+      if byte == _ASCII.lineFeed {
+        return .record(next: index + 1, newlines: newlines + 1)
+      }
+      if byte == _ASCII.carriageReturn {
+        if index + 1 == end {
+          return atEOF ? .record(next: end, newlines: newlines) : more
+        }
+        if p[index + 1] == _ASCII.lineFeed {
+          return .record(next: index + 2, newlines: newlines + 1)
+        }
+      }
+      while index < end, p[index] != _ASCII.lineFeed { index += 1 }
+      if index == end {
+        return atEOF ? .badQuote(next: end, newlines: newlines) : more
+      }
+      return .badQuote(next: index + 1, newlines: newlines + 1)
+    }
+    let fieldStart = index
+    while index < end, p[index] != delimiter, p[index] != _ASCII.lineFeed {
+      index += 1
+    }
+    if index == end, !atEOF { return more }
+    var fieldEnd = index
+    while fieldEnd > fieldStart, _isBlank(p[fieldEnd - 1]) { fieldEnd -= 1 }
+    fields.append(_Field(start: fieldStart, end: fieldEnd, escaped: false))
+    if index == end { return .record(next: end, newlines: newlines) }
+    if p[index] == delimiter {
+      index += 1
+      continue
+    }
+    return .record(next: index + 1, newlines: newlines + 1)
+  }
+}
+
+/// Collapses doubled quotes of `field` in place.
+///
+/// - Returns: The new end of the field.
+func _unescapeInPlace(
+  _ p: UnsafeMutablePointer<UInt8>, _ field: _Field
+) -> Int {
+  guard field.escaped else { return field.end }
+  var read = field.start
+  var write = field.start
+  while read < field.end {
+    let byte = p[read]
+    p[write] = byte
+    write += 1
+    read +=
+      (byte == _ASCII.quote && read + 1 < field.end
+        && p[read + 1] == _ASCII.quote) ? 2 : 1
+  }
+  return write
+}
+
+extension String {
+  /// The string without leading and trailing ASCII spaces and tabs.
+  func trimmingASCIIWhitespace() -> String {
+    var view = Substring(self)
+    while let first = view.first, first == " " || first == "\t" {
+      view.removeFirst()
+    }
+    while let last = view.last, last == " " || last == "\t" {
+      view.removeLast()
+    }
+    return String(view)
+  }
+}

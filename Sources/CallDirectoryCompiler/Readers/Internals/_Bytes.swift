@@ -1,0 +1,75 @@
+/// ASCII byte constants and small helpers shared by the readers.
+enum _ASCII {
+  static let tab: UInt8 = 0x09
+  static let lineFeed: UInt8 = 0x0A
+  static let carriageReturn: UInt8 = 0x0D
+  static let space: UInt8 = 0x20
+  static let quote: UInt8 = 0x22
+  static let hash: UInt8 = 0x23
+  static let plus: UInt8 = 0x2B
+  static let comma: UInt8 = 0x2C
+  static let hyphen: UInt8 = 0x2D
+  static let slash: UInt8 = 0x2F
+  static let zero: UInt8 = 0x30
+  static let nine: UInt8 = 0x39
+  static let colon: UInt8 = 0x3A
+  static let semicolon: UInt8 = 0x3B
+}
+
+/// Whether `byte` is ASCII horizontal whitespace (space, tab, VT, FF, CR).
+@inline(__always)
+func _isBlank(_ byte: UInt8) -> Bool {
+  byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C
+    || byte == 0x0D
+}
+
+/// Whether `byte` is an ASCII digit.
+@inline(__always)
+func _isDigit(_ byte: UInt8) -> Bool {
+  byte &- 0x30 < 10
+}
+
+/// Whether `byte` is an ASCII letter.
+@inline(__always)
+func _isLetter(_ byte: UInt8) -> Bool {
+  (byte | 0x20) &- 0x61 < 26
+}
+
+/// Narrows `lower..<upper` past leading and trailing ASCII whitespace.
+@inline(__always)
+func _trim(
+  _ p: UnsafePointer<UInt8>, _ lower: inout Int, _ upper: inout Int
+) {
+  while lower < upper, _isBlank(p[lower]) { lower += 1 }
+  while upper > lower, _isBlank(p[upper - 1]) { upper -= 1 }
+}
+
+/// Up to 80 characters of `bytes`, decoded leniently, for an issue excerpt.
+func _excerpt(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+  let text = String(
+    decoding: UnsafeBufferPointer(start: p, count: min(count, 320)),
+    as: UTF8.self)
+  if text.count <= 80, count <= 320 { return text }
+  return String(text.prefix(79)) + "…"
+}
+
+/// Up to 80 characters of `bytes` for an issue excerpt.
+func _excerpt(_ bytes: [UInt8]) -> String {
+  bytes.withUnsafeBufferPointer { buffer in
+    guard let start = buffer.baseAddress else { return "" }
+    return _excerpt(start, buffer.count)
+  }
+}
+
+/// Whether the text after a `#` comment start is only `##…` (two or more),
+/// i.e. detached wildcards such as `+41 21 560 ####`.
+@inline(__always)
+func _isDetachedWildcard(
+  _ p: UnsafePointer<UInt8>, from start: Int, to end: Int
+) -> Bool {
+  var index = start
+  while index < end, p[index] == _ASCII.hash { index += 1 }
+  let hashes = index - start
+  while index < end, _isBlank(p[index]) { index += 1 }
+  return hashes >= 2 && index == end
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Reads `jsonl` sources: one JSON object per line, with the number (and
+/// optionally the label) under configured keys.
+///
+/// # Rules
+///
+/// - Blank lines are skipped; every other line is a data line.
+/// - The number may be a JSON string (kept as written) or an integer
+///   (written out in decimal). The label must be a string; `null` or a
+///   missing label key means no label.
+/// - Keys match exactly; other keys are ignored.
+///
+/// # Issues
+///
+/// Invalid UTF-8, invalid JSON, a value that is not an object, a missing or
+/// `null` number key, an empty number, a number of another type (a
+/// fractional or too large JSON number must be quoted), and a label that is
+/// not a string.
+public struct JSONLinesSourceReader: SourceReader {
+  /// Where the bytes come from.
+  public var input: SourceInput
+  /// The object key holding the number.
+  public var numberKey: String
+  /// The object key holding the label, if any.
+  public var labelKey: String?
+  var _chunkSize = _defaultChunkSize
+
+  /// Creates a reader.
+  public init(input: SourceInput, numberKey: String, labelKey: String? = nil) {
+    self.input = input
+    self.numberKey = numberKey
+    self.labelKey = labelKey
+  }
+
+  /// Reads the source; see ``SourceReader/read(_:)``.
+  public func read(
+    _ body: (SourceEvent) throws -> Void
+  ) throws -> SourceSummary {
+    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
+    var summary = SourceSummary()
+    let decoder = JSONDecoder()
+    summary.physicalLines = try _forEachLine(
+      bytes,
+      onLine: { p, count, line in
+        var lower = 0
+        var upper = count
+        _trim(p, &lower, &upper)
+        if lower == upper { return }
+        let text = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+        switch extract(text, decoder: decoder) {
+        case .success(let record):
+          summary.records += 1
+          var number = record.number
+          var label = record.label
+          try number.withUTF8 { numberBytes in
+            if label != nil {
+              try label?.withUTF8 { labelBytes in
+                try body(
+                  .record(
+                    RawRecord(
+                      line: line, numberBytes: numberBytes,
+                      labelBytes: labelBytes)))
+              }
+            } else {
+              try body(
+                .record(RawRecord(line: line, numberBytes: numberBytes)))
+            }
+          }
+        case .failure(let failure):
+          summary.issues += 1
+          try body(
+            .issue(
+              SourceIssue(
+                line: line, reason: failure.reason,
+                excerpt: _excerpt(p, count))))
+        }
+      },
+      onTooLong: { line in
+        summary.issues += 1
+        try body(.issue(SourceIssue(line: line, reason: "line too long")))
+      })
+    return summary
+  }
+
+  /// Decodes one line into a number and label.
+  private func extract(
+    _ text: UnsafeBufferPointer<UInt8>, decoder: JSONDecoder
+  ) -> Result<(number: String, label: String?), _LineFailure> {
+    guard let start = text.baseAddress, _isValidUTF8(start, text.count) else {
+      return .failure(_LineFailure(reason: "invalid utf-8"))
+    }
+    let value: _JSONValue
+    do {
+      value = try decoder.decode(_JSONValue.self, from: Data(text))
+    } catch {
+      return .failure(_LineFailure(reason: "invalid json"))
+    }
+    guard case .object(let object) = value else {
+      return .failure(
+        _LineFailure(
+          reason: "expected a json object, found \(value.typeName)"))
+    }
+    let number: String
+    switch object[numberKey] {
+    case nil, .null?:
+      return .failure(_LineFailure(reason: "missing key '\(numberKey)'"))
+    case .string(let string)?:
+      number = string.trimmingASCIIWhitespace()
+    case .integer(let integer)?:
+      number = String(integer)
+    case let other?:
+      return .failure(
+        _LineFailure(
+          reason: "'\(numberKey)' must be a string or an integer, "
+            + "found \(other.typeName)"))
+    }
+    if number.isEmpty {
+      return .failure(_LineFailure(reason: "empty number"))
+    }
+    guard let labelKey else { return .success((number, nil)) }
+    switch object[labelKey] {
+    case nil, .null?:
+      return .success((number, nil))
+    case .string(let string)?:
+      let label = string.trimmingASCIIWhitespace()
+      return .success((number, label.isEmpty ? nil : label))
+    case let other?:
+      return .failure(
+        _LineFailure(
+          reason: "'\(labelKey)' must be a string, found \(other.typeName)"))
+    }
+  }
+}

@@ -1,0 +1,185 @@
+/// Reads `lines` sources: one number per line, with comments.
+///
+/// # Rules
+///
+/// - Blank and whitespace-only lines are skipped and are not data lines.
+/// - `#` starts a comment anywhere on the line
+///   (`029034100 # Fake scam` → `029034100`). A line that is only a comment
+///   is not a data line.
+/// - `//` starts a comment at the start of a line or after whitespace
+///   (`+4121… // note`); `http://` style text is not a comment.
+/// - A description after a dash surrounded by whitespace
+///   (`+359 87 531 2009 - Vivacom Upsell Spam`, also `–` and `—`) is removed
+///   **only when the description starts with a letter** (or a quote, or
+///   any non-ASCII character), so `555 - 1234` stays intact for the
+///   normalizer rather than being cut to `555`, and
+///   `02 903 - 6400 - call center` keeps `02 903 - 6400`.
+/// - Leading and trailing whitespace around the number is trimmed; inner
+///   spaces, dashes and parentheses are kept for the normalizer.
+///
+/// # Issues (the line is rejected, never silently cut short)
+///
+/// - `#` right after a digit (`+4121560####`), or a comment made only of two
+///   or more `#` (`+41 21 560 ####`): these are wildcards, which need the
+///   `patterns` format; dropping them would block a different number.
+/// - A tab inside the number: labels need the `tsv` format.
+/// - Invalid UTF-8 in the number part (bytes inside a comment are ignored).
+/// - A line longer than 1 MiB.
+public struct LinesSourceReader: SourceReader {
+  /// Where the bytes come from.
+  public var input: SourceInput
+  var _chunkSize = _defaultChunkSize
+
+  /// Creates a reader.
+  public init(input: SourceInput) {
+    self.input = input
+  }
+
+  /// Reads the source; see ``SourceReader/read(_:)``.
+  public func read(
+    _ body: (SourceEvent) throws -> Void
+  ) throws -> SourceSummary {
+    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
+    var summary = SourceSummary()
+    summary.physicalLines = try _forEachLine(
+      bytes,
+      onLine: { p, count, line in
+        switch _parseLinesLine(p, count) {
+        case .skip:
+          break
+        case .record(let lower, let upper):
+          summary.records += 1
+          try body(
+            .record(
+              RawRecord(
+                line: line,
+                numberBytes: UnsafeBufferPointer(
+                  start: p + lower, count: upper - lower))))
+        case .issue(let reason):
+          summary.issues += 1
+          try body(
+            .issue(
+              SourceIssue(
+                line: line, reason: reason, excerpt: _excerpt(p, count))))
+        }
+      },
+      onTooLong: { line in
+        summary.issues += 1
+        try body(.issue(SourceIssue(line: line, reason: "line too long")))
+      })
+    return summary
+  }
+}
+
+/// What one `lines` line holds.
+enum _LineOutcome {
+  case skip
+  case record(Int, Int)
+  case issue(String)
+}
+
+/// Splits one `lines` line (without its line ending); see
+/// ``LinesSourceReader`` for the rules.
+@inline(__always)
+func _parseLinesLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
+  var index = 0
+  var cut = count
+  var sawHigh = false
+  var sawDash = false
+  var sawTab = false
+  while index < count {
+    let byte = p[index]
+    // Fast path: digits, space, '+'.
+    if _isDigit(byte) || byte == _ASCII.space || byte == _ASCII.plus {
+      index += 1
+      continue
+    }
+    if byte == _ASCII.hash {
+      cut = index
+      break
+    }
+    if byte == _ASCII.slash, index + 1 < count, p[index + 1] == _ASCII.slash,
+      index == 0 || _isBlank(p[index - 1])
+    {
+      cut = index
+      break
+    }
+    if byte >= 0x80 {
+      sawHigh = true
+    } else if byte == _ASCII.hyphen {
+      sawDash = true
+    } else if byte == _ASCII.tab {
+      sawTab = true
+    }
+    index += 1
+  }
+  var lower = 0
+  var upper = cut
+  _trim(p, &lower, &upper)
+  if lower == upper { return .skip }
+  if cut < count, p[cut] == _ASCII.hash {
+    if _isDigit(p[cut - 1]) || p[cut - 1] == _ASCII.plus {
+      return .issue(
+        "'#' wildcard in 'lines' format (use format 'patterns', "
+          + "or put a space before the comment)")
+    }
+    if _isDetachedWildcard(p, from: cut, to: count) {
+      return .issue(
+        "'#' wildcards in 'lines' format (use format 'patterns')")
+    }
+  }
+  if sawDash || sawHigh {
+    if let dash = _descriptionDash(p, lower, upper) {
+      upper = dash
+      _trim(p, &lower, &upper)
+      if lower == upper { return .skip }
+    }
+  }
+  if sawTab {
+    var scan = lower
+    while scan < upper {
+      if p[scan] == _ASCII.tab {
+        return .issue(
+          "tab inside number (labelled lists need format 'tsv')")
+      }
+      scan += 1
+    }
+  }
+  if sawHigh, !_isValidUTF8(p + lower, upper - lower) {
+    return .issue("invalid utf-8")
+  }
+  return .record(lower, upper)
+}
+
+/// The index of the first ` - `, ` – ` or ` — ` that starts a description:
+/// the dash must be surrounded by whitespace and the first character after
+/// it must be a letter, a quote or non-ASCII.
+private func _descriptionDash(
+  _ p: UnsafePointer<UInt8>, _ lower: Int, _ upper: Int
+) -> Int? {
+  var index = lower + 1
+  while index < upper {
+    var dashLength = 0
+    if p[index] == _ASCII.hyphen {
+      dashLength = 1
+    } else if p[index] == 0xE2, index + 2 < upper, p[index + 1] == 0x80,
+      p[index + 2] == 0x93 || p[index + 2] == 0x94
+    {
+      dashLength = 3
+    }
+    if dashLength > 0, _isBlank(p[index - 1]),
+      index + dashLength < upper, _isBlank(p[index + dashLength])
+    {
+      var tail = index + dashLength
+      while tail < upper, _isBlank(p[tail]) { tail += 1 }
+      if tail < upper,
+        _isLetter(p[tail]) || p[tail] >= 0x80
+          || p[tail] == _ASCII.quote
+      {
+        return index
+      }
+    }
+    index += max(dashLength, 1)
+  }
+  return nil
+}

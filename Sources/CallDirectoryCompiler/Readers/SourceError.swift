@@ -1,0 +1,57 @@
+/// A problem that stops a whole source from being read.
+///
+/// Per-line problems are ``SourceIssue``s instead. Messages are lowercase;
+/// the CLI prefixes them with the source path.
+public enum SourceError: Error, Hashable, CustomStringConvertible {
+  /// The file could not be opened (`reason` is the lowercased `strerror`).
+  case cannotOpen(path: String, reason: String)
+  /// Reading failed part way.
+  case readFailed(path: String, reason: String)
+  /// The file starts with a UTF-16 or UTF-32 byte-order mark.
+  case unsupportedEncoding(path: String, encoding: String)
+  /// A delimited file has no header row.
+  case missingHeader(path: String)
+  /// A delimited file's header row cannot be parsed.
+  case invalidHeader(path: String, reason: String)
+  /// A configured column is not in the header.
+  case columnNotFound(
+    path: String, column: String, available: [String], suggestion: String?)
+  /// A configured column appears more than once in the header.
+  case duplicateColumn(path: String, column: String)
+
+  /// The source path the error is about.
+  public var path: String {
+    switch self {
+    case .cannotOpen(let path, _), .readFailed(let path, _),
+      .unsupportedEncoding(let path, _), .missingHeader(let path),
+      .invalidHeader(let path, _),
+      .columnNotFound(let path, _, _, _), .duplicateColumn(let path, _):
+      return path
+    }
+  }
+
+  /// A lowercase message.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let reason):
+      return "cannot open '\(path)': \(reason)"
+    case .readFailed(let path, let reason):
+      return "cannot read '\(path)': \(reason)"
+    case .unsupportedEncoding(_, let encoding):
+      return "unsupported encoding \(encoding) (convert the file to utf-8)"
+    case .missingHeader:
+      return "missing header row"
+    case .invalidHeader(_, let reason):
+      return "invalid header row: \(reason)"
+    case .columnNotFound(_, let column, let available, let suggestion):
+      var shown = available.prefix(20).joined(separator: ", ")
+      if available.count > 20 { shown += ", …" }
+      var message =
+        "column '\(column)' not found in header (columns: \(shown))"
+      if let suggestion { message += "; did you mean '\(suggestion)'?" }
+      return message
+    case .duplicateColumn(_, let column):
+      return "column '\(column)' appears more than once in header"
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/// Describes one source format: its name, the options a config may set and
+/// how to build its reader.
+///
+/// Adding a format means registering a new `SourceFormat` in a
+/// ``SourceFormatRegistry``; neither the config parser nor the compiler
+/// changes.
+///
+///     var registry = SourceFormatRegistry.standard
+///     registry.register(SourceFormat(
+///       name: "markdown", summary: "a table with a number column",
+///       options: [.init(name: "number", isRequired: true,
+///                       summary: "column header")],
+///       labels: .none) { input, options throws(SourceOptionError) in
+///         MarkdownReader(input: input, column: options["number"] ?? "")
+///       })
+public struct SourceFormat: Sendable {
+  /// Where a format's records get their labels.
+  public enum Labels: Sendable, Hashable {
+    /// The format has no labels; it cannot feed the `identify` list.
+    case none
+    /// Labels come from a column named by this option key (e.g. `label`);
+    /// the `identify` list requires the option.
+    case column(option: String)
+    /// The format always carries labels (e.g. vCard `FN`).
+    case intrinsic
+  }
+
+  /// A format-specific config key such as `number`, `label` or `delimiter`.
+  public struct Option: Sendable, Hashable {
+    /// The JSON key inside a source entry.
+    public var name: String
+    /// Whether a source of this format must set it.
+    public var isRequired: Bool
+    /// One line for help and schemas.
+    public var summary: String
+
+    /// Creates an option; every option value is a JSON string.
+    public init(name: String, isRequired: Bool, summary: String) {
+      self.name = name
+      self.isRequired = isRequired
+      self.summary = summary
+    }
+  }
+
+  /// Builds a reader from the input and the option values a config set.
+  public typealias Factory =
+    @Sendable (
+      _ input: SourceInput, _ options: [String: String]
+    ) throws(SourceOptionError) -> any SourceReader
+
+  /// The `format` value in a config, lowercase.
+  public var name: String
+  /// One line describing the format.
+  public var summary: String
+  /// The format-specific keys a source entry may set.
+  public var options: [Option]
+  /// Where labels come from.
+  public var labels: Labels
+  /// Builds a reader.
+  public var factory: Factory
+
+  /// Creates a format description.
+  public init(
+    name: String, summary: String, options: [Option] = [],
+    labels: Labels = .none, factory: @escaping Factory
+  ) {
+    self.name = name
+    self.summary = summary
+    self.options = options
+    self.labels = labels
+    self.factory = factory
+  }
+
+  /// Builds a reader for `input` with the given option values.
+  ///
+  /// - Throws: ``SourceOptionError`` when an option value is not usable.
+  public func makeReader(
+    input: SourceInput, options: [String: String] = [:]
+  ) throws(SourceOptionError) -> any SourceReader {
+    try factory(input, options)
+  }
+}
+
+/// An option value a format cannot use, e.g. a two-character delimiter.
+public struct SourceOptionError: Error, Hashable, CustomStringConvertible {
+  /// The option key.
+  public var key: String
+  /// Why the value is unusable, lowercase.
+  public var reason: String
+
+  /// Creates an error.
+  public init(key: String, reason: String) {
+    self.key = key
+    self.reason = reason
+  }
+
+  /// `key: reason`.
+  public var description: String { "\(key): \(reason)" }
+}

@@ -1,0 +1,24 @@
+/// A data line that the reader itself could not parse.
+///
+/// Issues are not fatal: the compiler counts them against the source's
+/// `maxRejectRatio`. `reason` is a short lowercase message such as
+/// `invalid utf-8`, `empty number` or `'#' wildcard must be trailing`.
+public struct SourceIssue: Sendable, Hashable, CustomStringConvertible {
+  /// The 1-based physical line where the rejected record starts.
+  public var line: Int
+  /// Why the line was rejected, lowercase.
+  public var reason: String
+  /// Up to 80 characters of the offending text (invalid UTF-8 replaced by
+  /// U+FFFD), for diagnostics.
+  public var excerpt: String?
+
+  /// Creates an issue.
+  public init(line: Int, reason: String, excerpt: String? = nil) {
+    self.line = line
+    self.reason = reason
+    self.excerpt = excerpt
+  }
+
+  /// `line N: reason`.
+  public var description: String { "line \(line): \(reason)" }
+}

@@ -1,0 +1,65 @@
+/// One number as a source wrote it, with its optional label and origin.
+///
+/// Readers never normalize: `number` is the raw text of the record with
+/// surrounding whitespace and comments removed, exactly as it appears in the
+/// source (for example `+359 88 320 6437` or `(555) 123-4567`).
+public struct SourceRecord: Sendable, Hashable {
+  /// The raw number text, trimmed, as written in the source.
+  public var number: String
+  /// The label (caller name) given by the source, or `nil` when there is none.
+  public var label: String?
+  /// The 1-based physical line where the record starts.
+  public var line: Int
+
+  /// Creates a record.
+  public init(number: String, label: String? = nil, line: Int) {
+    self.number = number
+    self.label = label
+    self.line = line
+  }
+}
+
+/// A borrowed view of one record, valid only inside the reader's callback.
+///
+/// `RawRecord` lets the compiler look at a record without allocating: the
+/// byte views point into the reader's buffer and are **invalid once the
+/// callback returns**. Both views are valid UTF-8 (readers reject lines that
+/// are not). Use ``number`` / ``label`` or ``makeRecord()`` to copy.
+public struct RawRecord {
+  /// The 1-based physical line where the record starts.
+  public let line: Int
+  /// The UTF-8 bytes of the raw, trimmed number text.
+  public let numberBytes: UnsafeBufferPointer<UInt8>
+  /// The UTF-8 bytes of the trimmed label, or `nil` when there is none or it
+  /// is empty.
+  public let labelBytes: UnsafeBufferPointer<UInt8>?
+
+  /// Creates a view; the buffers must stay valid while the view is used.
+  public init(
+    line: Int,
+    numberBytes: UnsafeBufferPointer<UInt8>,
+    labelBytes: UnsafeBufferPointer<UInt8>? = nil
+  ) {
+    self.line = line
+    self.numberBytes = numberBytes
+    self.labelBytes = labelBytes
+  }
+
+  /// The number text, copied into a `String`.
+  public var number: String {
+    String(decoding: numberBytes, as: UTF8.self)
+  }
+
+  /// The label text, copied into a `String`, or `nil`.
+  public var label: String? {
+    labelBytes.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Copies the view into an owned ``SourceRecord``.
+  public func makeRecord() -> SourceRecord {
+    SourceRecord(number: number, label: label, line: line)
+  }
+}
+
+@available(*, unavailable)
+extension RawRecord: Sendable {}

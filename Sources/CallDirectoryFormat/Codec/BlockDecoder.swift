@@ -1,0 +1,169 @@
+/// Validating decoders for bitmap, Elias–Fano and packed-label payloads.
+///
+/// Every function checks its payload completely and returns `false` rather
+/// than produce out-of-order or out-of-range output. Callers have checked
+/// that the payload's bytes lie inside the frame and keep at least 16
+/// readable bytes after the frame (the unaligned 64-bit loads may read
+/// there; those bits are masked off).
+enum _BlockDecoder {
+  /// Decodes a bitmap of `span` bits holding `count` numbers from `first`.
+  static func bitmap(
+    _ payload: UnsafeRawPointer, span: Int, count: Int, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    let words = (span + 63) >> 6
+    let tailBits = span & 63
+    var ones = 0
+    for k in 0..<words {
+      var word = _loadWord(payload, k &* 8)
+      if k == words - 1 {
+        if tailBits != 0 {
+          // Bits past the span inside the last payload byte must be zero.
+          let byteBits = (span + 7) & ~7
+          let ownBits = byteBits - (k * 64)
+          let own = ownBits >= 64 ? word : word & ((1 << UInt64(ownBits)) - 1)
+          if own >> UInt64(tailBits) != 0 { return false }
+          word &= (1 << UInt64(tailBits)) - 1
+        }
+      }
+      ones &+= word.nonzeroBitCount
+    }
+    guard ones == count else { return false }
+    guard _loadWord(payload, 0) & 1 == 1 else { return false }
+    let lastBit = span - 1
+    guard (_loadWord(payload, (lastBit >> 6) &* 8) >> UInt64(lastBit & 63)) & 1 == 1 else {
+      return false
+    }
+    var j = 0
+    for k in 0..<words {
+      var word = _loadWord(payload, k &* 8)
+      if k == words - 1 && tailBits != 0 { word &= (1 &<< UInt64(tailBits)) &- 1 }
+      let base = first &+ UInt64(k &* 64)
+      while word != 0 {
+        out[j] = Int64(bitPattern: base &+ UInt64(word.trailingZeroBitCount))
+        word &= word &- 1
+        j &+= 1
+      }
+    }
+    return true
+  }
+
+  /// Decodes an Elias–Fano block of `m + 1` numbers: `first`, then
+  /// `first + i + x_i` for the `m` coded `x_i` with low width `l` and
+  /// maximum `upper`.
+  static func eliasFano(
+    _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    out[0] = Int64(bitPattern: first)
+    let highStart = m &* l
+    let highBits = Int(upper >> UInt64(l)) &+ m
+    let startByte = highStart >> 3
+    let shift = highStart & 7
+    let total = shift &+ highBits
+    let words = (total &+ 63) >> 6
+
+    // The high region must hold exactly m ones and end with a one.
+    var ones = 0
+    for k in 0..<words {
+      var word = _loadWord(payload, startByte &+ k &* 8)
+      if k == 0 { word &= ~0 << UInt64(shift) }
+      if k == words - 1 {
+        let rest = total - k * 64
+        if rest < 64 { word &= (1 << UInt64(rest)) - 1 }
+      }
+      ones &+= word.nonzeroBitCount
+    }
+    guard ones == m else { return false }
+    let lastBit = total - 1
+    guard (_loadWord(payload, startByte &+ (lastBit >> 6) &* 8) >> UInt64(lastBit & 63)) & 1 == 1
+    else { return false }
+
+    if l > 56 {
+      return _eliasFanoWide(payload, m: m, l: l, upper: upper, first: first, into: out)
+    }
+    // Hot loop: all quantities are unsigned and wrapping by construction.
+    // The i-th one of the high region (validated above) sits at bit
+    // `64 k + tz >= shift + i`, so `high = 64 k - shift + tz - i >= 0`, and
+    // every x is below 2^63, so `x - previousX` has bit 63 set exactly when
+    // the sequence goes down.
+    let width = UInt64(l)
+    let mask: UInt64 = (1 &<< width) &- 1
+    var wordAddress = payload + startByte
+    var word = _loadWord(wordAddress, 0) & (~0 &<< UInt64(shift))
+    var highBase: UInt64 = 0 &- UInt64(shift)
+    var lowPosition = 0
+    var previousX: UInt64 = 0
+    var descents: UInt64 = 0
+    let next = first &+ 1
+    let target = out + 1
+    var i = 0
+    while i < m {
+      while word == 0 {
+        wordAddress += 8
+        highBase &+= 64
+        word = _loadWord(wordAddress, 0)
+      }
+      let high = highBase &+ UInt64(word.trailingZeroBitCount) &- UInt64(i)
+      word &= word &- 1
+      let low = (_loadWord(payload, lowPosition &>> 3) &>> UInt64(lowPosition & 7)) & mask
+      lowPosition &+= l
+      let x = (high &<< width) | low
+      descents |= x &- previousX
+      previousX = x
+      target[i] = Int64(bitPattern: next &+ UInt64(i) &+ x)
+      i &+= 1
+    }
+    return descents >> 63 == 0 && previousX == upper
+  }
+
+  /// The Elias–Fano loop for low widths above 56 bits (two loads per field).
+  private static func _eliasFanoWide(
+    _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    let highStart = m &* l
+    let startByte = highStart >> 3
+    let shift = highStart & 7
+    var k = 0
+    var word = _loadWord(payload, startByte) & (~0 << UInt64(shift))
+    var previousX: UInt64 = 0
+    var disorder = false
+    for i in 0..<m {
+      while word == 0 {
+        k &+= 1
+        word = _loadWord(payload, startByte &+ k &* 8)
+      }
+      let position = UInt64(k &* 64 &+ word.trailingZeroBitCount)
+      word &= word &- 1
+      let high = position &- UInt64(shift) &- UInt64(i)
+      let x = (high &<< UInt64(l)) | _readBits(payload, i &* l, l)
+      if x < previousX { disorder = true }
+      previousX = x
+      out[i &+ 1] = Int64(bitPattern: first &+ UInt64(i &+ 1) &+ x)
+    }
+    return !disorder && previousX == upper
+  }
+
+  /// Decodes `count` labels of `width` bits added to `minimum`; fails if
+  /// any label is `limit` or more.
+  static func labels(
+    _ payload: UnsafeRawPointer, count: Int, width: Int, minimum: UInt64, limit: UInt64,
+    into out: UnsafeMutablePointer<UInt32>
+  ) -> Bool {
+    guard minimum < limit else { return false }
+    if width == 0 {
+      out.update(repeating: UInt32(minimum), count: count)
+      return true
+    }
+    let mask: UInt64 = (1 &<< UInt64(width)) &- 1
+    var largest: UInt64 = 0
+    for i in 0..<count {
+      let position = i &* width
+      let value = (_loadWord(payload, position &>> 3) &>> UInt64(position & 7)) & mask
+      largest = max(largest, value)
+      out[i] = UInt32(truncatingIfNeeded: minimum &+ value)
+    }
+    return minimum &+ largest < limit
+  }
+}

@@ -1,0 +1,150 @@
+/// The result of a successful ``BlobReader/verify(recomputingDigest:)``.
+public struct BlobVerification: Sendable, Hashable {
+  /// The verified header.
+  public var header: BlobHeader
+  /// Whether the content digest was recomputed from the entries and matched
+  /// (full snapshots only; a delta's digests name snapshots it does not hold).
+  public var digestVerified: Bool
+}
+
+extension BlobReader {
+  /// Checks the whole blob in constant memory.
+  ///
+  /// Checks the header checksum (already done when opening), every frame and
+  /// section checksum, every entry count, strict ascending order and the
+  /// range `1...Int64.max-1` of every list, the label dictionary's offsets
+  /// and UTF-8, and every label reference. For a full snapshot it also
+  /// recomputes the content digest from the entries, unless
+  /// `recomputingDigest` is `false`.
+  ///
+  /// - Returns: What was verified.
+  /// - Throws: The first `BlobError` found.
+  /// - Complexity: O(file size), plus one label lookup per identification
+  ///   entry when recomputing the digest.
+  @discardableResult
+  public func verify(recomputingDigest: Bool = true) throws -> BlobVerification {
+    try _verifyLabels()
+    let digesting = recomputingDigest && header.kind == .full
+    var builder = ContentDigestBuilder()
+    let capacity = 4096
+    let numbers = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+    let labelIDs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+    defer {
+      numbers.deallocate()
+      labelIDs.deallocate()
+    }
+    for info in header.sections where info.section.isNumberSection {
+      let cursor = try _cursor(info.section)
+      while true {
+        let got = try cursor.next(numbers: numbers, labels: labelIDs, capacity: capacity)
+        if got == 0 { break }
+        guard digesting else { continue }
+        if info.section == .blocking {
+          for index in 0..<got { builder._appendBlocking(numbers[index]) }
+        } else {
+          for index in 0..<got {
+            var text = try label(labelIDs[index])
+            text.withUTF8 { builder._appendIdentification(numbers[index], UnsafeRawBufferPointer($0)) }
+          }
+        }
+      }
+      guard cursor.delivered == info.entryCount else {
+        throw BlobError.corrupt("\(info.section) section holds \(cursor.delivered) entries, header records \(info.entryCount)")
+      }
+    }
+    if digesting {
+      let digest = builder.finalize()
+      guard digest == header.contentDigest else {
+        throw BlobError.digestMismatch(expected: header.contentDigest, actual: digest)
+      }
+    }
+    return BlobVerification(header: header, digestVerified: digesting)
+  }
+
+  /// Checks the label section: checksum, offsets and UTF-8, streaming.
+  private func _verifyLabels() throws {
+    guard let info = header.info(.labels) else { return }
+    // Pass 1: the checksum over all bytes of the section.
+    var crc = CRC32C()
+    var stream = _SequentialReader(source: _source, offset: info.offset, end: info.offset + info.length, section: .labels)
+    while stream.remaining > 0 {
+      let take = Int(min(stream.remaining, UInt64(_SequentialReader.chunk)))
+      try stream.read(take) { crc.update($0) }
+    }
+    guard crc.value == info.checksum else { throw BlobError.checksumMismatch(section: .labels) }
+
+    // Pass 2: offsets are ascending from 0 to the text length; labels are UTF-8.
+    let count = info.entryCount
+    let tableEnd = info.offset + (count + 1) * 4
+    let textLength = info.length - (count + 1) * 4
+    var table = _SequentialReader(source: _source, offset: info.offset, end: tableEnd, section: .labels)
+    var text = _SequentialReader(source: _source, offset: tableEnd, end: info.offset + info.length, section: .labels)
+    var start: UInt64 = 0
+    try table.read(4) { start = UInt64(_loadLE($0, 0, as: UInt32.self)) }
+    guard start == 0 else { throw BlobError.corrupt("label offsets do not start at 0") }
+    var index: UInt64 = 0
+    while index < count {
+      var end: UInt64 = 0
+      try table.read(4) { end = UInt64(_loadLE($0, 0, as: UInt32.self)) }
+      guard end >= start, end - start <= UInt64(BlobLimits.maxLabelBytes), end <= textLength else {
+        throw BlobError.corrupt("label \(index) has invalid offsets \(start)..<\(end)")
+      }
+      var valid = false
+      try text.read(Int(end - start)) { bytes in
+        valid = _LabelStore.decodeUTF8(Array(bytes)) != nil
+      }
+      guard valid else { throw BlobError.corrupt("label \(index) is not valid utf-8") }
+      start = end
+      index += 1
+    }
+    guard start == textLength else {
+      throw BlobError.corrupt("label text is \(textLength) bytes but offsets end at \(start)")
+    }
+  }
+}
+
+/// Reads a byte range front to back through a fixed buffer.
+struct _SequentialReader {
+  static let chunk = 65_536
+  let source: _ByteSource
+  let section: BlobSection
+  private var offset: UInt64
+  private let end: UInt64
+  private var buffer = [UInt8](repeating: 0, count: _SequentialReader.chunk)
+  private var position = 0
+  private var filled = 0
+
+  init(source: _ByteSource, offset: UInt64, end: UInt64, section: BlobSection) {
+    self.source = source
+    self.offset = offset
+    self.end = end
+    self.section = section
+  }
+
+  /// Bytes not yet consumed.
+  var remaining: UInt64 { end - offset + UInt64(filled - position) }
+
+  /// Passes the next `count` (at most ``chunk``) bytes to `body`.
+  mutating func read(_ count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    guard UInt64(count) <= remaining else { throw BlobError.truncated(section: section) }
+    if filled - position < count {
+      let kept = filled - position
+      buffer.withUnsafeMutableBytes { raw in
+        if kept > 0, let base = raw.baseAddress { base.copyMemory(from: base + position, byteCount: kept) }
+      }
+      position = 0
+      filled = kept
+      let want = Int(min(UInt64(buffer.count - filled), end - offset))
+      let start = filled
+      let got = try buffer.withUnsafeMutableBytes { raw in
+        try source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + want)]))
+      }
+      guard got == want else { throw BlobError.truncated(section: section) }
+      filled += got
+      offset += UInt64(got)
+    }
+    let at = position
+    try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[at..<(at + count)])) }
+    position += count
+  }
+}

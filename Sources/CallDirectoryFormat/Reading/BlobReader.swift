@@ -1,0 +1,192 @@
+/// Reads a call directory blob from a file (with `pread`) or from memory.
+///
+/// Opening reads and checks only the header. Sections are then streamed in
+/// constant memory through iterators; labels are looked up on demand.
+///
+///     let reader = try BlobReader(path: "/data/v42.cdir")
+///     try reader.verify()                    // optional full check first
+///     let blocking = try reader.blocking()
+///     while let number = try blocking.next() { context.addBlocking(number) }
+///     let identification = try reader.identification()
+///     while let entry = try identification.next() {
+///       context.addIdentification(entry.number, label: try reader.label(entry.labelID))
+///     }
+///
+/// Every iterator checks each frame's CRC-32C before it returns any of the
+/// frame's numbers, and the section checksum and count when it reaches the
+/// end. Label lookups check offsets and UTF-8 but not the label section's
+/// checksum; ``verify(recomputingDigest:)`` checks everything.
+public final class BlobReader {
+  /// The validated header.
+  public let header: BlobHeader
+  private let source: _ByteSource
+  private let labelStore: _LabelStore
+
+  /// Opens the blob at `path`.
+  /// - Throws: `BlobError.io` if the file cannot be opened, or a header error.
+  public convenience init(path: String) throws {
+    try self.init(source: _FileSource(path: path))
+  }
+
+  /// Opens a blob held in memory.
+  /// - Throws: `BlobError` if the header is invalid.
+  public convenience init(bytes: [UInt8]) throws {
+    try self.init(source: _MemorySource(bytes: bytes))
+  }
+
+  init(source: _ByteSource) throws {
+    self.source = source
+    self.header = try BlobReader._readHeader(source)
+    self.labelStore = _LabelStore(source: source, info: header.info(.labels))
+  }
+
+  /// Reads and validates only the header of the blob at `path`.
+  /// - Throws: `BlobError` if the file cannot be read or the header is invalid.
+  public static func readHeader(path: String) throws -> BlobHeader {
+    try _readHeader(_FileSource(path: path))
+  }
+
+  /// Reads and validates only the header of an in-memory blob.
+  public static func readHeader(bytes: [UInt8]) throws -> BlobHeader {
+    try _readHeader(_MemorySource(bytes: bytes))
+  }
+
+  private static func _readHeader(_ source: _ByteSource) throws -> BlobHeader {
+    var probe = [UInt8](repeating: 0, count: BlobHeader.probeSize)
+    let got = try probe.withUnsafeMutableBytes { try source.read(at: 0, into: $0) }
+    let size = try probe.withUnsafeBytes {
+      try BlobHeader.announcedSize(UnsafeRawBufferPointer(rebasing: $0[0..<got]))
+    }
+    let bytes = try source.readExactly(at: 0, count: size, section: .header)
+    return try bytes.withUnsafeBytes { try BlobHeader.parse($0, actualFileSize: source.size) }
+  }
+
+  // MARK: Sections
+
+  /// Streams the numbers of any number section (for an identification
+  /// section, only the numbers).
+  /// - Throws: `BlobError.misuse` if the blob has no such section.
+  public func numbers(_ section: BlobSection) throws -> NumberIterator {
+    NumberIterator(cursor: try _cursor(section))
+  }
+
+  /// Streams the entries of a section that carries labels
+  /// (``BlobSection/identification`` or ``BlobSection/identificationAdds``).
+  public func entries(_ section: BlobSection) throws -> IdentificationIterator {
+    guard section.carriesLabels else {
+      throw BlobError.misuse("the \(section) section carries no labels")
+    }
+    return IdentificationIterator(cursor: try _cursor(section))
+  }
+
+  /// Full snapshot: streams the blocking numbers.
+  public func blocking() throws -> NumberIterator {
+    try _require(.full)
+    return try numbers(.blocking)
+  }
+
+  /// Full snapshot: streams the identification entries.
+  public func identification() throws -> IdentificationIterator {
+    try _require(.full)
+    return try entries(.identification)
+  }
+
+  /// Delta: streams the blocking numbers to remove.
+  public func blockingRemoves() throws -> NumberIterator {
+    try _require(.delta)
+    return try numbers(.blockingRemoves)
+  }
+
+  /// Delta: streams the blocking numbers to add.
+  public func blockingAdds() throws -> NumberIterator {
+    try _require(.delta)
+    return try numbers(.blockingAdds)
+  }
+
+  /// Delta: streams the identification numbers to remove.
+  public func identificationRemoves() throws -> NumberIterator {
+    try _require(.delta)
+    return try numbers(.identificationRemoves)
+  }
+
+  /// Delta: streams the identification entries to add.
+  public func identificationAdds() throws -> IdentificationIterator {
+    try _require(.delta)
+    return try entries(.identificationAdds)
+  }
+
+  // MARK: Labels
+
+  /// The number of labels in the dictionary.
+  public var labelCount: Int { Int(labelStore.count) }
+
+  /// The text of label `id`, read on demand (a small cache keeps recent ones).
+  /// - Throws: `BlobError.unknownLabel` or `BlobError.corrupt`.
+  public func label(_ id: UInt32) throws -> String {
+    try labelStore.label(id)
+  }
+
+  // MARK: Whole-blob reads
+
+  /// Reads a full snapshot into memory (tests and small data).
+  public func readSnapshot() throws -> Snapshot {
+    try _require(.full)
+    return Snapshot(
+      version: header.version,
+      blocking: try _collect(.blocking),
+      identification: try _collectEntries(.identification))
+  }
+
+  /// Reads a delta into memory (tests and small data).
+  public func readDelta() throws -> SnapshotDelta {
+    try _require(.delta)
+    return SnapshotDelta(
+      baseVersion: header.baseVersion, baseDigest: header.baseDigest,
+      targetVersion: header.version, targetDigest: header.contentDigest,
+      blockingRemoves: try _collect(.blockingRemoves),
+      blockingAdds: try _collect(.blockingAdds),
+      identificationRemoves: try _collect(.identificationRemoves),
+      identificationAdds: try _collectEntries(.identificationAdds))
+  }
+
+  // MARK: Internals
+
+  func _cursor(_ section: BlobSection) throws -> _SectionCursor {
+    guard section.isNumberSection, let info = header.info(section) else {
+      throw BlobError.misuse("a \(header.kind) blob has no \(section) number section")
+    }
+    return _SectionCursor(source: source, info: info, labelCount: labelStore.count)
+  }
+
+  var _source: _ByteSource { source }
+  var _labels: _LabelStore { labelStore }
+
+  private func _require(_ kind: BlobKind) throws {
+    guard header.kind == kind else { throw BlobError.wrongKind(expected: kind, actual: header.kind) }
+  }
+
+  private func _collect(_ section: BlobSection) throws -> [Int64] {
+    let iterator = try numbers(section)
+    var out = [Int64]()
+    out.reserveCapacity(Int(min(iterator.count, 1 << 24)))
+    var chunk = [Int64](repeating: 0, count: 4096)
+    while true {
+      let got = try chunk.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
+      if got == 0 { break }
+      out.append(contentsOf: chunk[0..<got])
+    }
+    return out
+  }
+
+  private func _collectEntries(_ section: BlobSection) throws -> [IdentificationEntry] {
+    let iterator = try entries(section)
+    var out = [IdentificationEntry]()
+    while let record = try iterator.next() {
+      out.append(IdentificationEntry(number: record.number, label: try label(record.labelID)))
+    }
+    return out
+  }
+}
+
+@available(*, unavailable)
+extension BlobReader: Sendable {}

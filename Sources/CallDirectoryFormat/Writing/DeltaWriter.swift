@@ -1,0 +1,136 @@
+/// Writes a delta blob: the four change lists between a base snapshot and a
+/// target snapshot, each streamed in ascending order.
+///
+/// Call order: blocking removes, blocking adds, identification removes,
+/// identification adds (labels set before the first add), then
+/// ``finish()``. Any list may be empty. The base and target versions and
+/// digests are recorded so a loader can refuse the delta on another base
+/// (``BlobHeader/requireBase(version:digest:)``).
+///
+///     let writer = try DeltaWriter(path: "v42-v43.cdir",
+///         baseVersion: 42, baseDigest: old, targetVersion: 43, targetDigest: new)
+///     try writer.appendBlockingRemove(33_612_345_678)
+///     try writer.appendBlockingAdd(33_700_000_000...33_700_099_999)
+///     try writer.appendIdentificationRemove(18_005_551_234)   // label change:
+///     try writer.setLabels(["Bank"])
+///     try writer.appendIdentificationAdd(18_005_551_234, labelID: 0)  // remove + add
+///     try writer.finish()
+public final class DeltaWriter {
+  private let core: _WriterCore
+  /// The base snapshot version.
+  public let baseVersion: UInt64
+  /// The base snapshot content digest.
+  public let baseDigest: ContentDigest
+  /// The target snapshot version.
+  public let targetVersion: UInt64
+  /// The target snapshot content digest.
+  public let targetDigest: ContentDigest
+
+  /// Writes atomically to `path` (temporary file, `fsync`, `rename`).
+  public convenience init(
+    path: String, baseVersion: UInt64, baseDigest: ContentDigest, targetVersion: UInt64,
+    targetDigest: ContentDigest, labels: [String]? = nil
+  ) throws {
+    try self.init(
+      sink: FileBlobSink(path: path), baseVersion: baseVersion, baseDigest: baseDigest,
+      targetVersion: targetVersion, targetDigest: targetDigest, labels: labels)
+  }
+
+  /// Writes to `sink`.
+  public init(
+    sink: any BlobSink, baseVersion: UInt64, baseDigest: ContentDigest, targetVersion: UInt64,
+    targetDigest: ContentDigest, labels: [String]? = nil
+  ) throws {
+    self.core = try _WriterCore(sink: sink, kind: .delta)
+    self.baseVersion = baseVersion
+    self.baseDigest = baseDigest
+    self.targetVersion = targetVersion
+    self.targetDigest = targetDigest
+    if let labels { try core.setLabels(labels) }
+  }
+
+  /// Sets the label dictionary used by identification adds.
+  public func setLabels(_ labels: [String]) throws {
+    try core.guarded { try core.setLabels(labels) }
+  }
+
+  /// Appends the next blocking number to remove.
+  public func appendBlockingRemove(_ number: Int64) throws {
+    try _append(.blockingRemoves, number)
+  }
+
+  /// Appends consecutive blocking numbers to remove.
+  public func appendBlockingRemove(_ range: ClosedRange<Int64>) throws {
+    try _append(.blockingRemoves, range)
+  }
+
+  /// Appends the next blocking number to add.
+  public func appendBlockingAdd(_ number: Int64) throws {
+    try _append(.blockingAdds, number)
+  }
+
+  /// Appends consecutive blocking numbers to add.
+  public func appendBlockingAdd(_ range: ClosedRange<Int64>) throws {
+    try _append(.blockingAdds, range)
+  }
+
+  /// Appends the next identification number to remove.
+  public func appendIdentificationRemove(_ number: Int64) throws {
+    try _append(.identificationRemoves, number)
+  }
+
+  /// Appends consecutive identification numbers to remove.
+  public func appendIdentificationRemove(_ range: ClosedRange<Int64>) throws {
+    try _append(.identificationRemoves, range)
+  }
+
+  /// Appends the next identification entry to add.
+  public func appendIdentificationAdd(_ number: Int64, labelID: UInt32) throws {
+    try core.guarded {
+      _ = try core.checkLabel(labelID)
+      let writer = try core.section(.identificationAdds)
+      try writer.check(number)
+      try writer.append(number, label: labelID)
+    }
+  }
+
+  /// Appends consecutive identification entries to add, sharing one label.
+  public func appendIdentificationAdd(_ range: ClosedRange<Int64>, labelID: UInt32) throws {
+    try core.guarded {
+      _ = try core.checkLabel(labelID)
+      let writer = try core.section(.identificationAdds)
+      try writer.check(range)
+      try writer.append(range, label: labelID)
+    }
+  }
+
+  /// Completes the blob and commits the sink.
+  /// - Returns: The header written.
+  @discardableResult
+  public func finish() throws -> BlobHeader {
+    try core.guarded {
+      try core.finish(
+        version: targetVersion, baseVersion: baseVersion, digest: targetDigest,
+        baseDigest: baseDigest)
+    }
+  }
+
+  private func _append(_ section: BlobSection, _ number: Int64) throws {
+    try core.guarded {
+      let writer = try core.section(section)
+      try writer.check(number)
+      try writer.append(number, label: 0)
+    }
+  }
+
+  private func _append(_ section: BlobSection, _ range: ClosedRange<Int64>) throws {
+    try core.guarded {
+      let writer = try core.section(section)
+      try writer.check(range)
+      try writer.append(range, label: 0)
+    }
+  }
+}
+
+@available(*, unavailable)
+extension DeltaWriter: Sendable {}

@@ -1,0 +1,108 @@
+/// Writes a full snapshot blob from entries streamed in ascending order.
+///
+/// Memory use is constant: one block and one frame are buffered, plus the
+/// label dictionary. Call order: blocking numbers, then (after the labels
+/// are set) identification entries, then ``finish()``.
+///
+///     let writer = try FullSnapshotWriter(path: "v42.cdir", version: 42,
+///                                         labels: ["Telemarketing", "🚫 scam"])
+///     try writer.appendBlocking(33_162_000_000...33_162_999_999)
+///     try writer.appendBlocking(33_612_345_678)
+///     try writer.appendIdentification(18_005_551_234, labelID: 0)
+///     let header = try writer.finish()   // fsync + atomic rename
+///
+/// Appends throw `BlobError` for numbers out of `1...Int64.max-1`, out of
+/// order, or repeated, and for unknown label ids; the writer stays usable
+/// after such an error. An I/O error abandons the output.
+public final class FullSnapshotWriter {
+  private let core: _WriterCore
+  private var digest = ContentDigestBuilder()
+  /// The snapshot version recorded in the header.
+  public let version: UInt64
+
+  /// Writes atomically to `path` (temporary file, `fsync`, `rename`).
+  /// - Throws: `BlobError` if the temporary file cannot be created or the
+  ///   labels are invalid.
+  public convenience init(path: String, version: UInt64, labels: [String]? = nil) throws {
+    try self.init(sink: FileBlobSink(path: path), version: version, labels: labels)
+  }
+
+  /// Writes to `sink`.
+  /// - Parameter labels: The label dictionary (ids are indices), or `nil`
+  ///   to set it later with ``setLabels(_:)``.
+  public init(sink: any BlobSink, version: UInt64, labels: [String]? = nil) throws {
+    self.core = try _WriterCore(sink: sink, kind: .full)
+    self.version = version
+    if let labels { try core.setLabels(labels) }
+  }
+
+  /// Sets the label dictionary; ids are the indices. Labels must be unique
+  /// (byte-wise) and at most ``BlobLimits/maxLabelBytes`` long.
+  /// - Throws: `BlobError` if labels were set already, identification
+  ///   entries were appended already, or a label is invalid.
+  public func setLabels(_ labels: [String]) throws {
+    try core.guarded { try core.setLabels(labels) }
+  }
+
+  /// Appends the next blocking number.
+  public func appendBlocking(_ number: Int64) throws {
+    try core.guarded {
+      let writer = try core.section(.blocking)
+      try writer.check(number)
+      try writer.append(number, label: 0)
+      digest._appendBlocking(number)
+    }
+  }
+
+  /// Appends consecutive blocking numbers (for example an expanded
+  /// `33162######` pattern).
+  /// - Complexity: O(1) space and encoding work when the range joins or
+  ///   forms a run; the content digest still hashes each number (O(count)).
+  public func appendBlocking(_ range: ClosedRange<Int64>) throws {
+    try core.guarded {
+      let writer = try core.section(.blocking)
+      try writer.check(range)
+      try writer.append(range, label: 0)
+      for number in range { digest._appendBlocking(number) }
+    }
+  }
+
+  /// Appends the next identification entry.
+  public func appendIdentification(_ number: Int64, labelID: UInt32) throws {
+    try core.guarded {
+      let label = try core.checkLabel(labelID)
+      let writer = try core.section(.identification)
+      try writer.check(number)
+      try writer.append(number, label: labelID)
+      label.withUnsafeBytes { digest._appendIdentification(number, $0) }
+    }
+  }
+
+  /// Appends consecutive identification entries sharing one label.
+  public func appendIdentification(_ range: ClosedRange<Int64>, labelID: UInt32) throws {
+    try core.guarded {
+      let label = try core.checkLabel(labelID)
+      let writer = try core.section(.identification)
+      try writer.check(range)
+      try writer.append(range, label: labelID)
+      label.withUnsafeBytes { bytes in
+        for number in range { digest._appendIdentification(number, bytes) }
+      }
+    }
+  }
+
+  /// Completes the blob: closes the sections, writes the header (with the
+  /// content digest computed along the way) and commits the sink.
+  /// - Returns: The header written.
+  @discardableResult
+  public func finish() throws -> BlobHeader {
+    try core.guarded {
+      let contentDigest = digest.finalize()
+      return try core.finish(
+        version: version, baseVersion: 0, digest: contentDigest, baseDigest: .zero)
+    }
+  }
+}
+
+@available(*, unavailable)
+extension FullSnapshotWriter: Sendable {}

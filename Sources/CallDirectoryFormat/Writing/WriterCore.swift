@@ -1,0 +1,170 @@
+/// The shared machinery of ``FullSnapshotWriter`` and ``DeltaWriter``:
+/// sections in canonical order, the label dictionary, the header.
+///
+/// The header is written first as zeros and patched at the end, so every
+/// section streams straight to the sink in file order; nothing is staged.
+final class _WriterCore {
+  let sink: any BlobSink
+  let kind: BlobKind
+  private let order: [BlobSection]
+  private var index = -1
+  private var current: _NumberSectionWriter?
+  private var infos = [BlobSectionInfo]()
+  private var offset: UInt64
+  private(set) var labelBytes: [[UInt8]]?
+  private var finished = false
+  private var failed = false
+
+  init(sink: any BlobSink, kind: BlobKind) throws {
+    self.sink = sink
+    self.kind = kind
+    self.order = kind.sectionOrder
+    let size = BlobHeader.headerSize(sectionCount: order.count)
+    self.offset = UInt64(size)
+    let zeros = [UInt8](repeating: 0, count: size)
+    try zeros.withUnsafeBytes { try sink.write($0) }
+  }
+
+  deinit {
+    if !finished { sink.abandon() }
+  }
+
+  /// Runs a mutating operation. Validation and misuse errors leave the
+  /// writer as it was; an I/O error abandons the sink and fails the writer.
+  func guarded<T>(_ body: () throws -> T) throws -> T {
+    guard !failed else { throw BlobError.misuse("the writer failed earlier and cannot continue") }
+    guard !finished else { throw BlobError.misuse("the writer has already finished") }
+    do {
+      return try body()
+    } catch let error as BlobError {
+      if case .io = error {
+        failed = true
+        sink.abandon()
+      }
+      throw error
+    }
+  }
+
+  /// The writer for `section`, closing earlier sections as needed.
+  func section(_ section: BlobSection) throws -> _NumberSectionWriter {
+    if let current, current.section == section { return current }
+    guard let target = order.firstIndex(of: section) else {
+      throw BlobError.misuse("a \(kind) blob has no \(section) section")
+    }
+    guard target > index else {
+      throw BlobError.misuse("\(section) entries must come before \(order[index]) entries")
+    }
+    try _advance(to: target)
+    let writer = _NumberSectionWriter(section: section, sink: sink)
+    current = writer
+    return writer
+  }
+
+  /// Checks and records the label dictionary (before the labels section).
+  func setLabels(_ labels: [String]) throws {
+    guard labelBytes == nil else { throw BlobError.misuse("labels were already set") }
+    guard let labelsIndex = order.firstIndex(of: .labels), index < labelsIndex else {
+      throw BlobError.misuse("labels must be set before \(order[index]) entries")
+    }
+    guard labels.count < Int(UInt32.max) else { throw BlobError.labelDictionaryTooLarge }
+    var seen = Set<[UInt8]>()
+    var bytes = [[UInt8]]()
+    bytes.reserveCapacity(labels.count)
+    var total: UInt64 = 0
+    for label in labels {
+      let utf8 = Array(label.utf8)
+      guard utf8.count <= BlobLimits.maxLabelBytes else {
+        throw BlobError.labelTooLong(byteCount: utf8.count)
+      }
+      guard seen.insert(utf8).inserted else { throw BlobError.duplicateLabel(label) }
+      total += UInt64(utf8.count)
+      bytes.append(utf8)
+    }
+    guard total <= UInt64(UInt32.max) else { throw BlobError.labelDictionaryTooLarge }
+    labelBytes = bytes
+  }
+
+  /// Throws unless `id` names a label.
+  func checkLabel(_ id: UInt32) throws -> [UInt8] {
+    guard let labelBytes, Int(id) < labelBytes.count else {
+      throw BlobError.unknownLabel(id: id, labelCount: labelBytes?.count ?? 0)
+    }
+    return labelBytes[Int(id)]
+  }
+
+  /// Closes every section, patches the header and commits the sink.
+  func finish(
+    version: UInt64, baseVersion: UInt64, digest: ContentDigest, baseDigest: ContentDigest
+  ) throws -> BlobHeader {
+    try _advance(to: order.count)
+    let header = BlobHeader(
+      formatVersion: BlobHeader.currentFormatVersion, kind: kind, version: version,
+      baseVersion: baseVersion, contentDigest: digest, baseDigest: baseDigest,
+      fileSize: offset, sections: infos)
+    let bytes = header.serialized()
+    try bytes.withUnsafeBytes { try sink.overwrite(at: 0, with: $0) }
+    try sink.commit()
+    finished = true
+    return header
+  }
+
+  private func _advance(to target: Int) throws {
+    if let current {
+      let result = try current.finish()
+      _record(current.section, result.count, result.length, result.checksum)
+      self.current = nil
+    }
+    var next = index + 1
+    while next < target {
+      let section = order[next]
+      if section == .labels {
+        try _writeLabels()
+      } else {
+        _record(section, 0, 0, 0)
+      }
+      next += 1
+    }
+    index = target
+  }
+
+  private func _record(_ section: BlobSection, _ count: UInt64, _ length: UInt64, _ checksum: UInt32) {
+    infos.append(BlobSectionInfo(
+      section: section, entryCount: count, offset: offset, length: length, checksum: checksum))
+    offset += length
+  }
+
+  /// Writes `(count + 1)` UInt32 offsets, then the UTF-8 text.
+  private func _writeLabels() throws {
+    let labels = labelBytes ?? []
+    labelBytes = labels
+    var crc = CRC32C()
+    var chunk = [UInt8]()
+    chunk.reserveCapacity(1 << 16)
+    var length: UInt64 = 0
+    func emit(_ force: Bool) throws {
+      guard !chunk.isEmpty, force || chunk.count >= 1 << 16 else { return }
+      try chunk.withUnsafeBytes { bytes in
+        crc.update(bytes)
+        try sink.write(bytes)
+      }
+      length += UInt64(chunk.count)
+      chunk.removeAll(keepingCapacity: true)
+    }
+    var position: UInt32 = 0
+    _appendLE(position, to: &chunk)
+    for label in labels {
+      position += UInt32(label.count)
+      _appendLE(position, to: &chunk)
+      try emit(false)
+    }
+    for label in labels {
+      chunk.append(contentsOf: label)
+      try emit(false)
+    }
+    try emit(true)
+    _record(.labels, UInt64(labels.count), length, crc.value)
+  }
+}
+
+@available(*, unavailable)
+extension _WriterCore: Sendable {}

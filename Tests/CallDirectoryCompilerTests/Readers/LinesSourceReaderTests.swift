@@ -1,0 +1,157 @@
+import Testing
+
+@testable import CallDirectoryCompiler
+
+@Suite struct LinesSourceReaderTests {
+  @Test func plainNumbersWithLineNumbers() throws {
+    let contents = try readAll(
+      LinesSourceReader(input: input("+41215030004\n0886340395\n")))
+    #expect(
+      contents.records == [
+        SourceRecord(number: "+41215030004", line: 1),
+        SourceRecord(number: "0886340395", line: 2),
+      ])
+    #expect(contents.summary.dataLines == 2)
+    #expect(contents.summary.physicalLines == 2)
+  }
+
+  @Test func byteOrderMarkAndCRLFAndNoFinalNewline() throws {
+    let contents = try readAll(
+      LinesSourceReader(
+        input: input("\u{FEFF}+1 555 0100\r\n\r\n  123  \r\n456")))
+    #expect(numbers(contents) == ["+1 555 0100", "123", "456"])
+    #expect(contents.records.map(\.line) == [1, 3, 4])
+    #expect(contents.summary.physicalLines == 4)
+    #expect(contents.summary.dataLines == 3)
+  }
+
+  @Test func commentsAndBlankLinesAreNotDataLines() throws {
+    let text = """
+      # Spam Numbers List
+      #\u{20}
+         \t
+      029034100 # AI voice. Colagen and joints medicine promo
+      +35929036500 #\u{20}
+      +35924373728\u{20}
+      // a slash comment
+      +41 21 000 00 00 // note
+      http://example.com
+
+      """
+    let contents = try readAll(LinesSourceReader(input: input(text)))
+    #expect(
+      numbers(contents) == [
+        "029034100", "+35929036500", "+35924373728", "+41 21 000 00 00",
+        "http://example.com",
+      ])
+    #expect(contents.records.map(\.line) == [4, 5, 6, 8, 9])
+    #expect(contents.summary.dataLines == 5)
+  }
+
+  @Test func dashDescriptionsNeedALetter() throws {
+    let text = """
+      +359 87 531 2009 - Vivacom Upsell Spam
+      +359 86 531 6370 – Спам
+      555 - 1234
+      +1 555-123-4567
+      02 903 - 6400 - call center
+      +359 88 — 3
+
+      """
+    let contents = try readAll(LinesSourceReader(input: input(text)))
+    #expect(
+      numbers(contents) == [
+        "+359 87 531 2009", "+359 86 531 6370", "555 - 1234",
+        "+1 555-123-4567", "02 903 - 6400", "+359 88 — 3",
+      ])
+  }
+
+  @Test func wildcardsAreRejectedNotTruncated() throws {
+    let text = "+4121560####\n+41 21 560 ####\n+41 21 560 # ok\n123#x\n"
+    let contents = try readAll(LinesSourceReader(input: input(text)))
+    #expect(numbers(contents) == ["+41 21 560"])
+    #expect(contents.issues.map(\.line) == [1, 2, 4])
+    #expect(contents.issues.allSatisfy { $0.reason.contains("patterns") })
+    #expect(contents.summary.dataLines == 4)
+  }
+
+  @Test func tabIsAnIssue() throws {
+    let contents = try readAll(
+      LinesSourceReader(input: input("+15550100\tAcme\n+15550101\t# c\n")))
+    #expect(numbers(contents) == ["+15550101"])
+    #expect(
+      contents.issues == [
+        SourceIssue(
+          line: 1,
+          reason: "tab inside number (labelled lists need format 'tsv')",
+          excerpt: "+15550100\tAcme")
+      ])
+  }
+
+  @Test func invalidUTF8IsAnIssueAndCommentsMayHoldAnyBytes() throws {
+    var bytes = Array("+1555\u{0}".utf8).dropLast() + [0xFF, 0x0A]
+    bytes += Array("+41 # caf".utf8) + [0xE9, 0x0A]
+    bytes += Array("+44 ".utf8) + [0xED, 0xA0, 0x80, 0x0A]  // surrogate
+    bytes += Array("Ünïcödé ok\n".utf8)
+    let contents = try readAll(LinesSourceReader(input: .bytes(Array(bytes))))
+    #expect(numbers(contents) == ["+41", "Ünïcödé ok"])
+    #expect(contents.issues.map(\.line) == [1, 3])
+    #expect(contents.issues.allSatisfy { $0.reason == "invalid utf-8" })
+  }
+
+  @Test func emptyAndCommentOnlyInputs() throws {
+    for text in ["", "\n\n", "\u{FEFF}", "# only\r\n# comments"] {
+      let contents = try readAll(LinesSourceReader(input: input(text)))
+      #expect(contents.records.isEmpty)
+      #expect(contents.summary.dataLines == 0)
+    }
+  }
+
+  @Test func tooLongLineIsOneIssue() throws {
+    let long = String(repeating: "1", count: (1 << 20) + 10)
+    let reader = LinesSourceReader(input: input("+1\n\(long)\n+2\n"))
+    let contents = try reader.readAll()
+    #expect(numbers(contents) == ["+1", "+2"])
+    #expect(contents.issues == [SourceIssue(line: 2, reason: "line too long")])
+    #expect(contents.records.map(\.line) == [1, 3])
+  }
+
+  @Test func utf16IsRejected() throws {
+    let reader = LinesSourceReader(input: .bytes([0xFF, 0xFE, 0x31, 0x00]))
+    #expect(
+      throws: SourceError.unsupportedEncoding(
+        path: "<memory>", encoding: "utf-16")
+    ) {
+      try reader.readAll()
+    }
+  }
+
+  @Test func missingFileThrows() throws {
+    let reader = LinesSourceReader(input: .file(path: "/nonexistent/x.txt"))
+    #expect(
+      throws: SourceError.cannotOpen(
+        path: "/nonexistent/x.txt", reason: "no such file or directory")
+    ) {
+      try reader.readAll()
+    }
+    let directory = LinesSourceReader(input: .file(path: "/tmp"))
+    #expect(
+      throws: SourceError.cannotOpen(path: "/tmp", reason: "is a directory")
+    ) {
+      try directory.readAll()
+    }
+  }
+
+  @Test func bodyErrorStopsReading() throws {
+    struct Stop: Error {}
+    var seen = 0
+    #expect(throws: Stop.self) {
+      try LinesSourceReader(input: input("1\n2\n3\n")).read { _ in
+        seen += 1
+        if seen == 2 { throw Stop() }
+      }
+    }
+    #expect(seen == 2)
+  }
+
+}

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import CallDirectoryCompiler
+
+/// A small deterministic generator so failures reproduce.
+private struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Random inputs made of the bytes the readers treat specially must never
+/// crash, must give the same result for every chunk size, and must deliver
+/// one event per data line.
+@Suite struct ReaderFuzzTests {
+  static let alphabet: [UInt8] =
+    Array("0123456789+-# ,;\t\"\r\n\n:/.{}[]TELFNabc".utf8)
+    + [0xFF, 0xE2, 0x80, 0x93, 0xC3, 0xA9, 0xEF, 0xBB, 0xBF, 0x00]
+
+  static func samples(seed: UInt64) -> [[UInt8]] {
+    var generator = SplitMix64(state: seed)
+    return (0..<150).map { _ in
+      let count = Int.random(in: 0..<120, using: &generator)
+      return (0..<count).map { _ in
+        alphabet.randomElement(using: &generator) ?? 0x30
+      }
+    }
+  }
+
+  @Test func linesAndPatterns() throws {
+    for bytes in Self.samples(seed: 1) {
+      _ = try readAll(LinesSourceReader(input: .bytes(bytes)))
+      _ = try readAll(PatternsSourceReader(input: .bytes(bytes)))
+    }
+  }
+
+  @Test func delimited() throws {
+    for bytes in Self.samples(seed: 2) {
+      let withHeader = Array("a,b\n".utf8) + bytes
+      _ = try readAll(
+        DelimitedSourceReader(
+          input: .bytes(withHeader), numberColumn: "a", labelColumn: "b"))
+      _ = try readAll(
+        DelimitedSourceReader(
+          input: .bytes(Array("a\tb\n".utf8) + bytes), delimiter: 0x09,
+          numberColumn: "b"))
+    }
+  }
+
+  @Test func vcardAndJSONLines() throws {
+    for bytes in Self.samples(seed: 3) {
+      _ = try readAll(
+        VCardSourceReader(input: .bytes(Array("BEGIN:VCARD\n".utf8) + bytes)))
+      _ = try readAll(
+        JSONLinesSourceReader(
+          input: .bytes(bytes), numberKey: "n", labelKey: "l"))
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import Testing
+
+@testable import CallDirectoryCompiler
+
+@Suite struct VCardSourceReaderTests {
+  @Test func telPropertiesInEveryStyle() throws {
+    let text = """
+      BEGIN:VCARD\r
+      VERSION:3.0\r
+      FN:Spam Caller\r
+      TEL;TYPE=VOICE,HOME:+35929034100\r
+      item2.TEL;type=pref:+1 (567) 123-4567\r
+      item2.X-ABLabel:_$!<Other>!$_\r
+      TEL;VALUE=uri;PREF=1;TYPE="voice,home":tel:+1-555-555-5555;ext=5555\r
+      tel;type=work,voice,pref,msg:+1-213-555-1234\r
+      TEL:\r
+      END:VCARD\r
+      BEGIN:VCARD\r
+      VERSION:4.0\r
+      TEL;VALUE=uri;TYPE=home:tel:+33-01-23-45-67\r
+      ORG:Acme\\, Inc.;Sales\r
+      END:VCARD\r
+
+      """
+    let contents = try readAll(VCardSourceReader(input: input(text)))
+    #expect(
+      contents.records == [
+        SourceRecord(number: "+35929034100", label: "Spam Caller", line: 4),
+        SourceRecord(
+          number: "+1 (567) 123-4567", label: "Spam Caller", line: 5),
+        SourceRecord(number: "+1-555-555-5555", label: "Spam Caller", line: 7),
+        SourceRecord(number: "+1-213-555-1234", label: "Spam Caller", line: 8),
+        SourceRecord(number: "+33-01-23-45-67", label: "Acme, Inc.", line: 13),
+      ])
+    #expect(contents.issues.map(\.line) == [9])
+    #expect(contents.issues.map(\.reason) == ["empty number"])
+    #expect(contents.summary.dataLines == 6)
+  }
+
+  @Test func foldedLinesAndLateNames() throws {
+    let text = """
+      BEGIN:VCARD
+      TEL;TYPE=cell:+41 21
+       5 50 30 04
+      FN:Late
+        Name
+      END:VCARD
+      TEL:+44 20 7946 0000
+
+      """
+    let contents = try readAll(VCardSourceReader(input: input(text)))
+    #expect(
+      contents.records == [
+        SourceRecord(number: "+41 215 50 30 04", label: "Late Name", line: 2),
+        SourceRecord(number: "+44 20 7946 0000", label: nil, line: 7),
+      ])
+  }
+
+  @Test func invalidUTF8InNumberIsAnIssue() throws {
+    let bytes =
+      Array("BEGIN:VCARD\nTEL:+1".utf8) + [0xFF]
+      + Array("\nEND:VCARD\n".utf8)
+    let contents = try readAll(VCardSourceReader(input: .bytes(bytes)))
+    #expect(contents.records.isEmpty)
+    #expect(contents.issues.map(\.reason) == ["invalid utf-8"])
+    #expect(contents.issues.map(\.line) == [2])
+  }
+
+  @Test func missingEndStillDelivers() throws {
+    let contents = try readAll(
+      VCardSourceReader(input: input("BEGIN:VCARD\nFN:X\nTEL:+1 555")))
+    #expect(
+      contents.records == [
+        SourceRecord(number: "+1 555", label: "X", line: 3)
+      ])
+  }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import CallDirectoryFormat
+import FormatFixtures
+
+/// Writes a full snapshot to memory; consecutive stretches of at least
+/// `rangeThreshold` numbers are appended as ranges when `useRanges`.
+func encodeFull(
+  blocking: [Int64], identification: [(number: Int64, label: UInt32)] = [],
+  labels: [String] = [], version: UInt64 = 1, useRanges: Bool = false
+) throws -> [UInt8] {
+  let sink = MemoryBlobSink()
+  let writer = try FullSnapshotWriter(sink: sink, version: version, labels: labels)
+  if useRanges {
+    var index = 0
+    while index < blocking.count {
+      var end = index + 1
+      while end < blocking.count && blocking[end] == blocking[end - 1] + 1 { end += 1 }
+      if end - index >= 64 {
+        try writer.appendBlocking(blocking[index]...blocking[end - 1])
+      } else {
+        for number in blocking[index..<end] { try writer.appendBlocking(number) }
+      }
+      index = end
+    }
+  } else {
+    for number in blocking { try writer.appendBlocking(number) }
+  }
+  for entry in identification { try writer.appendIdentification(entry.number, labelID: entry.label) }
+  try writer.finish()
+  #expect(sink.isCommitted)
+  return sink.bytes
+}
+
+/// Drains a number iterator with bulk reads of `chunk` entries.
+func drain(_ iterator: NumberIterator, chunk: Int = 4096) throws -> [Int64] {
+  var out = [Int64]()
+  var buffer = [Int64](repeating: 0, count: chunk)
+  while true {
+    let got = try buffer.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
+    if got == 0 { return out }
+    out.append(contentsOf: buffer[0..<got])
+  }
+}
+
+/// Drains an identification iterator with bulk reads of `chunk` entries.
+func drain(_ iterator: IdentificationIterator, chunk: Int = 4096) throws -> [(number: Int64, label: UInt32)] {
+  var out = [(number: Int64, label: UInt32)]()
+  var numbers = [Int64](repeating: 0, count: chunk)
+  var labels = [UInt32](repeating: 0, count: chunk)
+  while true {
+    let got = try numbers.withUnsafeMutableBufferPointer { n in
+      try labels.withUnsafeMutableBufferPointer { l in try iterator.next(numbers: n, labelIDs: l) }
+    }
+    if got == 0 { return out }
+    for index in 0..<got { out.append((numbers[index], labels[index])) }
+  }
+}
+
+/// Reads every section and label of a blob; returns normally or throws,
+/// which is all the corruption tests require (they run under a trap check
+/// by virtue of not crashing the test process).
+func exercise(_ bytes: [UInt8]) throws {
+  let reader = try BlobReader(bytes: bytes)
+  for info in reader.header.sections where info.section.isNumberSection {
+    if info.section.carriesLabels {
+      let iterator = try reader.entries(info.section)
+      var seen = 0
+      while let record = try iterator.next() {
+        _ = try reader.label(record.labelID)
+        seen += 1
+        if seen > 100_000 { break }
+      }
+    } else {
+      _ = try drain(reader.numbers(info.section), chunk: 333)
+    }
+  }
+  try reader.verify()
+}
+
+/// Recomputes every frame CRC, section checksum and the header CRC, so a
+/// deliberately damaged blob passes the checksums and reaches the
+/// structural validators. Stops quietly at anything it cannot walk.
+func reseal(_ bytes: inout [UInt8]) {
+  guard let header = try? BlobReader.readHeader(bytes: bytes) else { return }
+  var sections = header.sections
+  for (index, info) in sections.enumerated() {
+    var position = Int(info.offset)
+    let end = Int(info.offset + info.length)
+    if info.section == .labels {
+      sections[index].checksum = CRC32C.checksum(bytes[position..<end])
+      continue
+    }
+    var sectionCRC = CRC32C()
+    while position + 16 <= end {
+      let length = Int(bytes[position + 4]) | Int(bytes[position + 5]) << 8
+        | Int(bytes[position + 6]) << 16 | Int(bytes[position + 7]) << 24
+      guard position + 16 + length <= end else { break }
+      let crc = CRC32C.checksum(bytes[(position + 4)..<(position + 16 + length)])
+      for k in 0..<4 { bytes[position + k] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(k))) }
+      sectionCRC.update(littleEndian: crc)
+      position += 16 + length
+    }
+    sections[index].checksum = sectionCRC.value
+  }
+  var fixed = header
+  fixed.sections = sections
+  let headerBytes = fixed.serialized()
+  bytes.replaceSubrange(0..<headerBytes.count, with: headerBytes)
+}
+
+/// A fresh temporary directory, removed by the caller with `removeTree`.
+func makeTemporaryDirectory() -> String {
+  var template = Array("/tmp/cdir-tests-XXXXXX".utf8CString)
+  let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+    guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return nil }
+    return String(decoding: UnsafeRawBufferPointer(start: result, count: strlen(result)), as: UTF8.self)
+  }
+  return made ?? "/tmp"
+}
+
+/// Lists a directory's entries (names only).
+func listDirectory(_ path: String) -> [String] {
+  guard let dir = opendir(path) else { return [] }
+  defer { closedir(dir) }
+  var names = [String]()
+  while let entry = readdir(dir) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names.sorted()
+}
+
+/// Removes a flat directory and its files.
+func removeTree(_ path: String) {
+  for name in listDirectory(path) { unlink("\(path)/\(name)") }
+  rmdir(path)
+}
+
+/// Seeded random numbers in `1...maxNumber`, sorted and unique.
+func randomNumbers(count: Int, below bound: UInt64, seed: UInt64) -> [Int64] {
+  var rng = SplitMix64(seed: seed)
+  var values = (0..<count).map { _ in Int64(rng.next(below: bound)) + 1 }
+  values.sort()
+  var unique = [Int64]()
+  for value in values where unique.last != value { unique.append(value) }
+  return unique
+}
+
+extension UInt32 {
+  static func crcCheck(_ string: String) -> UInt32 { CRC32C.checksum(Array(string.utf8)) }
+}
