@@ -25,9 +25,14 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product calldir
 
-# Normalize the sample numbers in data/sample (the compiler comes next).
+# Compile the sample sources in data/sample into a store and show the result.
 run: build
-	$(RELEASE_BIN) normalize --region US < data/sample/numbers.txt
+	$(RELEASE_BIN) build --config $(CONFIG) --store $(STORE) --verbose
+	$(RELEASE_BIN) history --store $(STORE)
+	@latest=$$($(RELEASE_BIN) build --config $(CONFIG) --store $(STORE) --json | sed -n 's/.*"snapshot":"\([^"]*\)".*/\1/p'); \
+	  $(RELEASE_BIN) inspect "$$latest"; \
+	  echo "--- entries of $$latest, without the expanded ranges:"; \
+	  $(RELEASE_BIN) inspect --entries "$$latest" | grep -v -E '^block	3316[23]'
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -31,7 +31,10 @@ let package = Package(
       dependencies: ["PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat"]
     ),
     // The thin executable: argument parsing, one file per command, exit codes.
-    .executableTarget(name: "calldir", dependencies: ["CommandLineKit", "PhoneNumbers"]),
+    .executableTarget(
+      name: "calldir",
+      dependencies: ["CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler"]
+    ),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler"]),

@@ -11,6 +11,8 @@ public struct CompiledSnapshot: Sendable {
   public internal(set) var statistics: CompileStatistics
   /// One report per source, in config order.
   public internal(set) var sources: [SourceReport]
+  /// Time spent reading and normalizing sources.
+  public internal(set) var readMilliseconds: Int64
 }
 
 /// One identification entry, its label given by index into the dictionary.

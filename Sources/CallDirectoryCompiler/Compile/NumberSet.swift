@@ -113,6 +113,23 @@ public struct NumberSet: Sendable, Equatable {
     return (result, removed)
   }
 
+  /// Calls `body` with the set as ascending, disjoint segments: each single
+  /// as `n...n`, each range whole (it may touch a neighbouring single).
+  public func forEachSegment(_ body: (ClosedRange<Int64>) throws -> Void) rethrows {
+    var rangeIndex = 0
+    for value in singles {
+      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value {
+        try body(ranges[rangeIndex])
+        rangeIndex += 1
+      }
+      try body(value...value)
+    }
+    while rangeIndex < ranges.count {
+      try body(ranges[rangeIndex])
+      rangeIndex += 1
+    }
+  }
+
   /// Calls `body` with every number in ascending order.
   public func forEach(_ body: (Int64) throws -> Void) rethrows {
     var rangeIndex = 0

@@ -16,13 +16,13 @@ public struct SnapshotCompiler {
   /// How labels are cleaned.
   public var labelSanitizer: LabelSanitizer
   /// Called now and then with a short description of the work in progress.
-  public var progress: (@Sendable (String) -> Void)?
+  public var progress: ((String) -> Void)?
 
   public init(
     normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer(),
     registry: SourceFormatRegistry = .standard,
     labelSanitizer: LabelSanitizer = LabelSanitizer(),
-    progress: (@Sendable (String) -> Void)? = nil
+    progress: ((String) -> Void)? = nil
   ) {
     self.normalizer = normalizer
     self.registry = registry
@@ -39,6 +39,8 @@ public struct SnapshotCompiler {
     var identification = IdentificationResolver()
     var reports: [SourceReport] = []
     var statistics = CompileStatistics()
+    let clock = ContinuousClock()
+    let started = clock.now
 
     for spec in config.sources {
       let region = try self.region(for: spec)
@@ -114,6 +116,7 @@ public struct SnapshotCompiler {
       reports.append(SourceReport(spec: spec, summary: summary, accepted: accepted, rejected: rejected))
     }
 
+    let readDuration = clock.now - started
     progress?("sorting")
     let blockCandidates = blockSingles.count
     let listed = NumberSet(singles: blockSingles, ranges: blockRanges)
@@ -135,7 +138,9 @@ public struct SnapshotCompiler {
       identification: resolution.entries.map { LabeledNumber(number: $0.number, labelID: UInt32($0.label)) },
       labels: resolution.labels,
       statistics: statistics,
-      sources: reports
+      sources: reports,
+      readMilliseconds: readDuration.components.seconds * 1000
+        + readDuration.components.attoseconds / 1_000_000_000_000_000
     )
   }
 

@@ -2,7 +2,7 @@
 ///
 /// Feed bytes with ``update(_:)`` and read the 32-byte digest with
 /// ``finalize()``. The value type holds its state inline (no allocation).
-struct SHA256: Sendable {
+public struct SHA256: Sendable {
   private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
     0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
@@ -12,10 +12,10 @@ struct SHA256: Sendable {
   private var blockFill = 0
   private var totalBytes: UInt64 = 0
 
-  init() {}
+  public init() {}
 
   /// Feeds `bytes` into the hash.
-  mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     guard var p = bytes.baseAddress else { return }
     var left = bytes.count
     totalBytes &+= UInt64(left)
@@ -50,13 +50,13 @@ struct SHA256: Sendable {
   }
 
   /// Feeds a byte sequence into the hash.
-  mutating func update(_ bytes: some Sequence<UInt8>) {
+  public mutating func update(_ bytes: some Sequence<UInt8>) {
     let array = Array(bytes)
     array.withUnsafeBytes { update($0) }
   }
 
   /// Pads the message and returns the 32-byte digest.
-  consuming func finalize() -> [UInt8] {
+  public consuming func finalize() -> [UInt8] {
     let bitLength = totalBytes &* 8
     var padding = [UInt8](repeating: 0, count: blockFill < 56 ? 56 - blockFill : 120 - blockFill)
     padding[0] = 0x80
@@ -74,7 +74,7 @@ struct SHA256: Sendable {
   }
 
   /// The digest of `bytes`.
-  static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+  public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
     var hasher = SHA256()
     hasher.update(bytes)
     return hasher.finalize()

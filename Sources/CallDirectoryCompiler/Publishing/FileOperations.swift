@@ -1,0 +1,92 @@
+import CallDirectoryFormat
+import Foundation
+import Glibc
+
+/// Durable file operations for publishing: nothing is half-written.
+enum FileOperations {
+  /// Renames `source` over `destination` and syncs the directory, so the
+  /// rename survives a crash.
+  static func durableRename(_ source: String, to destination: String) throws(StoreError) {
+    guard rename(source, destination) == 0 else {
+      throw .io(path: destination, reason: "cannot rename \(source): \(errorText())")
+    }
+    try syncDirectory(containing: destination)
+  }
+
+  /// Syncs the directory that holds `path`.
+  static func syncDirectory(containing path: String) throws(StoreError) {
+    let directory = (path as NSString).deletingLastPathComponent
+    let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .io(path: directory, reason: errorText()) }
+    defer { close(descriptor) }
+    guard fsync(descriptor) == 0 else { throw .io(path: directory, reason: errorText()) }
+  }
+
+  /// Creates a directory and its parents.
+  static func createDirectory(_ path: String) throws(StoreError) {
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw .cannotCreate(path: path, reason: errorText(of: error))
+    }
+  }
+
+  /// What a published file's catalog row holds about it.
+  struct FileFacts {
+    var bytes: Int64
+    var modifiedAt: String
+    /// `sha256:<hex>`.
+    var checksum: String
+  }
+
+  /// Size, modification time and SHA-256 of a file, read in large chunks.
+  static func facts(of path: String) throws(StoreError) -> FileFacts {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .io(path: path, reason: errorText()) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw .io(path: path, reason: errorText()) }
+    var hash = SHA256()
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count = read(descriptor, buffer.baseAddress, chunk)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .io(path: path, reason: errorText())
+      }
+      if count == 0 { break }
+      hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+    let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+    return FileFacts(
+      bytes: Int64(status.st_size),
+      modifiedAt: timestamp(modified),
+      checksum: "sha256:" + hash.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+  }
+
+  /// ISO 8601 UTC with seconds, e.g. `2026-11-29T13:45:00Z`.
+  static func timestamp(_ date: Date) -> String {
+    var time = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+
+  static func errorText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code)).lowercased()
+  }
+
+  static func errorText(of error: any Error) -> String {
+    (error as NSError).localizedDescription.lowercased()
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}

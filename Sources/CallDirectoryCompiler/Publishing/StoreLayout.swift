@@ -1,0 +1,33 @@
+/// Where a store keeps its files.
+///
+///     STORE/catalog.sqlite                   the catalog (schemas/catalog.sql)
+///     STORE/lock                             held by a running build
+///     STORE/snapshots/snapshot-000042.cdir   full snapshots
+///     STORE/deltas/delta-000041-000042.cdir  deltas between versions
+///     STORE/rejects/rejects-000042.txt       rejected lines of a build
+public struct StoreLayout: Sendable {
+  /// The store directory as the user named it.
+  public let root: String
+
+  public init(root: String) {
+    self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+  }
+
+  public var catalog: String { path("catalog.sqlite") }
+  public var lock: String { path("lock") }
+  public var snapshotsDirectory: String { path("snapshots") }
+  public var deltasDirectory: String { path("deltas") }
+  public var rejectsDirectory: String { path("rejects") }
+
+  /// A path inside the store from a path relative to it.
+  public func path(_ relative: String) -> String { root + "/" + relative }
+
+  static func snapshotName(_ version: Int) -> String { "snapshots/snapshot-\(padded(version)).cdir" }
+  static func deltaName(from: Int, to: Int) -> String { "deltas/delta-\(padded(from))-\(padded(to)).cdir" }
+  static func rejectsName(_ version: Int) -> String { "rejects/rejects-\(padded(version)).txt" }
+
+  private static func padded(_ value: Int) -> String {
+    let text = String(value)
+    return text.count >= 6 ? text : String(repeating: "0", count: 6 - text.count) + text
+  }
+}

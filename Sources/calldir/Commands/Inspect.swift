@@ -1,0 +1,151 @@
+import CallDirectoryFormat
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir inspect`: what a blob holds.
+  struct Inspect: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "inspect",
+      abstract: "Show a blob's header, counts, digest and checksum status, or its entries.",
+      discussion: """
+        Verifies every checksum and the content digest (exit 65 when the blob is corrupt). \
+        With --entries, prints every entry as TSV: for a full snapshot `block<TAB>number` \
+        lines, then `identify<TAB>number<TAB>label` lines, each ascending; for a delta \
+        `-block`, `+block`, `-identify`, `+identify` lines, removes before adds.
+        """,
+      arguments: [
+        .positional("file", help: "A calldir blob (full snapshot or delta)."),
+        .flag("json", help: "Print the header as one JSON object."),
+        .flag("entries", help: "Print every entry as TSV instead of the header."),
+      ]
+    )
+
+    let path: String
+    let json: Bool
+    let entries: Bool
+
+    init(arguments: ParsedArguments) throws {
+      path = try arguments.requiredString("file")
+      json = arguments.flag("json")
+      entries = arguments.flag("entries")
+    }
+
+    func run(context: CommandContext) throws {
+      do {
+        let reader = try BlobReader(path: path)
+        if entries {
+          try BlobEntries.write(reader, to: context.standardOutput)
+          return
+        }
+        let verification = try reader.verify(recomputingDigest: true)
+        let header = verification.header
+        if json {
+          context.standardOutput.writeJSONLine(Self.json(header, path: path, labels: reader.labelCount))
+        } else {
+          Self.describe(header, path: path, labels: reader.labelCount, to: context.standardOutput)
+        }
+      } catch {
+        throw ExitCodes.mapped(error)
+      }
+    }
+
+    static func json(_ header: BlobHeader, path: String, labels: Int) -> JSONValue {
+      var counts: [(key: String, value: JSONValue)] = []
+      for section in header.kind.sectionOrder where section != .labels {
+        counts.append((Self.key(section), .int(Int64(header.entryCount(section)))))
+      }
+      counts.append(("labels", .int(Int64(labels))))
+      var object: [(key: String, value: JSONValue)] = [
+        ("path", .string(path)),
+        ("formatVersion", .int(Int64(header.formatVersion))),
+        ("kind", .string(header.kind.description)),
+        ("version", .int(Int64(header.version))),
+      ]
+      if header.kind == .delta {
+        object.append(("baseVersion", .int(Int64(header.baseVersion))))
+        object.append(("baseDigest", .string(header.baseDigest.hex)))
+      }
+      object += [
+        ("digest", .string(header.contentDigest.hex)),
+        ("bytes", .int(Int64(header.fileSize))),
+        ("counts", .object(counts)),
+        ("checksums", .string("ok")),
+      ]
+      return .object(object)
+    }
+
+    static func describe(_ header: BlobHeader, path: String, labels: Int, to output: any OutputSink) {
+      output.writeLine("file: \(path)")
+      output.writeLine("format: calldir blob version \(header.formatVersion)")
+      switch header.kind {
+      case .full:
+        output.writeLine("kind: full snapshot, version \(header.version)")
+      case .delta:
+        output.writeLine("kind: delta from version \(header.baseVersion) to version \(header.version)")
+        output.writeLine("base digest: \(header.baseDigest.hex)")
+      }
+      output.writeLine("digest: \(header.contentDigest.hex)")
+      output.writeLine("bytes: \(header.fileSize)")
+      for section in header.kind.sectionOrder where section != .labels {
+        output.writeLine("\(section): \(header.entryCount(section))")
+      }
+      output.writeLine("labels: \(labels)")
+      output.writeLine("checksums: ok")
+    }
+
+    private static func key(_ section: BlobSection) -> String {
+      switch section {
+      case .blocking: "blocking"
+      case .identification: "identification"
+      case .blockingRemoves: "blockingRemoves"
+      case .blockingAdds: "blockingAdds"
+      case .identificationRemoves: "identificationRemoves"
+      case .identificationAdds: "identificationAdds"
+      case .labels: "labels"
+      case .header: "header"
+      }
+    }
+  }
+}
+
+/// Prints a blob's entries in the TSV layout `inspect --entries` and
+/// `device dump` share.
+enum BlobEntries {
+  static func write(_ reader: BlobReader, to output: any OutputSink) throws {
+    switch reader.header.kind {
+    case .full:
+      try numbers(try reader.blocking(), prefix: "block\t", to: output)
+      try labeled(try reader.identification(), reader: reader, prefix: "identify\t", to: output)
+    case .delta:
+      try numbers(try reader.blockingRemoves(), prefix: "-block\t", to: output)
+      try numbers(try reader.blockingAdds(), prefix: "+block\t", to: output)
+      try numbers(try reader.identificationRemoves(), prefix: "-identify\t", to: output)
+      try labeled(try reader.identificationAdds(), reader: reader, prefix: "+identify\t", to: output)
+    }
+  }
+
+  private static func numbers(_ iterator: NumberIterator, prefix: String, to output: any OutputSink) throws {
+    var buffer = [Int64](repeating: 0, count: 4096)
+    while output.isWritable {
+      let count = try buffer.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
+      if count == 0 { break }
+      for index in 0..<count {
+        output.write(prefix)
+        output.write(String(buffer[index]))
+        output.write("\n")
+      }
+    }
+  }
+
+  private static func labeled(
+    _ iterator: IdentificationIterator, reader: BlobReader, prefix: String, to output: any OutputSink
+  ) throws {
+    while output.isWritable, let entry = try iterator.next() {
+      output.write(prefix)
+      output.write(String(entry.number))
+      output.write("\t")
+      output.write(try reader.label(entry.labelID))
+      output.write("\n")
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+@testable import CallDirectoryCompiler
+
+/// A throwaway directory with a config and its sources.
+final class Workspace {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-compile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+  func write(_ name: String, _ text: String) throws {
+    try Data(text.utf8).write(to: url.appendingPathComponent(name))
+  }
+
+  /// Writes `calldir.json` with the given sources (JSON object texts).
+  func config(_ sources: [String], extra: String = "") throws {
+    try write("calldir.json", "{\(extra) \"defaultRegion\": \"US\", \"sources\": [\(sources.joined(separator: ","))]}")
+  }
+
+  /// Compiles the workspace's config; returns the snapshot and the rejects report lines.
+  func compile() throws -> (CompiledSnapshot, [String]) {
+    let config = try BuildConfig.load(contentsOf: path("calldir.json"))
+    let log = try RejectLog(directory: url)
+    defer { log.discard() }
+    let snapshot = try SnapshotCompiler().compile(config, rejects: log)
+    try log.finish()
+    let text = try String(contentsOf: log.url, encoding: .utf8)
+    return (snapshot, text.split(separator: "\n").map(String.init))
+  }
+}
+
+extension CompiledSnapshot {
+  var blockingNumbers: [Int64] {
+    var result: [Int64] = []
+    blocking.forEach { result.append($0) }
+    return result
+  }
+
+  var identificationPairs: [String] {
+    identification.map { "\($0.number)=\(labels[Int($0.labelID)])" }
+  }
+}

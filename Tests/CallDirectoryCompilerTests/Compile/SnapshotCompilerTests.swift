@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import CallDirectoryCompiler
+
+@Suite struct SnapshotCompilerTests {
+  @Test func normalizesSortsAndDeduplicatesPerRegion() throws {
+    let workspace = try Workspace()
+    try workspace.write("gb.txt", "020 7946 0018\n+44 20 7946 0018 # same\n07700 900123\n")
+    try workspace.write("us.txt", "(212) 555-0100\n212-555-0100\n")
+    try workspace.config([
+      #"{"path": "gb.txt", "format": "lines", "list": "block", "region": "GB"}"#,
+      #"{"path": "us.txt", "format": "lines", "list": "block"}"#,
+    ])
+    let (snapshot, rejects) = try workspace.compile()
+    #expect(snapshot.blockingNumbers == [12_125_550_100, 442_079_460_018, 447_700_900_123])
+    #expect(rejects.isEmpty)
+    #expect(snapshot.statistics.duplicates == 2)
+  }
+
+  @Test func rejectsAreReportedWithFileAndLine() throws {
+    let workspace = try Workspace()
+    try workspace.write("block.txt", "# header\n2125550100\nnonsense\n\n+999 123\n2125550101\n2125550102\n")
+    try workspace.config([#"{"path": "block.txt", "format": "lines", "list": "block"}"#])
+    let (snapshot, rejects) = try workspace.compile()
+    let path = SnapshotCompiler.displayPath(workspace.path("block.txt"))
+    #expect(rejects == ["\(path):3: not a phone number", "\(path):5: invalid country calling code"])
+    #expect(snapshot.statistics.rejected == 2)
+    #expect(snapshot.sources[0].summary.dataLines == 5)
+    #expect(snapshot.sources[0].accepted == 3)
+  }
+
+  @Test func aSourceWithTooManyRejectsFailsTheBuild() throws {
+    let workspace = try Workspace()
+    // A source in the wrong format: most lines are no numbers at all.
+    try workspace.write("block.txt", "Name;Number\nACME;;\nnone\n+44 20 7946 0999\n")
+    try workspace.config([#"{"path": "block.txt", "format": "lines", "list": "block", "region": "DE"}"#], extra: #""maxRejectRatio": 0.5,"#)
+    #expect {
+      try workspace.compile()
+    } throws: { error in
+      guard case CompileError.tooManyRejects(_, 3, 4, 0.5) = error else { return false }
+      return true
+    }
+  }
+
+  @Test func labelConflictsFollowPriorityThenSourceThenLine() throws {
+    let workspace = try Workspace()
+    try workspace.write("a.csv", "phone,name\n2125550100,First A\n2125550101,A only\n2125550102,Same\n2125550103,Line one\n2125550103,Line two\n")
+    try workspace.write("b.csv", "phone,name\n2125550100,Second B\n2125550102,Same\n")
+    try workspace.write("c.csv", "phone,name\n2125550101,Priority C\n")
+    try workspace.config([
+      #"{"path": "a.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}"#,
+      #"{"path": "b.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}"#,
+      #"{"path": "c.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name", "priority": 5}"#,
+    ])
+    let (snapshot, _) = try workspace.compile()
+    #expect(snapshot.identificationPairs == [
+      "12125550100=First A", "12125550101=Priority C", "12125550102=Same", "12125550103=Line one",
+    ])
+    // 100 (A vs B), 101 (A vs C), 103 (two lines); 102 has one label twice.
+    #expect(snapshot.statistics.conflicts == 3)
+    #expect(snapshot.labels == ["First A", "Line one", "Priority C", "Same"])
+  }
+
+  @Test func labelsAreCleanedAndEmptyOnesRejected() throws {
+    let workspace = try Workspace()
+    let text = "phone,name\n2125550100,\"  Bank\u{202E}kciN  \t Fraud \"\n2125550101,\"\u{200E}\u{200F}\"\n2125550102,🚫 scam\n2125550103,e\u{301}cole\n"
+    try workspace.write("names.csv", text)
+    try workspace.config([#"{"path": "names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}"#])
+    let (snapshot, rejects) = try workspace.compile()
+    #expect(snapshot.identificationPairs == ["12125550100=BankkciN Fraud", "12125550102=🚫 scam", "12125550103=\u{E9}cole"])
+    #expect(rejects.count == 1)
+    #expect(rejects.first?.hasSuffix(":3: label is empty after cleanup") == true)
+  }
+
+  @Test func allowlistsRemoveBlockingOnlyAndCutRanges() throws {
+    let workspace = try Workspace()
+    try workspace.write("ranges.txt", "1212555010#\n12125550200-12125550299\n")
+    try workspace.write("block.txt", "2125550300\n")
+    try workspace.write("names.csv", "phone,name\n2125550105,Kept\n")
+    try workspace.write("allow.txt", "2125550105\n2125550300\n")
+    try workspace.write("allow-ranges.txt", "12125550250-12125550298\n")
+    try workspace.config([
+      #"{"path": "ranges.txt", "format": "patterns", "list": "block"}"#,
+      #"{"path": "block.txt", "format": "lines", "list": "block"}"#,
+      #"{"path": "names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}"#,
+      #"{"path": "allow.txt", "format": "lines", "list": "allow"}"#,
+      #"{"path": "allow-ranges.txt", "format": "patterns", "list": "allow"}"#,
+    ])
+    let (snapshot, _) = try workspace.compile()
+    let expected = (Int64(12_125_550_100)...12_125_550_109).filter { $0 != 12_125_550_105 }
+      + Array(Int64(12_125_550_200)...12_125_550_249) + [12_125_550_299]
+    #expect(snapshot.blockingNumbers == expected)
+    #expect(snapshot.statistics.allowed == 2 + 49)
+    #expect(snapshot.identificationPairs == ["12125550105=Kept"])
+  }
+
+  @Test func anUnknownRegionIsAConfigError() throws {
+    let workspace = try Workspace()
+    try workspace.write("block.txt", "2125550100\n")
+    try workspace.config([#"{"path": "block.txt", "format": "lines", "list": "block", "region": "QQ"}"#])
+    #expect(throws: CompileError.self) { try workspace.compile() }
+  }
+}
+
+@Suite struct NumberSetTests {
+  @Test func mergesRangesAndDropsCoveredSingles() {
+    let set = NumberSet(singles: [5, 1, 12, 5, 20], ranges: [10...15, 14...18, 19...19])
+    #expect(set.singles == [1, 5, 20])
+    #expect(set.ranges == [10...19])
+    #expect(set.count == 13)
+    var all: [Int64] = []
+    set.forEach { all.append($0) }
+    #expect(all == [1, 5] + Array(10...20))
+  }
+
+  @Test func subtractingCutsRangesExactly() {
+    let set = NumberSet(singles: [3, 50], ranges: [10...20, 30...40])
+    let allow = NumberSet(singles: [3, 10, 15, 40], ranges: [18...32])
+    let (result, removed) = set.subtracting(allow)
+    var all: [Int64] = []
+    result.forEach { all.append($0) }
+    #expect(all == Array(11...14) + Array(16...17) + Array(33...39) + [50])
+    #expect(removed == 1 + 1 + 1 + 3 + 3 + 1)
+  }
+
+  @Test func radixSortMatchesSort() {
+    var generator = SystemRandomNumberGenerator()
+    var values = (0..<5000).map { _ in Int64.random(in: 1...999_999_999_999_999, using: &generator) }
+    values += values.prefix(100)
+    var sorted = values
+    RadixSort.sortAndDeduplicate(&sorted)
+    #expect(sorted == Array(Set(values)).sorted())
+  }
+}
