@@ -25,6 +25,11 @@ let package = Package(
     .target(name: "CallDirectoryFormat"),
     // Deterministic dataset generators for tests and benchmarks (not shipped).
     .target(name: "FormatFixtures"),
+    // Apple's Call Directory API mirrored on Linux, with a simulated device.
+    .target(name: "CallKitMock"),
+    // A tiny extension process for CallKitMock's own tests (calldir itself
+    // hosts its provider through a hidden `device _extension` subcommand).
+    .executableTarget(name: "mockext", dependencies: ["CallKitMock"]),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
     .target(
       name: "CallDirectoryCompiler",
@@ -38,6 +43,7 @@ let package = Package(
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler"]),
+    .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),

@@ -1,0 +1,30 @@
+/// What happened during one reload request.
+public struct ReloadReport: Sendable {
+  /// The extension's identifier.
+  public var identifier: String
+  /// `nil` when the request committed; otherwise the error the manager's
+  /// `reloadExtension` completion receives.
+  public var error: (any Error)?
+  /// Whether the request was applied incrementally (it read `isIncremental`
+  /// as `true` before any add or remove).
+  public var wasIncremental: Bool
+  /// Counts of the calls the extension made.
+  public var statistics: RequestStatistics
+  /// The first calls the extension made, up to
+  /// ``ExtensionSettings/traceLimit``.
+  public var trace: [CallDirectoryOperation]
+  /// Blocking entries in the store after the request (unchanged on failure).
+  public var blockingEntryCount: Int
+  /// Identification entries in the store after the request.
+  public var identificationEntryCount: Int
+  /// The child process's resident set when it started the request, in bytes
+  /// (`nil` for in-process hosting).
+  public var childBaselineResidentBytes: Int?
+  /// The child process's peak resident set (`VmHWM`), in bytes.
+  public var childPeakResidentBytes: Int?
+  /// Wall-clock duration of the request, in seconds.
+  public var duration: Double
+
+  /// Whether the request committed.
+  public var isCommitted: Bool { error == nil }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import Synchronization
+
+/// A simulated iOS device's Call Directory system, persisted in a directory.
+///
+/// It holds installed extensions by identifier, each with its enabled flag,
+/// its launch mode, its settings, the system's store of blocking and
+/// identification entries and an app-group container the provider may use.
+/// Several `SimulatedDevice` values, in one process or several, may share a
+/// directory: metadata updates take a device-wide `flock`, and a reload takes
+/// the extension's own lock (a second reload meanwhile fails with
+/// ``CXErrorCodeCallDirectoryManagerError/Code/currentlyLoading``).
+///
+/// Layout of the directory:
+///
+///     device.json                       device-wide state
+///     device.lock                       flock for metadata updates
+///     extensions/<id>/extension.json    enabled flag, launch, settings, last load
+///     extensions/<id>/store.bin         the system's entries (see the store format)
+///     extensions/<id>/load.lock         flock held while a request runs
+///     extensions/<id>/staging/          the running request's staged entries
+///     extensions/<id>/container/        the app-group container
+///
+/// Newly installed extensions are **enabled** by default for convenience
+/// (on iOS the user has to enable them in Settings); pass `isEnabled: false`
+/// to start disabled.
+///
+/// Use it through ``CXCallDirectoryManager`` for CallKit's API, or directly:
+///
+///     let device = try SimulatedDevice(directoryURL: directory)
+///     try device.installExtension(withIdentifier: "com.example.app.CallDirectory")
+///     device.registerProvider(forExtensionWithIdentifier: "com.example.app.CallDirectory") {
+///       MyProvider()
+///     }
+///     let report = device.reloadExtension(withIdentifier: "com.example.app.CallDirectory")
+public final class SimulatedDevice: Sendable {
+  /// The device's directory.
+  public let directoryURL: URL
+  private let providers = Mutex<[String: @Sendable () -> CXCallDirectoryProvider]>([:])
+
+  /// Opens the device in `directoryURL`, creating it when missing.
+  ///
+  /// - Throws: ``SimulatedDeviceError/storage(_:)`` when the directory cannot
+  ///   be created or `device.json` is unreadable.
+  public init(directoryURL: URL) throws(SimulatedDeviceError) {
+    self.directoryURL = directoryURL.standardizedFileURL
+    try storage {
+      try _FileSystem.createDirectory(extensionsPath)
+      if !_FileSystem.exists(devicePath) {
+        try saveDeviceRecord(_DeviceRecord())
+      } else {
+        _ = try loadDeviceRecord()
+      }
+    }
+  }
+
+  // MARK: - Installation
+
+  /// Installs an extension.
+  ///
+  /// - Parameters:
+  ///   - identifier: ASCII letters, digits, `.`, `-` and `_`, at most 200
+  ///     characters, not starting with `.`.
+  ///   - launch: How its provider runs (default ``ExtensionLaunch/inProcess``).
+  ///   - settings: Its limits and policies.
+  ///   - isEnabled: Whether it starts enabled (default `true`).
+  /// - Throws: ``SimulatedDeviceError``.
+  public func installExtension(
+    withIdentifier identifier: String,
+    launch: ExtensionLaunch = .inProcess,
+    settings: ExtensionSettings = ExtensionSettings(),
+    isEnabled: Bool = true
+  ) throws(SimulatedDeviceError) {
+    try Self.validate(identifier)
+    try settings.validate()
+    try withDeviceLock { () throws(SimulatedDeviceError) in
+      guard !_FileSystem.exists(recordPath(identifier)) else { throw .alreadyInstalled(identifier) }
+      try storage {
+        try _FileSystem.createDirectory(containerPath(identifier))
+        let record = _ExtensionRecord(
+          identifier: identifier, isEnabled: isEnabled, launch: launch, settings: settings, installDate: Date())
+        try record.save(recordPath(identifier))
+      }
+    }
+  }
+
+  /// Uninstalls an extension, deleting its store and container at once.
+  ///
+  /// - Throws: ``SimulatedDeviceError/extensionBusy(_:)`` while a request for
+  ///   it runs, ``SimulatedDeviceError/noSuchExtension(_:)``.
+  public func uninstallExtension(withIdentifier identifier: String) throws(SimulatedDeviceError) {
+    _ = try record(identifier)
+    try withDeviceLock { () throws(SimulatedDeviceError) in
+      let lock = try storage { () throws(_SystemError) in try _FileLock.tryAcquire(loadLockPath(identifier)) }
+      guard let lock else { throw .extensionBusy(identifier) }
+      try storage { try _FileSystem.remove(extensionPath(identifier)) }
+      withExtendedLifetime(lock) {}
+    }
+    _ = providers.withLock { $0.removeValue(forKey: identifier) }
+  }
+
+  /// The identifiers of the installed extensions, sorted.
+  public func installedExtensionIdentifiers() throws(SimulatedDeviceError) -> [String] {
+    try storage {
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: extensionsPath)
+      } catch {
+        throw _SystemError("cannot list \(extensionsPath)")
+      }
+      return names.filter { _FileSystem.exists(recordPath($0)) }.sorted()
+    }
+  }
+
+  /// Enables or disables an extension. A disabled extension keeps its store;
+  /// reloading it fails with
+  /// ``CXErrorCodeCallDirectoryManagerError/Code/extensionDisabled``.
+  public func setEnabled(_ isEnabled: Bool, forExtensionWithIdentifier identifier: String) throws(SimulatedDeviceError) {
+    try updateRecord(identifier) { $0.isEnabled = isEnabled }
+  }
+
+  /// Replaces an extension's settings; they apply from the next reload.
+  public func updateSettings(
+    _ settings: ExtensionSettings,
+    forExtensionWithIdentifier identifier: String
+  ) throws(SimulatedDeviceError) {
+    try settings.validate()
+    try updateRecord(identifier) { $0.settings = settings }
+  }
+
+  /// Changes how an extension's provider runs.
+  public func updateLaunch(_ launch: ExtensionLaunch, forExtensionWithIdentifier identifier: String) throws(SimulatedDeviceError) {
+    try updateRecord(identifier) { $0.launch = launch }
+  }
+
+  /// Registers the provider factory for an ``ExtensionLaunch/inProcess``
+  /// extension in this `SimulatedDevice` value (it is not persisted). Each
+  /// reload creates a new provider.
+  public func registerProvider(
+    forExtensionWithIdentifier identifier: String,
+    _ makeProvider: @escaping @Sendable () -> CXCallDirectoryProvider
+  ) {
+    providers.withLock { $0[identifier] = makeProvider }
+  }
+
+  /// Makes the next reload of an extension fail with `code` after its
+  /// provider has run, leaving the store unchanged (one shot).
+  public func injectFailure(
+    _ code: CXErrorCodeCallDirectoryManagerError.Code,
+    intoNextReloadOfExtensionWithIdentifier identifier: String
+  ) throws(SimulatedDeviceError) {
+    try updateRecord(identifier) { $0.injectedFailure = code.rawValue }
+  }
+
+  // MARK: - Status
+
+  /// What the system knows about an extension.
+  ///
+  /// - Throws: ``SimulatedDeviceError/noSuchExtension(_:)``, or
+  ///   ``SimulatedDeviceError/storage(_:)`` for an unreadable store header.
+  public func status(forExtensionWithIdentifier identifier: String) throws(SimulatedDeviceError) -> ExtensionStatus {
+    let record = try record(identifier)
+    let header = try storage { () throws(_SystemError) -> _EntryStore.Header? in
+      _FileSystem.exists(storePath(identifier)) ? try _EntryStore.readHeader(storePath(identifier)) : nil
+    }
+    return ExtensionStatus(
+      identifier: identifier,
+      isEnabled: record.isEnabled,
+      launch: record.launch,
+      settings: record.settings,
+      hasStore: header != nil,
+      blockingEntryCount: Int(header?.blockingCount ?? 0),
+      identificationEntryCount: Int(header?.identificationCount ?? 0),
+      reloadCount: record.reloadCount,
+      lastReloadDate: record.lastReloadDate,
+      lastSuccessfulLoadDate: record.lastSuccessfulLoadDate,
+      lastError: record.lastError.map { .init(domain: $0.domain, code: $0.code, message: $0.message) }
+    )
+  }
+
+  /// The extension's app-group container directory.
+  public func appGroupContainerURL(forExtensionWithIdentifier identifier: String) throws(SimulatedDeviceError) -> URL {
+    _ = try record(identifier)
+    return URL(fileURLWithPath: containerPath(identifier), isDirectory: true)
+  }
+
+  /// The extension's store file (it does not exist before the first
+  /// successful load). It is replaced atomically by each committed request.
+  public func storeFileURL(forExtensionWithIdentifier identifier: String) throws(SimulatedDeviceError) -> URL {
+    _ = try record(identifier)
+    return URL(fileURLWithPath: storePath(identifier))
+  }
+
+  /// How many times ``CXCallDirectoryManager/openSettings(completionHandler:)``
+  /// was called on this device.
+  public func settingsOpenedCount() throws(SimulatedDeviceError) -> Int {
+    try storage { try loadDeviceRecord().settingsOpenedCount }
+  }
+
+  func recordSettingsOpened() throws(SimulatedDeviceError) {
+    try withDeviceLock { () throws(SimulatedDeviceError) in
+      try storage {
+        var record = try loadDeviceRecord()
+        record.settingsOpenedCount += 1
+        try saveDeviceRecord(record)
+      }
+    }
+  }
+
+  // MARK: - Paths
+
+  var extensionsPath: String { directoryURL.path + "/extensions" }
+  var devicePath: String { directoryURL.path + "/device.json" }
+  var deviceLockPath: String { directoryURL.path + "/device.lock" }
+  func extensionPath(_ identifier: String) -> String { extensionsPath + "/" + identifier }
+  func recordPath(_ identifier: String) -> String { extensionPath(identifier) + "/extension.json" }
+  func storePath(_ identifier: String) -> String { extensionPath(identifier) + "/store.bin" }
+  func loadLockPath(_ identifier: String) -> String { extensionPath(identifier) + "/load.lock" }
+  func stagingPath(_ identifier: String) -> String { extensionPath(identifier) + "/staging" }
+  func containerPath(_ identifier: String) -> String { extensionPath(identifier) + "/container" }
+
+  // MARK: - Records
+
+  /// Whether `identifier` is acceptable as an extension identifier.
+  static func isValid(_ identifier: String) -> Bool {
+    guard (1...200).contains(identifier.utf8.count), identifier.first != "." else { return false }
+    return identifier.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+        true
+      default:
+        false
+      }
+    }
+  }
+
+  static func validate(_ identifier: String) throws(SimulatedDeviceError) {
+    guard isValid(identifier) else { throw .invalidIdentifier(identifier) }
+  }
+
+  func record(_ identifier: String) throws(SimulatedDeviceError) -> _ExtensionRecord {
+    guard Self.isValid(identifier), _FileSystem.exists(recordPath(identifier)) else {
+      throw .noSuchExtension(identifier)
+    }
+    return try storage { try _ExtensionRecord.load(recordPath(identifier)) }
+  }
+
+  func updateRecord(_ identifier: String, _ change: (inout _ExtensionRecord) -> Void) throws(SimulatedDeviceError) {
+    try withDeviceLock { () throws(SimulatedDeviceError) in
+      var record = try record(identifier)
+      change(&record)
+      try storage { try record.save(recordPath(identifier)) }
+    }
+  }
+
+  func withDeviceLock<T>(_ body: () throws(SimulatedDeviceError) -> T) throws(SimulatedDeviceError) -> T {
+    let lock = try storage { try _FileLock.acquire(deviceLockPath) }
+    defer { withExtendedLifetime(lock) {} }
+    return try body()
+  }
+
+  func storage<T>(_ body: () throws -> T) throws(SimulatedDeviceError) -> T {
+    do {
+      return try body()
+    } catch let error as SimulatedDeviceError {
+      throw error
+    } catch {
+      throw .storage(String(describing: error))
+    }
+  }
+
+  func provider(for identifier: String) -> (@Sendable () -> CXCallDirectoryProvider)? {
+    providers.withLock { $0[identifier] }
+  }
+
+  private func loadDeviceRecord() throws(_SystemError) -> _DeviceRecord {
+    let bytes = try _FileSystem.read(devicePath)
+    do {
+      return try JSONDecoder.calldirMock.decode(_DeviceRecord.self, from: Data(bytes))
+    } catch {
+      throw _SystemError("\(devicePath) is not a valid device record")
+    }
+  }
+
+  private func saveDeviceRecord(_ record: _DeviceRecord) throws(_SystemError) {
+    do {
+      try _FileSystem.writeAtomically(Array(try JSONEncoder.calldirMock.encode(record)), to: devicePath)
+    } catch let error as _SystemError {
+      throw error
+    } catch {
+      throw _SystemError("cannot encode the device record")
+    }
+  }
+}
