@@ -40,6 +40,10 @@ public struct Publisher {
     public var statistics: CompileStatistics
     /// Entries of the previous version that this one drops.
     public var removed: Int
+    /// Deltas published with this version, newest base first.
+    public var deltas: [DeltaRecord] = []
+    /// Problems that did not stop the build (e.g. an earlier blob that is gone).
+    public var warnings: [String] = []
   }
 
   public let configPath: String
@@ -139,6 +143,10 @@ public struct Publisher {
           dataLines: report.summary.dataLines, accepted: report.accepted, rejected: report.rejected))
       }
       let blobFacts = try FileOperations.facts(of: pendingPath)
+      var warnings: [String] = []
+      let deltas = try publishDeltas(
+        to: version, pendingPath: pendingPath, fullBytes: blobFacts.bytes,
+        history: config.deltaHistory, catalog: catalog, warnings: &warnings)
       try FileOperations.durableRename(rejects.url.path, to: store.path(rejectsName))
       keepRejects = true
       try FileOperations.durableRename(pendingPath, to: store.path(snapshotName))
@@ -157,10 +165,11 @@ public struct Publisher {
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
           writeMilliseconds: Self.milliseconds(compiled, written) + Self.milliseconds(written, finished),
           totalMilliseconds: Self.milliseconds(started, finished)))
-      try catalog.record(record, sources: sources, deltas: [])
+      try catalog.record(record, sources: sources, deltas: deltas)
       return Result(
         version: version, unchanged: false, snapshotPath: store.path(snapshotName), bytes: blobFacts.bytes,
-        rejectsPath: store.path(rejectsName), statistics: statistics, removed: removed)
+        rejectsPath: store.path(rejectsName), statistics: statistics, removed: removed,
+        deltas: deltas, warnings: warnings)
     } catch {
       throw .store(error)
     }
@@ -212,6 +221,42 @@ public struct Publisher {
     } catch {
       throw .store(.io(path: path, reason: "\(error)"))
     }
+  }
+
+  /// Writes and renames into place the deltas from the last `history`
+  /// versions to the new one; a delta larger than the full snapshot is not
+  /// published. An earlier blob that cannot be read is skipped with a warning.
+  private func publishDeltas(
+    to version: Int, pendingPath: String, fullBytes: Int64, history: Int, catalog: Catalog,
+    warnings: inout [String]
+  ) throws(StoreError) -> [DeltaRecord] {
+    guard history > 0 else { return [] }
+    let bases = try catalog.allSnapshots().suffix(history).reversed()
+    var published: [DeltaRecord] = []
+    for base in bases {
+      options.progress?("delta \(base.version) → \(version)")
+      let name = StoreLayout.deltaName(from: base.version, to: version)
+      let pendingDelta = store.path("deltas/.pending-\(base.version)-\(version).cdir")
+      let summary: SnapshotDiffer.Summary
+      do {
+        let old = try BlobReader(path: store.path(base.path))
+        let new = try BlobReader(path: pendingPath)
+        summary = try SnapshotDiffer.writeDelta(from: old, to: new, path: pendingDelta)
+      } catch {
+        try? FileManager.default.removeItem(atPath: pendingDelta)
+        warnings.append("no delta from version \(base.version): \(error)")
+        continue
+      }
+      guard summary.bytes <= fullBytes else {
+        try? FileManager.default.removeItem(atPath: pendingDelta)
+        continue
+      }
+      let facts = try FileOperations.facts(of: pendingDelta)
+      try FileOperations.durableRename(pendingDelta, to: store.path(name))
+      published.append(DeltaRecord(
+        fromVersion: base.version, toVersion: version, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
+    }
+    return published
   }
 
   /// Removes files that a run which died before its catalog transaction left:

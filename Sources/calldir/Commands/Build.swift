@@ -55,6 +55,7 @@ extension Calldir {
         throw ExitCodes.mapped(error)
       }
       progress.finish()
+      for warning in result.warnings { context.standardError.writeLine("warning: \(warning)") }
       let counts = result.statistics
       if json {
         context.standardOutput.writeJSONLine([
@@ -73,6 +74,9 @@ extension Calldir {
           "bytes": .int(result.bytes),
           "removed": .int(Int64(result.removed)),
           "rejects": result.rejectsPath.map { .string($0) } ?? .null,
+          "deltas": .array(result.deltas.map { delta in
+            ["from": .int(Int64(delta.fromVersion)), "path": .string(publisher.store.path(delta.path)), "bytes": .int(delta.bytes)]
+          }),
         ])
         return
       }
@@ -89,6 +93,9 @@ extension Calldir {
           + "duplicates \(counts.duplicates)")
       if let rejects = result.rejectsPath, counts.rejected > 0 {
         output.writeLine("rejected lines: \(rejects)")
+      }
+      for delta in result.deltas {
+        output.writeLine("delta from version \(delta.fromVersion): \(publisher.store.path(delta.path)) (\(delta.bytes) bytes)")
       }
     }
   }

@@ -1,0 +1,83 @@
+import CallDirectoryCompiler
+import CallDirectoryFormat
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir diff`: the delta between two full snapshots.
+  struct Diff: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "diff",
+      abstract: "Write the incremental delta between two full snapshots.",
+      discussion: """
+        OLD and NEW are full snapshot blobs, or version numbers of a store with --store. \
+        The delta holds blocking removes and adds and identification removes and adds, each \
+        ascending; a changed label is a remove plus an add. It names its base and target \
+        versions and content digests, so a loader refuses it on any other base. Identical \
+        snapshots give an empty delta.
+        """,
+      arguments: [
+        .positional("old", help: "The base: a full snapshot blob, or a version with --store."),
+        .positional("new", help: "The target: a full snapshot blob, or a version with --store."),
+        .option("output", short: "o", valueName: "file", isRequired: true, help: "Where to write the delta blob."),
+        .option("store", valueName: "dir", help: "Read OLD and NEW as versions of this store."),
+        .flag("json", help: "Print the counts as one JSON object."),
+      ]
+    )
+
+    let old: String
+    let new: String
+    let output: String
+    let store: String?
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      old = try arguments.requiredString("old")
+      new = try arguments.requiredString("new")
+      output = try arguments.requiredString("output")
+      store = arguments.string("store")
+      json = arguments.flag("json")
+    }
+
+    func run(context: CommandContext) throws {
+      let summary: SnapshotDiffer.Summary
+      do {
+        let oldReader = try BlobReader(path: try resolve(old))
+        let newReader = try BlobReader(path: try resolve(new))
+        summary = try SnapshotDiffer.writeDelta(from: oldReader, to: newReader, path: output)
+      } catch {
+        throw ExitCodes.mapped(error)
+      }
+      if json {
+        context.standardOutput.writeJSONLine([
+          "blocking": ["added": .int(Int64(summary.blockingAdded)), "removed": .int(Int64(summary.blockingRemoved))],
+          "identification": [
+            "added": .int(Int64(summary.identificationAdded)),
+            "removed": .int(Int64(summary.identificationRemoved)),
+            "relabeled": .int(Int64(summary.relabeled)),
+          ],
+          "bytes": .int(summary.bytes),
+          "output": .string(output),
+        ])
+      } else if context.standardOutput.isTerminal {
+        context.standardOutput.writeLine(
+          "wrote \(output) (\(summary.bytes) bytes): blocking +\(summary.blockingAdded) -\(summary.blockingRemoved), "
+            + "identification +\(summary.identificationAdded) -\(summary.identificationRemoved) "
+            + "(\(summary.relabeled) relabeled)")
+      }
+    }
+
+    /// A blob path, or with --store the path of a published version.
+    private func resolve(_ argument: String) throws -> String {
+      guard let store else { return argument }
+      guard let version = Int(argument), version > 0 else {
+        throw UsageError.invalid("'\(argument)' is not a version number (with --store, OLD and NEW are versions)")
+      }
+      let layout = StoreLayout(root: store)
+      let catalog = try Catalog(path: layout.catalog, readOnly: true)
+      guard let record = try catalog.snapshot(version: version) else {
+        throw MappedError(exitCode: .noInput, message: "version \(version) is not published in \(store)")
+      }
+      return layout.path(record.path)
+    }
+  }
+}

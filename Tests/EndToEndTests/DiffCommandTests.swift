@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite struct DiffCommandTests {
+  /// Builds two versions: v2 drops one blocking number, adds one, relabels one.
+  func twoVersions() throws -> SampleStore {
+    let sample = try SampleStore()
+    #expect(try sample.build().status == 0)
+    try sample.directory.write("block.txt", "020 7946 0018\n07700 900123\n07700 900999\n")
+    try sample.directory.write("names.csv", "phone,name\n+1 212 555 0100,City Clinic (new)\n+1 212 555 0101,Pizza Place\n")
+    let second = try sample.build()
+    #expect(second.status == 0, "\(second.standardError)")
+    return sample
+  }
+
+  @Test func diffOfTwoVersionsListsRemovesBeforeAdds() throws {
+    let sample = try twoVersions()
+    let output = sample.directory.path("d.cdir")
+    let result = try CalldirProcess.run(["diff", "--store", sample.store, "1", "2", "--output", output, "--json"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let json = try jsonObject(result.standardOutput)
+    #expect(json["blocking"] as? [String: Int] == ["added": 1, "removed": 1])
+    #expect(json["identification"] as? [String: Int] == ["added": 1, "removed": 1, "relabeled": 1])
+    #expect(try sample.entries(output) == [
+      "-block\t442079460999", "+block\t447700900999",
+      "-identify\t12125550100", "+identify\t12125550100\tCity Clinic (new)",
+    ])
+  }
+
+  @Test func buildPublishesDeltasIdenticalToDiff() throws {
+    // Enough scattered numbers that a small delta is smaller than the snapshot.
+    let numbers = (0..<3000).map { "020 7946 \(String(format: "%04d", ($0 * 7919) % 10000))" }
+    let sample = try SampleStore(blockLines: numbers)
+    #expect(try sample.build().status == 0)
+    try sample.directory.write("block.txt", (numbers.dropFirst(3) + ["07700 900999"]).joined(separator: "\n"))
+    #expect(try sample.build().status == 0)
+    let history = try CalldirProcess.run(["history", "--store", sample.store, "--json"])
+    let latest = try jsonObject(history.lines[1])
+    let deltas = try #require(latest["deltas"] as? [[String: Any]])
+    #expect(deltas.count == 1)
+    #expect(deltas.first?["from"] as? Int == 1)
+    let published = try #require(deltas.first?["path"] as? String)
+    let output = sample.directory.path("d.cdir")
+    #expect(try CalldirProcess.run(["diff", "--store", sample.store, "1", "2", "-o", output]).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: published)) == Data(contentsOf: URL(fileURLWithPath: output)))
+  }
+
+  @Test func identicalSnapshotsGiveAnEmptyDelta() throws {
+    let sample = try SampleStore()
+    let snapshot = try #require(try jsonObject(try sample.build().standardOutput)["snapshot"] as? String)
+    let output = sample.directory.path("empty.cdir")
+    let result = try CalldirProcess.run(["diff", snapshot, snapshot, "-o", output, "--json"])
+    #expect(result.status == 0)
+    #expect(try jsonObject(result.standardOutput)["blocking"] as? [String: Int] == ["added": 0, "removed": 0])
+    #expect(try sample.entries(output).isEmpty)
+  }
+
+  @Test func badInputsAreRefused() throws {
+    let sample = try twoVersions()
+    let output = sample.directory.path("d.cdir")
+    #expect(try CalldirProcess.run(["diff", "--store", sample.store, "1", "2", "-o", output]).status == 0)
+    let deltaAsInput = try CalldirProcess.run(["diff", output, output, "-o", sample.directory.path("x.cdir")])
+    #expect(deltaAsInput.status == 65)
+    let missing = try CalldirProcess.run(["diff", sample.directory.path("nope.cdir"), output, "-o", sample.directory.path("x.cdir")])
+    #expect(missing.status == 66)
+    let unknownVersion = try CalldirProcess.run(["diff", "--store", sample.store, "1", "7", "-o", sample.directory.path("x.cdir")])
+    #expect(unknownVersion.status == 66)
+    let notAVersion = try CalldirProcess.run(["diff", "--store", sample.store, "one", "2", "-o", sample.directory.path("x.cdir")])
+    #expect(notAVersion.status == 64)
+  }
+}
