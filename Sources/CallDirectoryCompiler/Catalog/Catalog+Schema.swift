@@ -60,5 +60,32 @@ CREATE TABLE deltas (
   PRIMARY KEY (from_version, to_version)
 );
 
+-- Shards: when the config sets maxEntriesPerExtension and a snapshot holds
+-- more entries, it is also published as one full blob per extension. Shard k
+-- covers the numbers lower_bound ... upper_bound (inclusive).
+CREATE TABLE shards (
+  version          INTEGER NOT NULL REFERENCES snapshots(version),
+  shard            INTEGER NOT NULL,     -- 1, 2, …
+  lower_bound      INTEGER NOT NULL,
+  upper_bound      INTEGER NOT NULL,
+  path             TEXT    NOT NULL,
+  bytes            INTEGER NOT NULL,
+  digest           TEXT    NOT NULL,     -- content digest of the shard's entries
+  file_checksum    TEXT    NOT NULL,
+  blocking         INTEGER NOT NULL,
+  identification   INTEGER NOT NULL,
+  PRIMARY KEY (version, shard)
+);
+
+CREATE TABLE shard_deltas (
+  from_version     INTEGER NOT NULL REFERENCES snapshots(version),
+  to_version       INTEGER NOT NULL REFERENCES snapshots(version),
+  shard            INTEGER NOT NULL,
+  path             TEXT    NOT NULL,
+  bytes            INTEGER NOT NULL,
+  file_checksum    TEXT    NOT NULL,
+  PRIMARY KEY (from_version, to_version, shard)
+);
+
 """#
 }

@@ -80,8 +80,41 @@ public final class Catalog {
     }
   }
 
-  /// Records a published snapshot, its sources and deltas in one transaction.
-  public func record(_ snapshot: SnapshotRecord, sources: [SourceRecordRow], deltas: [DeltaRecord]) throws(StoreError) {
+  /// The shards of a snapshot, in order (empty when it was not sharded).
+  public func shards(ofVersion version: Int) throws(StoreError) -> [ShardRecord] {
+    try run {
+      try database.query(
+        "SELECT version, shard, lower_bound, upper_bound, path, bytes, digest, file_checksum, blocking, identification FROM shards WHERE version = ? ORDER BY shard",
+        arguments: [.integer(Int64(version))]
+      ).map { row in
+        ShardRecord(
+          version: Int(row[0].integerValue), shard: Int(row[1].integerValue), lowerBound: row[2].integerValue,
+          upperBound: row[3].integerValue, path: row[4].textValue, bytes: row[5].integerValue,
+          digest: row[6].textValue, fileChecksum: row[7].textValue, blocking: Int(row[8].integerValue),
+          identification: Int(row[9].integerValue))
+      }
+    }
+  }
+
+  /// The shard deltas published towards `version`.
+  public func shardDeltas(toVersion version: Int) throws(StoreError) -> [ShardDeltaRecord] {
+    try run {
+      try database.query(
+        "SELECT from_version, to_version, shard, path, bytes, file_checksum FROM shard_deltas WHERE to_version = ? ORDER BY shard, from_version DESC",
+        arguments: [.integer(Int64(version))]
+      ).map { row in
+        ShardDeltaRecord(
+          fromVersion: Int(row[0].integerValue), toVersion: Int(row[1].integerValue), shard: Int(row[2].integerValue),
+          path: row[3].textValue, bytes: row[4].integerValue, fileChecksum: row[5].textValue)
+      }
+    }
+  }
+
+  /// Records a published snapshot, its sources, deltas and shards in one transaction.
+  public func record(
+    _ snapshot: SnapshotRecord, sources: [SourceRecordRow], deltas: [DeltaRecord],
+    shards: [ShardRecord] = [], shardDeltas: [ShardDeltaRecord] = []
+  ) throws(StoreError) {
     try run {
       try database.withTransaction(.immediate) {
         try database.execute(
@@ -122,6 +155,27 @@ public final class Catalog {
             arguments: [
               .integer(Int64(delta.fromVersion)), .integer(Int64(delta.toVersion)), .text(delta.path),
               .integer(delta.bytes), .text(delta.fileChecksum),
+            ])
+        }
+        for shard in shards {
+          try database.execute(
+            """
+            INSERT INTO shards (version, shard, lower_bound, upper_bound, path, bytes, digest, file_checksum,
+              blocking, identification)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            arguments: [
+              .integer(Int64(shard.version)), .integer(Int64(shard.shard)), .integer(shard.lowerBound),
+              .integer(shard.upperBound), .text(shard.path), .integer(shard.bytes), .text(shard.digest),
+              .text(shard.fileChecksum), .integer(Int64(shard.blocking)), .integer(Int64(shard.identification)),
+            ])
+        }
+        for delta in shardDeltas {
+          try database.execute(
+            "INSERT INTO shard_deltas (from_version, to_version, shard, path, bytes, file_checksum) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+              .integer(Int64(delta.fromVersion)), .integer(Int64(delta.toVersion)), .integer(Int64(delta.shard)),
+              .text(delta.path), .integer(delta.bytes), .text(delta.fileChecksum),
             ])
         }
       }

@@ -66,3 +66,30 @@ public struct DeltaRecord: Sendable, Hashable {
   public var bytes: Int64
   public var fileChecksum: String
 }
+
+/// One shard of a published snapshot.
+public struct ShardRecord: Sendable, Hashable {
+  public var version: Int
+  /// 1-based.
+  public var shard: Int
+  public var lowerBound: Int64
+  public var upperBound: Int64
+  /// The blob, relative to the store.
+  public var path: String
+  public var bytes: Int64
+  public var digest: String
+  public var fileChecksum: String
+  public var blocking: Int
+  public var identification: Int
+}
+
+/// One published delta of a shard.
+public struct ShardDeltaRecord: Sendable, Hashable {
+  public var fromVersion: Int
+  public var toVersion: Int
+  public var shard: Int
+  /// The blob, relative to the store.
+  public var path: String
+  public var bytes: Int64
+  public var fileChecksum: String
+}

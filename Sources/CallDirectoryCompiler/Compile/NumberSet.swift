@@ -31,6 +31,63 @@ public struct NumberSet: Sendable, Equatable {
     self.ranges = ranges
   }
 
+  /// How many numbers of the set lie in `bounds`. - Complexity: O(log n).
+  public func count(in bounds: ClosedRange<Int64>) -> Int {
+    var total = Self.upperBound(singles, bounds.upperBound) - Self.lowerBound(singles, bounds.lowerBound)
+    var index = Self.firstRange(endingAtOrAfter: bounds.lowerBound, in: ranges)
+    while index < ranges.count && ranges[index].lowerBound <= bounds.upperBound {
+      let lower = max(ranges[index].lowerBound, bounds.lowerBound)
+      let upper = min(ranges[index].upperBound, bounds.upperBound)
+      total += Int(upper - lower) + 1
+      index += 1
+    }
+    return total
+  }
+
+  /// The part of the set inside `bounds`.
+  public func slice(_ bounds: ClosedRange<Int64>) -> NumberSet {
+    var result = NumberSet()
+    result.singles = Array(singles[Self.lowerBound(singles, bounds.lowerBound)..<Self.upperBound(singles, bounds.upperBound)])
+    var index = Self.firstRange(endingAtOrAfter: bounds.lowerBound, in: ranges)
+    while index < ranges.count && ranges[index].lowerBound <= bounds.upperBound {
+      result.ranges.append(max(ranges[index].lowerBound, bounds.lowerBound)...min(ranges[index].upperBound, bounds.upperBound))
+      index += 1
+    }
+    return result
+  }
+
+  /// The first index whose value is ≥ `value`.
+  static func lowerBound(_ values: [Int64], _ value: Int64) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) / 2
+      if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The first index whose value is > `value`.
+  static func upperBound(_ values: [Int64], _ value: Int64) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) / 2
+      if values[middle] <= value { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  private static func firstRange(endingAtOrAfter value: Int64, in ranges: [ClosedRange<Int64>]) -> Int {
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ranges[middle].upperBound < value { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
   /// Sorts ranges and merges overlapping or adjacent ones.
   static func merged(_ input: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
     let sorted = input.sorted { $0.lowerBound < $1.lowerBound }

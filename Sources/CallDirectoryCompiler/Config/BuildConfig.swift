@@ -20,8 +20,6 @@ public struct BuildConfig: Sendable, Hashable {
     public static let maxRemovalRatio = 0.25
     /// `deltaHistory`.
     public static let deltaHistory = 7
-    /// `maxEntriesPerExtension`.
-    public static let maxEntriesPerExtension = 2_000_000
   }
 
   /// The region for national numbers of sources without `region`.
@@ -35,7 +33,7 @@ public struct BuildConfig: Sendable, Hashable {
   /// How many earlier snapshots get delta blobs (0 or more).
   public var deltaHistory: Int
   /// The most entries one Call Directory extension may hold (1 or more).
-  public var maxEntriesPerExtension: Int
+  public var maxEntriesPerExtension: Int?
   /// The sources, in config order.
   public var sources: [SourceSpec]
   /// The directory relative source paths were resolved against.
@@ -47,7 +45,7 @@ public struct BuildConfig: Sendable, Hashable {
     maxRejectRatio: Double = Defaults.maxRejectRatio,
     maxRemovalRatio: Double = Defaults.maxRemovalRatio,
     deltaHistory: Int = Defaults.deltaHistory,
-    maxEntriesPerExtension: Int = Defaults.maxEntriesPerExtension,
+    maxEntriesPerExtension: Int? = nil,
     sources: [SourceSpec] = [],
     baseDirectory: String = "/"
   ) {

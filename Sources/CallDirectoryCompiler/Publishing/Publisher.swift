@@ -4,7 +4,7 @@ import Foundation
 /// `calldir build`: compiles a config and publishes the snapshot into a store,
 /// safely under cron.
 ///
-/// The order makes every crash harmless: the lock is taken; the blob and the
+/// The order makes every crash harmless: the lock is taken; blobs and the
 /// rejects report are written to temporary files, synced and renamed into
 /// place; only then does one catalog transaction publish the version. Files
 /// of a run that died before its transaction are removed by the next run.
@@ -42,6 +42,10 @@ public struct Publisher {
     public var removed: Int
     /// Deltas published with this version, newest base first.
     public var deltas: [DeltaRecord] = []
+    /// Shards published with this version (empty when not sharded).
+    public var shards: [ShardRecord] = []
+    /// Deltas of the shards.
+    public var shardDeltas: [ShardDeltaRecord] = []
     /// Problems that did not stop the build (e.g. an earlier blob that is gone).
     public var warnings: [String] = []
   }
@@ -69,17 +73,13 @@ public struct Publisher {
     } catch {
       throw .config(error)
     }
-    do {
-      for directory in [store.root, store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
-        try FileOperations.createDirectory(directory)
-      }
-    } catch {
-      throw .store(error)
-    }
     let lock: StoreLock
     let catalog: Catalog
     let latest: SnapshotRecord?
     do {
+      for directory in [store.root, store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
+        try FileOperations.createDirectory(directory)
+      }
       lock = try StoreLock(path: store.lock, wait: options.wait)
       catalog = try Catalog(path: store.catalog)
       latest = try catalog.latest()
@@ -89,16 +89,17 @@ public struct Publisher {
     }
     defer { withExtendedLifetime(lock) {} }
 
+    // Compile, with the rejects report in a temporary file.
     let rejects: RejectLog
+    let snapshot: CompiledSnapshot
     do {
       rejects = try RejectLog(directory: URL(fileURLWithPath: store.rejectsDirectory))
     } catch {
       throw .compile(error)
     }
-    var keepRejects = false
-    defer { if !keepRejects { rejects.discard() } }
-
-    let snapshot: CompiledSnapshot
+    var pending = PendingFiles()
+    pending.add(rejects.url.path)
+    defer { pending.removeAll() }
     do {
       snapshot = try compiler.compile(config, rejects: rejects)
       try rejects.finish()
@@ -107,14 +108,13 @@ public struct Publisher {
     }
     let compiled = clock.now
 
+    // Write the full snapshot; identical content publishes nothing.
     let version = (latest?.version ?? 0) + 1
-    let pendingPath = store.path("snapshots/.pending-\(version).cdir")
+    let pendingPath = pending.add(store.path("snapshots/.pending-\(version).cdir"))
     options.progress?("writing version \(version)")
-    let header = try write(snapshot, version: version, to: pendingPath)
-    var keepPending = false
-    defer { if !keepPending { try? FileManager.default.removeItem(atPath: pendingPath) } }
-    let written = clock.now
-
+    let header = try Self.writeSnapshot(
+      blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
+      version: version, to: pendingPath)
     if let latest, latest.digest == header.contentDigest.hex {
       return Result(
         version: latest.version, unchanged: true, snapshotPath: store.path(latest.path),
@@ -131,8 +131,29 @@ public struct Publisher {
     }
 
     do {
-      let snapshotName = StoreLayout.snapshotName(version)
-      let rejectsName = StoreLayout.rejectsName(version)
+      var warnings: [String] = []
+      var renames: [(from: String, to: String)] = []
+      let blobFacts = try FileOperations.facts(of: pendingPath)
+      let bases = config.deltaHistory > 0 ? Array(try catalog.allSnapshots().suffix(config.deltaHistory).reversed()) : []
+
+      var deltas: [DeltaRecord] = []
+      for base in bases {
+        let name = StoreLayout.deltaName(from: base.version, to: version)
+        guard let facts = try writeDelta(
+          from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes,
+          pendingPath: pending.add(store.path("deltas/.pending-\(base.version)-\(version).cdir")),
+          description: "version \(base.version)", warnings: &warnings)
+        else { continue }
+        renames.append((store.path("deltas/.pending-\(base.version)-\(version).cdir"), store.path(name)))
+        deltas.append(DeltaRecord(
+          fromVersion: base.version, toVersion: version, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
+      }
+
+      let (shards, shardDeltas) = try writeShards(
+        of: snapshot, version: version, config: config, latest: latest, bases: bases, catalog: catalog,
+        pending: &pending, renames: &renames, warnings: &warnings)
+      let written = clock.now
+
       var sources: [SourceRecordRow] = []
       for report in snapshot.sources {
         let facts = try FileOperations.facts(of: report.spec.path)
@@ -142,15 +163,15 @@ public struct Publisher {
           bytes: facts.bytes, modifiedAt: facts.modifiedAt, checksum: facts.checksum,
           dataLines: report.summary.dataLines, accepted: report.accepted, rejected: report.rejected))
       }
-      let blobFacts = try FileOperations.facts(of: pendingPath)
-      var warnings: [String] = []
-      let deltas = try publishDeltas(
-        to: version, pendingPath: pendingPath, fullBytes: blobFacts.bytes,
-        history: config.deltaHistory, catalog: catalog, warnings: &warnings)
-      try FileOperations.durableRename(rejects.url.path, to: store.path(rejectsName))
-      keepRejects = true
-      try FileOperations.durableRename(pendingPath, to: store.path(snapshotName))
-      keepPending = true
+
+      // Rename everything into place, then publish in one transaction.
+      let snapshotName = StoreLayout.snapshotName(version)
+      let rejectsName = StoreLayout.rejectsName(version)
+      renames.append((rejects.url.path, store.path(rejectsName)))
+      renames.append((pendingPath, store.path(snapshotName)))
+      for rename in renames { try FileOperations.durableRename(rename.from, to: rename.to) }
+      pending.removeAll()
+
       let finished = clock.now
       let statistics = snapshot.statistics
       let record = SnapshotRecord(
@@ -163,30 +184,110 @@ public struct Publisher {
         timings: BuildTimings(
           readMilliseconds: snapshot.readMilliseconds,
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
-          writeMilliseconds: Self.milliseconds(compiled, written) + Self.milliseconds(written, finished),
+          writeMilliseconds: Self.milliseconds(compiled, written),
           totalMilliseconds: Self.milliseconds(started, finished)))
-      try catalog.record(record, sources: sources, deltas: deltas)
+      try catalog.record(record, sources: sources, deltas: deltas, shards: shards, shardDeltas: shardDeltas)
       return Result(
         version: version, unchanged: false, snapshotPath: store.path(snapshotName), bytes: blobFacts.bytes,
         rejectsPath: store.path(rejectsName), statistics: statistics, removed: removed,
-        deltas: deltas, warnings: warnings)
+        deltas: deltas, shards: shards, shardDeltas: shardDeltas, warnings: warnings)
     } catch {
       throw .store(error)
     }
   }
 
-  /// Writes the snapshot blob to `path` (atomically) and returns its header.
-  private func write(_ snapshot: CompiledSnapshot, version: Int, to path: String) throws(BuildError) -> BlobHeader {
+  // MARK: - Shards
+
+  /// Writes the shard blobs and their deltas when the config asks for
+  /// sharding and the snapshot needs it (or the previous version was sharded).
+  private func writeShards(
+    of snapshot: CompiledSnapshot, version: Int, config: BuildConfig, latest: SnapshotRecord?,
+    bases: [SnapshotRecord], catalog: Catalog, pending: inout PendingFiles,
+    renames: inout [(from: String, to: String)], warnings: inout [String]
+  ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
+    guard let limit = config.maxEntriesPerExtension else { return ([], []) }
+    let previous = try latest.map { record throws(StoreError) in try catalog.shards(ofVersion: record.version) } ?? []
+    let total = snapshot.statistics.blocking + snapshot.statistics.identification
+    guard total > limit || !previous.isEmpty else { return ([], []) }
+
+    let lowers = ShardPlanner(limit: limit).boundaries(
+      blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
+    var shards: [ShardRecord] = []
+    var shardDeltas: [ShardDeltaRecord] = []
+    let baseShards = try bases.map { base throws(StoreError) in (base, try catalog.shards(ofVersion: base.version)) }
+    for (index, lower) in lowers.enumerated() {
+      let shard = index + 1
+      let upper = index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1
+      options.progress?("writing shard \(shard) of \(lowers.count)")
+      let blocking = snapshot.blocking.slice(lower...upper)
+      let numbers = snapshot.identification.map(\.number)
+      let identification = snapshot.identification[
+        NumberSet.lowerBound(numbers, lower)..<NumberSet.upperBound(numbers, upper)]
+      let (labels, remapped) = Self.labelSubset(identification, labels: snapshot.labels)
+      let pendingPath = pending.add(store.path("snapshots/.pending-\(version)-shard-\(shard).cdir"))
+      let header: BlobHeader
+      do {
+        header = try Self.writeSnapshot(
+          blocking: blocking, identification: remapped[...], labels: labels, version: version, to: pendingPath)
+      } catch {
+        throw .io(path: pendingPath, reason: error.description)
+      }
+      let facts = try FileOperations.facts(of: pendingPath)
+      let name = StoreLayout.snapshotName(version, shard: shard)
+      renames.append((pendingPath, store.path(name)))
+      shards.append(ShardRecord(
+        version: version, shard: shard, lowerBound: lower, upperBound: upper, path: name, bytes: facts.bytes,
+        digest: header.contentDigest.hex, fileChecksum: facts.checksum, blocking: blocking.count,
+        identification: identification.count))
+      for (base, baseShardList) in baseShards {
+        guard let baseShard = baseShardList.first(where: { $0.shard == shard }) else { continue }
+        let deltaPending = pending.add(store.path("deltas/.pending-\(base.version)-\(version)-shard-\(shard).cdir"))
+        guard let deltaFacts = try writeDelta(
+          from: store.path(baseShard.path), to: pendingPath, maxBytes: facts.bytes, pendingPath: deltaPending,
+          description: "version \(base.version) shard \(shard)", warnings: &warnings)
+        else { continue }
+        let deltaName = StoreLayout.deltaName(from: base.version, to: version, shard: shard)
+        renames.append((deltaPending, store.path(deltaName)))
+        shardDeltas.append(ShardDeltaRecord(
+          fromVersion: base.version, toVersion: version, shard: shard, path: deltaName, bytes: deltaFacts.bytes,
+          fileChecksum: deltaFacts.checksum))
+      }
+    }
+    return (shards, shardDeltas)
+  }
+
+  /// The labels a slice of identification entries uses, and the entries
+  /// renumbered into that smaller dictionary (order kept).
+  private static func labelSubset(
+    _ entries: ArraySlice<LabeledNumber>, labels: [String]
+  ) -> ([String], [LabeledNumber]) {
+    var newID = [UInt32?](repeating: nil, count: labels.count)
+    for entry in entries { newID[Int(entry.labelID)] = 0 }
+    var subset: [String] = []
+    for index in labels.indices where newID[index] != nil {
+      newID[index] = UInt32(subset.count)
+      subset.append(labels[index])
+    }
+    let remapped = entries.map { LabeledNumber(number: $0.number, labelID: newID[Int($0.labelID)] ?? 0) }
+    return (subset, remapped)
+  }
+
+  // MARK: - Blobs
+
+  /// Writes a full snapshot blob to `path` (atomically) and returns its header.
+  static func writeSnapshot(
+    blocking: NumberSet, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int, to path: String
+  ) throws(BuildError) -> BlobHeader {
     do {
-      let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: snapshot.labels)
-      try snapshot.blocking.forEachSegment { segment in
+      let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: labels)
+      try blocking.forEachSegment { segment in
         if segment.lowerBound == segment.upperBound {
           try writer.appendBlocking(segment.lowerBound)
         } else {
           try writer.appendBlocking(segment)
         }
       }
-      for entry in snapshot.identification {
+      for entry in identification {
         try writer.appendIdentification(entry.number, labelID: entry.labelID)
       }
       return try writer.finish()
@@ -195,6 +296,28 @@ public struct Publisher {
     } catch {
       throw .store(.io(path: path, reason: "\(error)"))
     }
+  }
+
+  /// Writes the delta between two blobs to `pendingPath`; returns its facts,
+  /// or nil (with the file removed) when it is larger than `maxBytes` or an
+  /// input cannot be read (then with a warning).
+  private func writeDelta(
+    from base: String, to target: String, maxBytes: Int64, pendingPath: String, description: String,
+    warnings: inout [String]
+  ) throws(StoreError) -> FileOperations.FileFacts? {
+    do {
+      let summary = try SnapshotDiffer.writeDelta(
+        from: try BlobReader(path: base), to: try BlobReader(path: target), path: pendingPath)
+      guard summary.bytes <= maxBytes else {
+        try? FileManager.default.removeItem(atPath: pendingPath)
+        return nil
+      }
+    } catch {
+      try? FileManager.default.removeItem(atPath: pendingPath)
+      warnings.append("no delta from \(description): \(error)")
+      return nil
+    }
+    return try FileOperations.facts(of: pendingPath)
   }
 
   /// How many entries of the latest version the new snapshot no longer holds
@@ -223,53 +346,14 @@ public struct Publisher {
     }
   }
 
-  /// Writes and renames into place the deltas from the last `history`
-  /// versions to the new one; a delta larger than the full snapshot is not
-  /// published. An earlier blob that cannot be read is skipped with a warning.
-  private func publishDeltas(
-    to version: Int, pendingPath: String, fullBytes: Int64, history: Int, catalog: Catalog,
-    warnings: inout [String]
-  ) throws(StoreError) -> [DeltaRecord] {
-    guard history > 0 else { return [] }
-    let bases = try catalog.allSnapshots().suffix(history).reversed()
-    var published: [DeltaRecord] = []
-    for base in bases {
-      options.progress?("delta \(base.version) → \(version)")
-      let name = StoreLayout.deltaName(from: base.version, to: version)
-      let pendingDelta = store.path("deltas/.pending-\(base.version)-\(version).cdir")
-      let summary: SnapshotDiffer.Summary
-      do {
-        let old = try BlobReader(path: store.path(base.path))
-        let new = try BlobReader(path: pendingPath)
-        summary = try SnapshotDiffer.writeDelta(from: old, to: new, path: pendingDelta)
-      } catch {
-        try? FileManager.default.removeItem(atPath: pendingDelta)
-        warnings.append("no delta from version \(base.version): \(error)")
-        continue
-      }
-      guard summary.bytes <= fullBytes else {
-        try? FileManager.default.removeItem(atPath: pendingDelta)
-        continue
-      }
-      let facts = try FileOperations.facts(of: pendingDelta)
-      try FileOperations.durableRename(pendingDelta, to: store.path(name))
-      published.append(DeltaRecord(
-        fromVersion: base.version, toVersion: version, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
-    }
-    return published
-  }
-
   /// Removes files that a run which died before its catalog transaction left:
-  /// temporary and pending files, and anything numbered after the latest version.
+  /// temporary and pending files, and files of versions after the latest.
   private func removeLeftovers(after latestVersion: Int) {
     let manager = FileManager.default
     for directory in [store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
       guard let names = try? manager.contentsOfDirectory(atPath: directory) else { continue }
-      for name in names {
-        let versions = name.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        if name.hasPrefix(".") || versions.contains(where: { $0 > latestVersion }) {
-          try? manager.removeItem(atPath: directory + "/" + name)
-        }
+      for name in names where name.hasPrefix(".") || (StoreLayout.version(ofFileNamed: name) ?? 0) > latestVersion {
+        try? manager.removeItem(atPath: directory + "/" + name)
       }
     }
   }
@@ -277,5 +361,21 @@ public struct Publisher {
   private static func milliseconds(_ start: ContinuousClock.Instant, _ end: ContinuousClock.Instant) -> Int64 {
     let duration = end - start
     return duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+  }
+}
+
+/// Temporary files of a build, removed unless they were renamed into place.
+struct PendingFiles {
+  private var paths: [String] = []
+
+  @discardableResult
+  mutating func add(_ path: String) -> String {
+    paths.append(path)
+    return path
+  }
+
+  mutating func removeAll() {
+    for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    paths = []
   }
 }

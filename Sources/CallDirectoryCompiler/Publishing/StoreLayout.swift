@@ -3,7 +3,8 @@
 ///     STORE/catalog.sqlite                   the catalog (schemas/catalog.sql)
 ///     STORE/lock                             held by a running build
 ///     STORE/snapshots/snapshot-000042.cdir   full snapshots
-///     STORE/deltas/delta-000041-000042.cdir  deltas between versions
+///     STORE/snapshots/snapshot-000042-shard-03.cdir   shard 3 of it (maxEntriesPerExtension)
+///     STORE/deltas/delta-000041-000042.cdir  deltas between versions (and per shard)
 ///     STORE/rejects/rejects-000042.txt       rejected lines of a build
 public struct StoreLayout: Sendable {
   /// The store directory as the user named it.
@@ -22,8 +23,25 @@ public struct StoreLayout: Sendable {
   /// A path inside the store from a path relative to it.
   public func path(_ relative: String) -> String { root + "/" + relative }
 
-  static func snapshotName(_ version: Int) -> String { "snapshots/snapshot-\(padded(version)).cdir" }
-  static func deltaName(from: Int, to: Int) -> String { "deltas/delta-\(padded(from))-\(padded(to)).cdir" }
+  static func snapshotName(_ version: Int, shard: Int? = nil) -> String {
+    "snapshots/snapshot-\(padded(version))\(shardSuffix(shard)).cdir"
+  }
+
+  static func deltaName(from: Int, to: Int, shard: Int? = nil) -> String {
+    "deltas/delta-\(padded(from))-\(padded(to))\(shardSuffix(shard)).cdir"
+  }
+
+  /// The version a published file belongs to (the target of a delta), from its name.
+  static func version(ofFileNamed name: String) -> Int? {
+    let numbers = name.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    if name.hasPrefix("delta-") { return numbers.count >= 2 ? numbers[1] : nil }
+    return numbers.first
+  }
+
+  private static func shardSuffix(_ shard: Int?) -> String {
+    guard let shard else { return "" }
+    return shard < 10 ? "-shard-0\(shard)" : "-shard-\(shard)"
+  }
   static func rejectsName(_ version: Int) -> String { "rejects/rejects-\(padded(version)).txt" }
 
   private static func padded(_ value: Int) -> String {

@@ -77,6 +77,16 @@ extension Calldir {
           "deltas": .array(result.deltas.map { delta in
             ["from": .int(Int64(delta.fromVersion)), "path": .string(publisher.store.path(delta.path)), "bytes": .int(delta.bytes)]
           }),
+          "shards": .array(result.shards.map { shard in
+            [
+              "shard": .int(Int64(shard.shard)), "path": .string(publisher.store.path(shard.path)),
+              "bytes": .int(shard.bytes), "lower": .int(shard.lowerBound), "upper": .int(shard.upperBound),
+              "blocking": .int(Int64(shard.blocking)), "identification": .int(Int64(shard.identification)),
+              "deltas": .array(result.shardDeltas.filter { $0.shard == shard.shard }.map { delta in
+                ["from": .int(Int64(delta.fromVersion)), "path": .string(publisher.store.path(delta.path)), "bytes": .int(delta.bytes)]
+              }),
+            ]
+          }),
         ])
         return
       }
@@ -96,6 +106,11 @@ extension Calldir {
       }
       for delta in result.deltas {
         output.writeLine("delta from version \(delta.fromVersion): \(publisher.store.path(delta.path)) (\(delta.bytes) bytes)")
+      }
+      for shard in result.shards {
+        output.writeLine(
+          "shard \(shard.shard) [\(shard.lowerBound)…\(shard.upperBound)]: \(publisher.store.path(shard.path)) "
+            + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
       }
     }
   }

@@ -78,7 +78,7 @@ private func withSource(_ entry: String) -> String {
     #expect(config.maxRejectRatio == 0.5)
     #expect(config.maxRemovalRatio == 0.25)
     #expect(config.deltaHistory == 7)
-    #expect(config.maxEntriesPerExtension == 2_000_000)
+    #expect(config.maxEntriesPerExtension == nil)
     #expect(config.sources.first?.path == "/abs/x.txt")
     #expect(config.sources.first?.region == "ZZ")
     #expect(config.sources.first?.priority == 0)
