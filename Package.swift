@@ -40,6 +40,8 @@ let package = Package(
       name: "calldir",
       dependencies: ["CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler"]
     ),
+    // `make bench`: calldir against sort, comm and Python phonenumbers.
+    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler"]),

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// One measured run of a command.
+struct Measurement {
+  var seconds: Double
+  /// Peak resident set size of the process, in bytes (from wait4's rusage).
+  var peakBytes: Int
+  var status: Int32
+}
+
+/// Runs commands with posix_spawn and measures wall time and peak RSS.
+enum ProcessRunner {
+  /// Runs `arguments` (argv[0] looked up in PATH) with stdin and stdout
+  /// redirected to files (or /dev/null).
+  static func run(
+    _ arguments: [String], stdin: String? = nil, stdout: String = "/dev/null", quiet: Bool = false,
+    environment: [String: String] = [:]
+  ) throws -> Measurement {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let start = DispatchTime.now()
+    let code = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+    guard code == 0 else { throw BenchError.spawn(arguments[0], code) }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 {
+      guard errno == EINTR else { throw BenchError.spawn(arguments[0], errno) }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return Measurement(seconds: seconds, peakBytes: Int(usage.ru_maxrss) * 1024, status: exitStatus)
+  }
+
+  /// Runs a command `count` times and keeps the median time and the largest peak RSS.
+  static func median(_ count: Int, _ arguments: [String], stdin: String? = nil, expectStatus: Int32 = 0, prepare: () throws -> Void = {}) throws -> Measurement {
+    var runs: [Measurement] = []
+    for _ in 0..<count {
+      try prepare()
+      let run = try run(arguments, stdin: stdin)
+      guard run.status == expectStatus else { throw BenchError.failed(arguments.joined(separator: " "), run.status) }
+      runs.append(run)
+    }
+    let times = runs.map(\.seconds).sorted()
+    return Measurement(seconds: times[times.count / 2], peakBytes: runs.map(\.peakBytes).max() ?? 0, status: 0)
+  }
+
+  /// Whether a program can be found in PATH.
+  static func exists(_ program: String) -> Bool {
+    (try? run(["sh", "-c", "command -v \(program) >/dev/null"]).status == 0) ?? false
+  }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+  case spawn(String, Int32)
+  case failed(String, Int32)
+  case data(String)
+
+  var description: String {
+    switch self {
+    case .spawn(let program, let code): "cannot run \(program): \(String(cString: strerror(code)))"
+    case .failed(let command, let status): "'\(command)' exited with \(status)"
+    case .data(let message): message
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import CallDirectoryFormat
+import FormatFixtures
+import Foundation
+
+/// `make bench`: calldir against the tools a user would otherwise use, in one
+/// run on this machine. Inputs are generated deterministically; timings are
+/// medians; peak RSS comes from wait4. `--quick` uses smaller inputs.
+
+struct Row {
+  var name: String
+  var calldir: Measurement
+  var baselineName: String
+  var baseline: Measurement?
+  /// What the ratio must reach (baseline time / calldir time), if any.
+  var floor: Double?
+  var note: String = ""
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let runs = quick ? 1 : 3
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("calldir").path
+let work = FileManager.default.currentDirectoryPath + "/.build/bench" + (quick ? "-quick" : "")
+try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+let data = Datasets(directory: work)
+var rows: [Row] = []
+
+func log(_ message: String) {
+  FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+}
+
+func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+
+// MARK: normalize vs Python phonenumbers
+
+do {
+  let count = quick ? 100_000 : 1_000_000
+  log("normalize: \(count) mixed-format inputs")
+  let input = try data.mixedNumbers(count: count, name: "mixed-\(count).txt")
+  let script = data.path("normalize.py")
+  try """
+    import sys
+    import phonenumbers
+    from phonenumbers import PhoneNumberFormat
+    out = []
+    for line in sys.stdin.buffer:
+        text = line.rstrip(b"\\n").rstrip(b"\\r").decode("utf-8", "replace")
+        try:
+            number = phonenumbers.parse(text, "US")
+            out.append(phonenumbers.format_number(number, PhoneNumberFormat.E164)[1:] if phonenumbers.is_possible_number(number) else "INVALID")
+        except phonenumbers.NumberParseException:
+            out.append("INVALID")
+    sys.stdout.write("\\n".join(out) + "\\n")
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+  let calldir = try ProcessRunner.median(runs, [binary, "normalize", "--region", "US"], stdin: input)
+  var python: Measurement? = nil
+  if (try? ProcessRunner.run(["python3", "-c", "import phonenumbers"], quiet: true).status) == 0 {
+    python = try ProcessRunner.median(1, ["python3", script], stdin: input)
+  } else {
+    log("python3 with phonenumbers not found (pip install phonenumbers); no baseline")
+  }
+  rows.append(Row(name: "normalize \(count / 1000)k", calldir: calldir, baselineName: "python phonenumbers", baseline: python, floor: 100))
+}
+
+// MARK: build vs sort -u
+
+do {
+  let count = quick ? 1_000_000 : 10_000_000
+  log("build: \(count) E.164 lines")
+  let input = try data.e164Lines(count: count, name: "e164-\(count).txt")
+  let config = data.path("build-\(count).json")
+  try "{\"sources\": [{\"path\": \"\(input)\", \"format\": \"lines\", \"list\": \"block\"}]}"
+    .write(toFile: config, atomically: true, encoding: .utf8)
+  let store = data.path("store-\(count)")
+  let calldir = try ProcessRunner.median(runs, [binary, "build", "--config", config, "--store", store]) {
+    try? FileManager.default.removeItem(atPath: store)
+  }
+  let sort = try ProcessRunner.median(runs, ["env", "LC_ALL=C", "sort", "-u", input])
+  rows.append(Row(name: "build \(count / 1_000_000)M lines", calldir: calldir, baselineName: "LC_ALL=C sort -u", baseline: sort, floor: 5))
+}
+
+// MARK: diff vs comm -3
+
+do {
+  let count = quick ? 1_000_000 : 10_000_000
+  log("diff: two \(count)-entry snapshots, 1% adds and 1% removes")
+  var generator = SplitMix64(seed: 21)
+  let old = DatasetShapes.scattered(count: count, universeScale: 1, seed: 5)
+  var new: [Int64] = []
+  new.reserveCapacity(old.count + old.count / 100)
+  for number in old where generator.next(below: 100) != 0 { new.append(number) }
+  for _ in 0..<(count / 100) { new.append(old[Int(generator.next(below: UInt64(old.count)))] + 1) }
+  new = Array(Set(new)).sorted()
+  let oldBlob = data.path("diff-old-\(count).cdir")
+  let newBlob = data.path("diff-new-\(count).cdir")
+  if !FileManager.default.fileExists(atPath: newBlob) {
+    _ = try Snapshot(version: 1, blocking: old).write(to: oldBlob)
+    _ = try Snapshot(version: 2, blocking: new).write(to: newBlob)
+  }
+  let oldText = try data.file("diff-old-\(count).txt") { sink in for number in old.map(String.init).sorted() { sink.write(number) } }
+  let newText = try data.file("diff-new-\(count).txt") { sink in for number in new.map(String.init).sorted() { sink.write(number) } }
+  let calldir = try ProcessRunner.median(runs, [binary, "diff", oldBlob, newBlob, "--output", data.path("diff.cdir")])
+  let comm = try ProcessRunner.median(runs, ["env", "LC_ALL=C", "comm", "-3", oldText, newText])
+  rows.append(Row(name: "diff 2×\(count / 1_000_000)M", calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 10))
+}
+
+// MARK: decode speed
+
+do {
+  let count = quick ? 5_000_000 : 20_000_000
+  log("decode: \(count) entries")
+  let blob = data.path("decode-\(count).cdir")
+  if !FileManager.default.fileExists(atPath: blob) {
+    _ = try Snapshot(version: 1, blocking: DatasetShapes.scattered(count: count, universeScale: 2, seed: 9)).write(to: blob)
+  }
+  var best = Double.infinity
+  var buffer = [Int64](repeating: 0, count: 8192)
+  for _ in 0..<(quick ? 3 : 7) {
+    let start = DispatchTime.now()
+    let iterator = try BlobReader(path: blob).blocking()
+    var total = 0
+    while true {
+      let got = try buffer.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
+      if got == 0 { break }
+      total += got
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    guard total == count else { throw BenchError.data("decoded \(total) of \(count)") }
+    best = min(best, seconds)
+  }
+  let rate = Double(count) / best / 1e6
+  rows.append(Row(
+    name: "decode \(count / 1_000_000)M", calldir: Measurement(seconds: best, peakBytes: 0, status: 0),
+    baselineName: "-", baseline: nil, floor: nil,
+    note: String(format: "%.0fM numbers/s (floor 250M/s) %@", rate, rate >= 250 ? "ok" : "BELOW FLOOR")))
+}
+
+// MARK: streaming memory: a large blob against a small one
+
+for (command, name) in [(["validate"], "validate"), (["device", "load", "--device"], "device load")] {
+  guard (try? ProcessRunner.run([binary] + command.prefix(1) + ["--help"], quiet: true).status) == 0 else {
+    log("\(name): command not available, skipped")
+    continue
+  }
+  let large = quick ? 5_000_000 : 20_000_000
+  var peaks: [Int] = []
+  for count in [10_000, large] {
+    let blob = data.path("stream-\(count).cdir")
+    if !FileManager.default.fileExists(atPath: blob) {
+      _ = try Snapshot(version: 1, blocking: DatasetShapes.scattered(count: count, universeScale: 2, seed: 13)).write(to: blob)
+    }
+    var argv = [binary] + command
+    if name == "device load" {
+      let device = data.path("device-\(count)")
+      try? FileManager.default.removeItem(atPath: device)
+      argv += [device, blob, "--max-entries", String(large * 2)]
+    } else {
+      argv.append(blob)
+    }
+    peaks.append(try ProcessRunner.run(argv).peakBytes)
+  }
+  let growth = peaks[1] - peaks[0]
+  rows.append(Row(
+    name: "\(name) RSS", calldir: Measurement(seconds: 0, peakBytes: peaks[1], status: 0), baselineName: "-",
+    baseline: nil, floor: nil,
+    note: "10k: \(mib(peaks[0])), \(large / 1_000_000)M: \(mib(peaks[1])), growth \(mib(growth)) (floor 8 MiB) \(growth <= 8 << 20 ? "ok" : "BELOW FLOOR")"))
+}
+
+// MARK: report
+
+let machine = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+  .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
+  .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+print("calldir bench\(quick ? " (quick)" : "") on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine), \(mib(Int(ProcessInfo.processInfo.physicalMemory)))")
+print("")
+print("| benchmark | calldir | calldir peak RSS | baseline | baseline time | baseline peak RSS | ratio | floor |")
+print("|---|---:|---:|---|---:|---:|---:|---|")
+var failed = false
+for row in rows {
+  if let baseline = row.baseline {
+    let ratio = baseline.seconds / row.calldir.seconds
+    let verdict = row.floor.map { ratio >= $0 ? "≥ \(Int($0))× ok" : "≥ \(Int($0))× BELOW" } ?? ""
+    if let floor = row.floor, ratio < floor { failed = true }
+    print(String(format: "| %@ | %.3f s | %@ | %@ | %.3f s | %@ | %.1f× | %@ |", row.name, row.calldir.seconds,
+      mib(row.calldir.peakBytes), row.baselineName, baseline.seconds, mib(baseline.peakBytes), ratio, verdict))
+  } else {
+    if row.note.contains("BELOW") { failed = true }
+    print(String(format: "| %@ | %@ | %@ | %@ | | | | %@ |", row.name,
+      row.calldir.seconds > 0 ? String(format: "%.3f s", row.calldir.seconds) : "", row.calldir.peakBytes > 0 ? mib(row.calldir.peakBytes) : "",
+      row.baselineName, row.note))
+  }
+}
+if failed { print("\nsome floors are not reached") }
