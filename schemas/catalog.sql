@@ -11,7 +11,7 @@ CREATE TABLE snapshots (
   path             TEXT    NOT NULL,     -- the full snapshot blob
   bytes            INTEGER NOT NULL,
   digest           TEXT    NOT NULL,     -- content digest over the entries (schemas/blob-format.md)
-  file_checksum    TEXT    NOT NULL,     -- "sha256:<hex>" of the blob file as written
+  file_checksum    TEXT    NOT NULL,     -- "crc32c:<hex>" of the blob file as written
   blocking         INTEGER NOT NULL,
   identification   INTEGER NOT NULL,
   labels           INTEGER NOT NULL,
@@ -38,7 +38,7 @@ CREATE TABLE snapshot_sources (
   priority         INTEGER NOT NULL,
   bytes            INTEGER NOT NULL,
   modified_at      TEXT    NOT NULL,
-  checksum         TEXT    NOT NULL,     -- "sha256:<hex>" of the file as read
+  checksum         TEXT    NOT NULL,     -- "crc32c:<hex>" of the file as read
   data_lines       INTEGER NOT NULL,
   accepted         INTEGER NOT NULL,
   rejected         INTEGER NOT NULL,

@@ -8,7 +8,7 @@ public struct SnapshotRecord: Sendable, Hashable {
   public var bytes: Int64
   /// The content digest, lowercase hex.
   public var digest: String
-  /// `sha256:<hex>` of the blob file.
+  /// `crc32c:<hex>` of the blob file.
   public var fileChecksum: String
   public var blocking: Int
   public var identification: Int
@@ -50,7 +50,7 @@ public struct SourceRecordRow: Sendable, Hashable {
   public var priority: Int
   public var bytes: Int64
   public var modifiedAt: String
-  /// `sha256:<hex>` of the file as read.
+  /// `crc32c:<hex>` of the file as read.
   public var checksum: String
   public var dataLines: Int
   public var accepted: Int

@@ -4,16 +4,16 @@
 /// Streaming use: create, call ``update(_:)`` any number of times, read
 /// ``value``. The initial register is `0xFFFFFFFF` and the result is the
 /// register complemented, so `CRC32C.checksum("123456789")` is `0xE3069283`.
-struct CRC32C: Sendable {
+public struct CRC32C: Sendable {
   private var register: UInt32 = 0xFFFF_FFFF
 
-  init() {}
+  public init() {}
 
   /// The checksum of the bytes seen so far.
-  var value: UInt32 { ~register }
+  public var value: UInt32 { ~register }
 
   /// Feeds `bytes` into the checksum.
-  mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     guard let base = bytes.baseAddress else { return }
     register = CRC32C._update(register, base, bytes.count)
   }
