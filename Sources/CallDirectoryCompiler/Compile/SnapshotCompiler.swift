@@ -42,6 +42,8 @@ public struct SnapshotCompiler {
     let clock = ContinuousClock()
     let started = clock.now
 
+    let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    let batches = (0..<workers).map { _ in RecordBatch(capacity: 1 << 15) }
     for spec in config.sources {
       let region = try self.region(for: spec)
       let reader: any SourceReader
@@ -54,61 +56,77 @@ public struct SnapshotCompiler {
       progress?("reading \(path)")
       var accepted = 0
       var rejected = 0
-      var pending: CompileError? = nil
-      func reject(_ line: Int, _ reason: String) {
-        rejected += 1
-        do { try rejects.add(path: path, line: line, reason: reason) } catch { pending = pending ?? error }
+      let labels = spec.list == .identify ? labelSanitizer : nil
+
+      // Normalize the filled batches on all cores, then fold their results
+      // in file order, so the outcome is the same as one pass would give.
+      func drain() throws(CompileError) {
+        let filled = batches.filter { !$0.isEmpty }
+        guard !filled.isEmpty else { return }
+        RecordBatch.normalizeConcurrently(filled, with: normalizer, region: region, labels: labels)
+        for batch in filled {
+          var outcomes = batch.outcomes.makeIterator()
+          for item in batch.items {
+            switch item {
+            case .record(let line, _, _, _, _):
+              switch outcomes.next() {
+              case .number(let number, let label)?:
+                switch spec.list {
+                case .block: blockSingles.append(number)
+                case .allow: allowSingles.append(number)
+                case .identify: identification.add(number: number, label: label ?? "", priority: spec.priority)
+                }
+                accepted += 1
+              case .rejected(let reason)?:
+                rejected += 1
+                try rejects.add(path: path, line: line, reason: reason)
+              case nil:
+                break
+              }
+            case .range(let range, let line):
+              switch spec.list {
+              case .block: blockRanges.append(range)
+              case .allow: allowRanges.append(range)
+              case .identify:
+                rejected += 1
+                try rejects.add(path: path, line: line, reason: "a range cannot carry a label")
+                continue
+              }
+              accepted += 1
+            case .issue(let line, let reason):
+              rejected += 1
+              try rejects.add(path: path, line: line, reason: reason)
+            }
+          }
+          batch.reset()
+        }
       }
+
+      var current = 0
       let summary: SourceSummary
       do {
         summary = try reader.read { event in
+          let batch = batches[current]
           switch event {
-          case .record(let record):
-            let text = String(decoding: record.numberBytes, as: UTF8.self)
-            let number: Int64
-            switch normalizer.normalize(text, region: region) {
-            case .success(let value): number = value
-            case .failure(let rejection):
-              reject(record.line, rejection.description)
-              return
-            }
-            switch spec.list {
-            case .block: blockSingles.append(number)
-            case .allow: allowSingles.append(number)
-            case .identify:
-              guard let labelBytes = record.labelBytes else {
-                reject(record.line, "missing label")
-                return
-              }
-              switch labelSanitizer.sanitize(bytes: labelBytes) {
-              case .success(let label):
-                identification.add(number: number, label: label, priority: spec.priority)
-              case .failure(let rejection):
-                reject(record.line, rejection.description)
-                return
-              }
-            }
-            accepted += 1
-          case .range(let item):
-            let range = item.range.lower...item.range.upper
-            switch spec.list {
-            case .block: blockRanges.append(range)
-            case .allow: allowRanges.append(range)
-            case .identify:
-              reject(item.line, "a range cannot carry a label")
-              return
-            }
-            accepted += 1
-          case .issue(let issue):
-            reject(issue.line, issue.reason)
+          case .record(let record): batch.append(record)
+          case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line)
+          case .issue(let issue): batch.append(issue: issue)
+          }
+          guard batch.isFull else { return }
+          current += 1
+          if current == batches.count {
+            current = 0
+            try drain()
           }
         }
+        try drain()
       } catch let error as SourceError {
         throw .source(error)
+      } catch let error as CompileError {
+        throw error
       } catch {
         throw .source(.readFailed(path: spec.path, reason: "\(error)"))
       }
-      if let pending { throw pending }
       if summary.dataLines > 0 && Double(rejected) > config.maxRejectRatio * Double(summary.dataLines) {
         throw .tooManyRejects(path: path, rejected: rejected, dataLines: summary.dataLines, limit: config.maxRejectRatio)
       }

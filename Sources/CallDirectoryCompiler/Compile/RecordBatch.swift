@@ -1,0 +1,105 @@
+import Dispatch
+import PhoneNumbers
+import UnicodeText
+
+/// A batch of a source's events, in file order, with the bytes of its
+/// records copied out of the reader's buffer so that normalizing can run on
+/// another core while reading goes on.
+final class RecordBatch: @unchecked Sendable {
+  /// One event of the source, in order.
+  enum Item {
+    /// A record: its number (and label) bytes are `bytes[numberStart..<labelStart]`
+    /// (and `bytes[labelStart..<labelEnd]`, when `hasLabel`).
+    case record(line: Int, numberStart: Int, labelStart: Int, labelEnd: Int, hasLabel: Bool)
+    case range(ClosedRange<Int64>, line: Int)
+    case issue(line: Int, reason: String)
+  }
+
+  /// What normalizing a record gave.
+  enum Outcome {
+    case number(Int64, label: String?)
+    case rejected(String)
+  }
+
+  private(set) var items: [Item] = []
+  private(set) var bytes: [UInt8] = []
+  /// One outcome per `.record` item, in order, after `normalize`.
+  private(set) var outcomes: [Outcome] = []
+  private(set) var recordCount = 0
+
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    items.reserveCapacity(capacity)
+    bytes.reserveCapacity(capacity * 16)
+  }
+
+  var isFull: Bool { items.count >= capacity }
+  var isEmpty: Bool { items.isEmpty }
+
+  func append(_ record: RawRecord) {
+    let numberStart = bytes.count
+    bytes.append(contentsOf: record.numberBytes)
+    let labelStart = bytes.count
+    if let label = record.labelBytes { bytes.append(contentsOf: label) }
+    items.append(.record(
+      line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: bytes.count,
+      hasLabel: record.labelBytes != nil))
+    recordCount += 1
+  }
+
+  func append(range: ClosedRange<Int64>, line: Int) { items.append(.range(range, line: line)) }
+
+  func append(issue: SourceIssue) { items.append(.issue(line: issue.line, reason: issue.reason)) }
+
+  func reset() {
+    items.removeAll(keepingCapacity: true)
+    bytes.removeAll(keepingCapacity: true)
+    outcomes.removeAll(keepingCapacity: true)
+    recordCount = 0
+  }
+
+  /// Normalizes every record (and cleans its label when `labels`).
+  func normalize(with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?) {
+    outcomes.reserveCapacity(recordCount)
+    bytes.withUnsafeBufferPointer { buffer in
+      for item in items {
+        guard case .record(_, let numberStart, let labelStart, let labelEnd, let hasLabel) = item else { continue }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[numberStart..<labelStart]), as: UTF8.self)
+        let number: Int64
+        switch normalizer.normalize(text, region: region) {
+        case .success(let value): number = value
+        case .failure(let rejection):
+          outcomes.append(.rejected(rejection.description))
+          continue
+        }
+        guard let labels else {
+          outcomes.append(.number(number, label: nil))
+          continue
+        }
+        guard hasLabel else {
+          outcomes.append(.rejected("missing label"))
+          continue
+        }
+        switch labels.sanitize(bytes: UnsafeBufferPointer(rebasing: buffer[labelStart..<labelEnd])) {
+        case .success(let label): outcomes.append(.number(number, label: label))
+        case .failure(let rejection): outcomes.append(.rejected(rejection.description))
+        }
+      }
+    }
+  }
+
+  /// Normalizes several batches at once, one per core.
+  static func normalizeConcurrently(
+    _ batches: [RecordBatch], with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?
+  ) {
+    if batches.count == 1 {
+      batches[0].normalize(with: normalizer, region: region, labels: labels)
+      return
+    }
+    DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+      batches[index].normalize(with: normalizer, region: region, labels: labels)
+    }
+  }
+}
