@@ -44,14 +44,14 @@ let package = Package(
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
-    .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler"]),
+    .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler", "FormatFixtures"]),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
     .testTarget(
       name: "PhoneNumbersTests",
-      dependencies: ["PhoneNumbers"],
+      dependencies: ["PhoneNumbers", "FormatFixtures"],
       resources: [.copy("Fixtures")]
     ),
     // Runs the built binary on real files; `swift build --build-tests` builds it first.

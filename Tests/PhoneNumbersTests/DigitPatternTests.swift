@@ -1,3 +1,4 @@
+import FormatFixtures
 import Testing
 
 @testable import PhoneNumbers
@@ -70,7 +71,7 @@ import Testing
   @Test func everyPlanPatternAgreesOnRandomDigits() throws {
     // The automaton and the backtracking engine must agree on every general
     // pattern of the plan, for inputs of every plausible length.
-    var generator = SplitMix(seed: 42)
+    var generator = SplitMix64(seed: 42)
     let plan = NumberingPlan.standard
     for code in plan.regionCodes {
       let region = try #require(plan.region(code))
@@ -83,18 +84,5 @@ import Testing
         }
       }
     }
-  }
-}
-
-/// A small deterministic generator for tests.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,33 +1,24 @@
 import CallDirectoryFormat
+import FormatFixtures
 import Foundation
 import Testing
 
 @testable import CallDirectoryCompiler
 
 @Suite struct SnapshotDifferTests {
-  /// A seeded generator.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  }
-
-  func randomSnapshot(version: UInt64, from base: Snapshot?, generator: inout Generator) -> Snapshot {
+  func randomSnapshot(version: UInt64, from base: Snapshot?, generator: inout SplitMix64) -> Snapshot {
+    func below(_ bound: Int) -> Int { Int(generator.next(below: UInt64(bound))) }
     var blocking = Set(base?.blocking ?? [])
     var labels = Dictionary(uniqueKeysWithValues: (base?.identification ?? []).map { ($0.number, $0.label) })
     let names = ["Spam", "Bank", "🚫 scam", "Clinic", "e\u{301}cole", "\u{E9}cole"]
-    for _ in 0..<generator.below(400) { blocking.insert(12_125_550_000 + Int64(generator.below(5000))) }
-    for _ in 0..<generator.below(blocking.count / 3 + 1) {
+    for _ in 0..<below(400) { blocking.insert(12_125_550_000 + Int64(below(5000))) }
+    for _ in 0..<below(blocking.count / 3 + 1) {
       if let any = blocking.randomElement(using: &generator) { blocking.remove(any) }
     }
-    for _ in 0..<generator.below(60) { labels[44_207_946_0000 + Int64(generator.below(300))] = names[generator.below(names.count)] }
-    for key in Array(labels.keys) where generator.below(5) == 0 { labels[key] = generator.below(2) == 0 ? nil : names[generator.below(names.count)] }
+    for _ in 0..<below(60) { labels[44_207_946_0000 + Int64(below(300))] = names[below(names.count)] }
+    for key in Array(labels.keys) where below(5) == 0 {
+      labels[key] = below(2) == 0 ? nil : names[below(names.count)]
+    }
     return Snapshot(
       version: version, blocking: blocking.sorted(),
       identification: labels.sorted { $0.key < $1.key }.map { IdentificationEntry(number: $0.key, label: $0.value) })
@@ -37,7 +28,7 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("differ-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    var generator = Generator(state: 7)
+    var generator = SplitMix64(seed: 7)
     for round in 0..<25 {
       let old = randomSnapshot(version: 1, from: nil, generator: &generator)
       let new = round == 0 ? Snapshot(version: 2, blocking: old.blocking, identification: old.identification)

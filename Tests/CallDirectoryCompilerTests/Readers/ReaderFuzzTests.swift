@@ -1,19 +1,7 @@
+import FormatFixtures
 import Testing
 
 @testable import CallDirectoryCompiler
-
-/// A small deterministic generator so failures reproduce.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Random inputs made of the bytes the readers treat specially must never
 /// crash, must give the same result for every chunk size, and must deliver
@@ -24,7 +12,7 @@ private struct SplitMix64: RandomNumberGenerator {
     + [0xFF, 0xE2, 0x80, 0x93, 0xC3, 0xA9, 0xEF, 0xBB, 0xBF, 0x00]
 
   static func samples(seed: UInt64) -> [[UInt8]] {
-    var generator = SplitMix64(state: seed)
+    var generator = SplitMix64(seed: seed)
     return (0..<150).map { _ in
       let count = Int.random(in: 0..<120, using: &generator)
       return (0..<count).map { _ in
