@@ -37,21 +37,21 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
       return "cannot open '\(path)': \(reason)"
     case .readFailed(let path, let reason):
       return "cannot read '\(path)': \(reason)"
-    case .unsupportedEncoding(_, let encoding):
-      return "unsupported encoding \(encoding) (convert the file to utf-8)"
-    case .missingHeader:
-      return "missing header row"
-    case .invalidHeader(_, let reason):
-      return "invalid header row: \(reason)"
-    case .columnNotFound(_, let column, let available, let suggestion):
+    case .unsupportedEncoding(let path, let encoding):
+      return "\(path): unsupported encoding \(encoding) (convert the file to utf-8)"
+    case .missingHeader(let path):
+      return "\(path):1: missing header row"
+    case .invalidHeader(let path, let reason):
+      return "\(path):1: invalid header row: \(reason)"
+    case .columnNotFound(let path, let column, let available, let suggestion):
       var shown = available.prefix(20).joined(separator: ", ")
       if available.count > 20 { shown += ", …" }
       var message =
-        "column '\(column)' not found in header (columns: \(shown))"
+        "\(path):1: column '\(column)' not found in header (columns: \(shown))"
       if let suggestion { message += "; did you mean '\(suggestion)'?" }
       return message
-    case .duplicateColumn(_, let column):
-      return "column '\(column)' appears more than once in header"
+    case .duplicateColumn(let path, let column):
+      return "\(path):1: column '\(column)' appears more than once in header"
     }
   }
 }

@@ -134,7 +134,7 @@ import Testing
     } catch let error as SourceError {
       #expect(
         error.description
-          == "column 'phone' not found in header (columns: "
+          == "<memory>:1: column 'phone' not found in header (columns: "
           + "Company_Phone_Number, Created_Date, Violation_Date, "
           + "Consumer_City, Consumer_State, Consumer_Area_Code, Subject, "
           + "Recorded_Message_Or_Robocall)")
