@@ -30,6 +30,8 @@ let package = Package(
     // A tiny extension process for CallKitMock's own tests (calldir itself
     // hosts its provider through a hidden `device _extension` subcommand).
     .executableTarget(name: "mockext", dependencies: ["CallKitMock"]),
+    // `calldir validate`: what an extension would feed CallKit, checked streaming.
+    .target(name: "CallDirectoryValidation", dependencies: ["CallDirectoryFormat"]),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
     .target(
       name: "CallDirectoryCompiler",
@@ -38,7 +40,9 @@ let package = Package(
     // The thin executable: argument parsing, one file per command, exit codes.
     .executableTarget(
       name: "calldir",
-      dependencies: ["CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler"]
+      dependencies: [
+        "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryValidation",
+      ]
     ),
     // `make bench`: calldir against sort, comm and Python phonenumbers.
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
@@ -46,6 +50,10 @@ let package = Package(
     .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler", "FormatFixtures"]),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
+    .testTarget(
+      name: "CallDirectoryValidationTests",
+      dependencies: ["CallDirectoryValidation", "CallDirectoryFormat", "CommandLineKit"]
+    ),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),

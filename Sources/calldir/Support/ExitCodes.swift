@@ -1,6 +1,7 @@
 import CallDirectoryCompiler
 import CallDirectoryFormat
 import CommandLineKit
+import Glibc
 
 /// A library error with the sysexits code the tool exits with.
 struct MappedError: CommandLineError {
@@ -57,7 +58,7 @@ enum ExitCodes {
 
   static func code(for error: BlobError) -> ExitCode {
     switch error {
-    case .io(_, _, let code): code == 2 ? .noInput : .ioError
+    case .io(_, _, let code): code == ENOENT || code == EACCES || code == EISDIR ? .noInput : .ioError
     case .misuse: .software
     default: .dataError
     }

@@ -1,0 +1,36 @@
+/// Settings for a ``DatasetValidator``.
+public struct ValidationOptions: Sendable, Hashable {
+  /// How many violations are passed to the report handler; the rest are
+  /// only counted. `nil` passes every violation.
+  public var maxReported: Int?
+  /// The longest accepted text line in bytes, without its line break
+  /// (at least 64). A longer line is one ``ViolationKind/lineTooLong``
+  /// violation and is skipped; memory never grows past this bound.
+  public var maxLineLength: Int
+  /// Whether labels with control characters are reported as warnings.
+  public var reportsControlCharacters: Bool
+  /// Whether a full snapshot's content digest (SHA-256 over every entry) is
+  /// recomputed and compared; a mismatch is a damaged blob. Off by default:
+  /// it costs about 10× the rest of the check, and the CRC-32C checksums
+  /// already catch corruption (`calldir inspect` checks the digest).
+  public var recomputesDigest: Bool
+
+  /// Creates options.
+  ///
+  /// - Parameters:
+  ///   - maxReported: How many violations to report (`nil`: all); counting continues.
+  ///   - maxLineLength: The longest text line in bytes.
+  ///   - reportsControlCharacters: Whether to warn about control characters in labels.
+  ///   - recomputesDigest: Whether to check a full snapshot's content digest.
+  public init(
+    maxReported: Int? = 20,
+    maxLineLength: Int = 1 << 20,
+    reportsControlCharacters: Bool = true,
+    recomputesDigest: Bool = false
+  ) {
+    self.maxReported = maxReported.map { max(0, $0) }
+    self.maxLineLength = max(64, maxLineLength)
+    self.reportsControlCharacters = reportsControlCharacters
+    self.recomputesDigest = recomputesDigest
+  }
+}

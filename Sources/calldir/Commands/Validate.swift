@@ -1,0 +1,72 @@
+import CallDirectoryValidation
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir validate`: what CallKit would reject in a text list or a blob.
+  struct Validate: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "validate",
+      abstract: "Check a text list or blob for entries CallKit would reject.",
+      discussion: """
+        FILE is a calldir blob (full snapshot or delta, detected by its CDIR magic) or \
+        text with one entry per line (LF or CRLF): `number` is a blocking entry, \
+        `number<TAB>label` an identification entry; lines starting with # are comments; \
+        empty lines are allowed only at the end. Numbers are digits only, country code \
+        first, no + or leading zero, in 1...9223372036854775806; each list must be \
+        strictly ascending. Violations go to standard output as `FILE:LINE: error: ...` \
+        (blobs: `FILE:entry N (SECTION): error: ...`), then notes and a summary line. \
+        Exits 0 when valid (warnings allowed), 1 when violations were found, 65 for a \
+        corrupt blob, 66 when FILE cannot be opened.
+        """,
+      arguments: [
+        .positional("file", help: "A calldir blob or a text list."),
+        .flag("json", help: "Print one JSON object instead of diagnostics."),
+        .option("max-errors", valueName: "n", defaultValue: "20",
+                help: "Report at most this many violations, 0 for all; counting continues."),
+      ]
+    )
+
+    let path: String
+    let json: Bool
+    let maxErrors: Int
+
+    init(arguments: ParsedArguments) throws {
+      path = try arguments.requiredString("file")
+      json = arguments.flag("json")
+      maxErrors = try arguments.int("max-errors") ?? 20
+    }
+
+    func validate() throws {
+      if maxErrors < 0 {
+        throw UsageError.invalid("--max-errors must be 0 (report all) or more, not \(maxErrors)")
+      }
+    }
+
+    func run(context: CommandContext) throws {
+      let output = context.standardOutput
+      let writer = ValidationReportWriter(name: path, style: json ? .json : .text) { output.write($0) }
+      let validator = DatasetValidator(options: ValidationOptions(maxReported: maxErrors == 0 ? nil : maxErrors))
+      let summary: ValidationSummary
+      do {
+        summary = try validator.validate(path: path) { writer.write($0) }
+      } catch {
+        throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description)
+      }
+      writer.finish(summary)
+      if !summary.isValid { throw ExitCode.failure }
+    }
+  }
+}
+
+extension ExitCodes {
+  /// The exit code for a validation error: 66 when the file cannot be
+  /// opened, 74 when reading fails, 65 for a damaged blob.
+  static func code(for error: ValidationError) -> ExitCode {
+    switch error {
+    case .cannotOpen: .noInput
+    case .readFailed: .ioError
+    case .invalidBlob(_, let error): code(for: error)
+    case .unexpected: .software
+    }
+  }
+}
