@@ -7,6 +7,7 @@ let package = Package(
     .executable(name: "calldir", targets: ["calldir"]),
     .library(name: "PhoneNumbers", targets: ["PhoneNumbers"]),
     .library(name: "CallDirectoryFormat", targets: ["CallDirectoryFormat"]),
+    .library(name: "CallDirectoryProvider", targets: ["CallDirectoryProvider"]),
   ],
   targets: [
     // ICU is reached only through this C shim: its public header uses plain
@@ -30,6 +31,9 @@ let package = Package(
     // A tiny extension process for CallKitMock's own tests (calldir itself
     // hosts its provider through a hidden `device _extension` subcommand).
     .executableTarget(name: "mockext", dependencies: ["CallKitMock"]),
+    // The device-side loader an app ships in its Call Directory extension:
+    // streams full or delta blobs into any context with CallKit's method names.
+    .target(name: "CallDirectoryProvider", dependencies: ["CallDirectoryFormat"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CallDirectoryFormat"]),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
@@ -42,6 +46,7 @@ let package = Package(
       name: "calldir",
       dependencies: [
         "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryValidation",
+        "CallDirectoryProvider", "CallKitMock",
       ]
     ),
     // `make bench`: calldir against sort, comm and Python phonenumbers.
@@ -54,6 +59,10 @@ let package = Package(
       name: "CallDirectoryValidationTests",
       dependencies: ["CallDirectoryValidation", "CallDirectoryFormat", "CommandLineKit"]
     ),
+    .testTarget(
+      name: "CallDirectoryProviderTests",
+      dependencies: ["CallDirectoryProvider", "CallDirectoryFormat", "CallKitMock"]
+    ),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
@@ -63,7 +72,7 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     // Runs the built binary on real files; `swift build --build-tests` builds it first.
-    .testTarget(name: "EndToEndTests", resources: [.copy("Fixtures")]),
+    .testTarget(name: "EndToEndTests", dependencies: ["CallDirectoryFormat", "CallKitMock"], resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v6]
 )

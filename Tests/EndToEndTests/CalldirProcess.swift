@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import Foundation
 import Testing
 
@@ -23,10 +24,12 @@ struct CalldirProcess {
       .deletingLastPathComponent().appendingPathComponent(".build/debug/calldir")
   }()
 
-  /// Runs `calldir arguments…` with `input` on standard input.
-  static func run(_ arguments: [String], input: String? = nil, in directory: URL? = nil) throws -> Result {
+  /// Runs `calldir arguments…` (or another executable) with `input` on standard input.
+  static func run(
+    _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     let output = Pipe()
@@ -84,4 +87,39 @@ final class TemporaryDirectory {
   }
 
   func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+  /// Writes a snapshot as a full blob and returns its path.
+  @discardableResult
+  func full(_ name: String, _ snapshot: Snapshot) throws -> String {
+    try snapshot.write(to: path(name))
+    return path(name)
+  }
+
+  /// Writes the delta between two snapshots and returns its path.
+  @discardableResult
+  func delta(_ name: String, from base: Snapshot, to target: Snapshot) throws -> String {
+    try SnapshotDelta(from: base, to: target).write(to: path(name))
+    return path(name)
+  }
+}
+
+/// A sample snapshot: `count` blocking numbers and `count / 2` identification entries.
+func sampleSnapshot(version: UInt64, count: Int, start: Int64 = 33_612_000_000, step: Int64 = 3) -> Snapshot {
+  let labels = ["Spam", "🚫 démarchage", "Bank"]
+  let blocking = (0..<Int64(count)).map { start + $0 * step }
+  let identification = (0..<Int64(count / 2)).map {
+    IdentificationEntry(number: start + 1 + $0 * 7, label: labels[Int($0) % labels.count])
+  }
+  return Snapshot(version: version, blocking: blocking, identification: identification)
+}
+
+/// Parses a JSON line.
+func parseJSON(_ text: String) throws -> [String: Any] {
+  let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+  return try #require(object as? [String: Any])
+}
+
+/// The `extensions` array of a `device … --json` output.
+func extensions(_ text: String) throws -> [[String: Any]] {
+  try #require(try parseJSON(text)["extensions"] as? [[String: Any]])
 }

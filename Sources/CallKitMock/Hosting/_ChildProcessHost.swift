@@ -75,19 +75,22 @@ enum _ChildProcessHost {
       spawned.kill()
     }
 
+    /// Samples the child's peak memory; interrupts it when over budget.
+    func exceedsBudget() -> Bool {
+      guard let memory = _ProcessMemory.read(pid: spawned.pid) else { return false }
+      peak = max(peak ?? 0, memory.peakResidentBytes)
+      guard let baseline, memory.peakResidentBytes - baseline > settings.memoryBudgetBytes else { return false }
+      interrupt(
+        "the extension process exceeded its memory budget: peak \(memory.peakResidentBytes >> 10) KiB, "
+          + "baseline \(baseline >> 10) KiB, budget \(settings.memoryBudgetBytes >> 10) KiB")
+      return true
+    }
+
     loop: while true {
       let now = _monotonicSeconds()
       if now >= nextSample {
         nextSample = now + pollInterval
-        if let memory = _ProcessMemory.read(pid: spawned.pid) {
-          peak = max(peak ?? 0, memory.peakResidentBytes)
-          if let baseline, memory.peakResidentBytes - baseline > settings.memoryBudgetBytes {
-            interrupt(
-              "the extension process exceeded its memory budget: peak \(memory.peakResidentBytes >> 10) KiB, "
-                + "baseline \(baseline >> 10) KiB, budget \(settings.memoryBudgetBytes >> 10) KiB")
-            break loop
-          }
-        }
+        if exceedsBudget() { break loop }
       }
       if now >= deadline {
         interrupt("the request did not end within \(settings.requestTimeout) seconds")
@@ -126,6 +129,9 @@ enum _ChildProcessHost {
           case .operation(.readIncremental):
             _ = session.readIncremental()
           case .operation(.complete):
+            // A last look at the peak, so a child that overran its budget
+            // between two polls cannot still commit.
+            if exceedsBudget() { break loop }
             session.apply(.complete)
             completed = true
             break loop

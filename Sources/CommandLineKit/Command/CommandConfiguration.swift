@@ -12,6 +12,8 @@ public struct CommandConfiguration: Sendable {
   public var arguments: [ArgumentSpec]
   /// Child commands, in the order they appear in help.
   public var subcommands: [any Command.Type]
+  /// Left out of help and suggestions (for internal entry points); still runs.
+  public var isHidden: Bool
 
   /// Creates a command configuration.
   ///
@@ -22,13 +24,15 @@ public struct CommandConfiguration: Sendable {
   ///   - version: The version string for `--version` (root only).
   ///   - arguments: The command's positional arguments, options and flags.
   ///   - subcommands: Child commands.
+  ///   - isHidden: Whether help and "did you mean" leave the command out.
   public init(
     name: String,
     abstract: String,
     discussion: String? = nil,
     version: String? = nil,
     arguments: [ArgumentSpec] = [],
-    subcommands: [any Command.Type] = []
+    subcommands: [any Command.Type] = [],
+    isHidden: Bool = false
   ) {
     self.name = name
     self.abstract = abstract
@@ -36,5 +40,6 @@ public struct CommandConfiguration: Sendable {
     self.version = version
     self.arguments = arguments
     self.subcommands = subcommands
+    self.isHidden = isHidden
   }
 }

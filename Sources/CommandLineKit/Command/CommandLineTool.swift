@@ -149,7 +149,7 @@ public enum CommandLineTool {
       let suggestion = token.hasPrefix("--") ? _Suggestions.bestMatch(for: token, among: candidates) : nil
       return .unknownOption(token, suggestion: suggestion)
     }
-    var names = current.configuration.subcommands.map { $0.configuration.name }
+    var names = current.configuration.subcommands.filter { !$0.configuration.isHidden }.map { $0.configuration.name }
     if path.count == 1 { names.append("help") }
     return .unknownSubcommand(token, suggestion: _Suggestions.bestMatch(for: token, among: names))
   }

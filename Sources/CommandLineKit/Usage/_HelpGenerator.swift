@@ -51,7 +51,8 @@ enum _HelpGenerator {
     sections.append("OPTIONS:\n" + options.joined())
 
     if !configuration.subcommands.isEmpty {
-      var rows = configuration.subcommands.map { row($0.configuration.name, $0.configuration.abstract) }
+      var rows = configuration.subcommands.filter { !$0.configuration.isHidden }
+        .map { row($0.configuration.name, $0.configuration.abstract) }
       if isRoot { rows.append(row("help", "Show subcommand help information.")) }
       let helpPath = ([path[0].configuration.name, "help"] + path.dropFirst().map { $0.configuration.name })
         .joined(separator: " ")

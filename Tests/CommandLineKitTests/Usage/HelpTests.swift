@@ -188,3 +188,31 @@ private struct SingleTool: RunnableCommand {
     #expect(ToolRun("help", "device", "-h").standardOutput == HelpTests.deviceHelp)
   }
 }
+
+@Suite struct HiddenCommandTests {
+  enum Root: Command {
+    static let configuration = CommandConfiguration(
+      name: "tool", abstract: "A tool.", subcommands: [Visible.self, Secret.self])
+  }
+  struct Visible: RunnableCommand {
+    static let configuration = CommandConfiguration(name: "visible", abstract: "Shown.")
+    init(arguments: ParsedArguments) throws {}
+    func run(context: CommandContext) throws { context.standardOutput.writeLine("visible ran") }
+  }
+  struct Secret: RunnableCommand {
+    static let configuration = CommandConfiguration(name: "_secret", abstract: "Hidden.", isHidden: true)
+    init(arguments: ParsedArguments) throws {}
+    func run(context: CommandContext) throws { context.standardOutput.writeLine("secret ran") }
+  }
+
+  @Test func hiddenCommandsRunButStayOutOfHelp() {
+    let help = MemorySink()
+    _ = CommandLineTool.run(root: Root.self, arguments: ["--help"], standardOutput: help, standardError: MemorySink())
+    #expect(help.text.contains("visible"))
+    #expect(!help.text.contains("_secret"))
+    let output = MemorySink()
+    let code = CommandLineTool.run(root: Root.self, arguments: ["_secret"], standardOutput: output, standardError: MemorySink())
+    #expect(code == .success)
+    #expect(output.text == "secret ran\n")
+  }
+}

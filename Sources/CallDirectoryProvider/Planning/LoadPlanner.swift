@@ -1,0 +1,100 @@
+import CallDirectoryFormat
+
+/// Chooses how to serve a request from the request kind, the provider's
+/// state and the available blobs. A pure function: the CLI runs it too, to
+/// refuse a load before touching the device.
+///
+/// Rules, newest snapshot first:
+/// - **Complete request** (`isIncremental == false`): the full snapshot with
+///   the highest version (``LoadStrategy/complete``); without one, refused.
+/// - **Incremental request** with a known held snapshot (see
+///   ``ProviderState/heldSnapshot``):
+///   1. a delta whose base version **and** digest equal the held snapshot,
+///      if its target version is at least the newest full snapshot's
+///      (``LoadStrategy/delta``; the highest target wins);
+///   2. else a full snapshot: ``LoadStrategy/upToDate`` when it is the held
+///      snapshot itself, otherwise ``LoadStrategy/replace``;
+///   3. else, when a delta's target is the held snapshot (it was applied
+///      already), ``LoadStrategy/upToDate``;
+///   4. else refused: only deltas on other bases are available.
+/// - **Incremental request without a known held snapshot** (no state file,
+///   or a request whose outcome was never recorded): ``LoadStrategy/replace``
+///   with the newest full snapshot; without one, refused.
+///
+/// Ties between blobs of the same version keep the first in path order.
+public enum LoadPlanner {
+  /// Plans a request.
+  ///
+  /// - Parameters:
+  ///   - isIncremental: What the context's `isIncremental` returned.
+  ///   - state: The provider's state.
+  ///   - candidates: The readable blobs.
+  ///   - skipped: Blobs whose header could not be read (kept in the plan
+  ///     and in the refusal message).
+  /// - Returns: The plan.
+  /// - Throws: ``CallDirectoryProviderError/noUsableBlob(_:)`` when nothing
+  ///   fits; the context must then be left untouched.
+  public static func plan(
+    isIncremental: Bool,
+    state: ProviderState,
+    candidates: [BlobCandidate],
+    skipped: [CallDirectoryProviderError] = []
+  ) throws(CallDirectoryProviderError) -> LoadPlan {
+    let held = isIncremental ? state.heldSnapshot : nil
+    let fulls = candidates.filter { $0.header.kind == .full }
+    let newestFull = newest(fulls)
+    func make(_ strategy: LoadStrategy, _ blob: BlobCandidate?, _ target: SnapshotIdentity) -> LoadPlan {
+      LoadPlan(strategy: strategy, blob: blob, target: target, held: held, skipped: skipped)
+    }
+
+    if !isIncremental {
+      guard let full = newestFull else {
+        throw .noUsableBlob(refusal("a complete request needs a full snapshot", candidates, skipped))
+      }
+      return make(.complete, full, full.target)
+    }
+    guard let held else {
+      guard let full = newestFull else {
+        let why = state.pending != nil
+          ? "the outcome of the last request was never recorded, so only a full snapshot can be loaded"
+          : "the provider has no record of the loaded snapshot, so only a full snapshot can be loaded"
+        throw .noUsableBlob(refusal(why, candidates, skipped))
+      }
+      return make(.replace, full, full.target)
+    }
+    let fitting = candidates.filter { $0.header.kind == .delta && $0.base == held }
+    if let delta = newest(fitting), delta.header.version >= (newestFull?.header.version ?? 0) {
+      return make(.delta, delta, delta.target)
+    }
+    if let full = newestFull {
+      return full.target == held ? make(.upToDate, nil, held) : make(.replace, full, full.target)
+    }
+    if candidates.contains(where: { $0.target == held }) {
+      return make(.upToDate, nil, held)
+    }
+    throw .noUsableBlob(refusal("no delta applies to the loaded \(held)", candidates, skipped))
+  }
+
+  private static func newest(_ blobs: [BlobCandidate]) -> BlobCandidate? {
+    var best: BlobCandidate?
+    for blob in blobs where blob.header.version > (best?.header.version ?? 0) || best == nil {
+      best = blob
+    }
+    return best
+  }
+
+  private static func refusal(
+    _ reason: String, _ candidates: [BlobCandidate], _ skipped: [CallDirectoryProviderError]
+  ) -> String {
+    var parts = [reason]
+    if candidates.isEmpty && skipped.isEmpty {
+      parts.append("no blobs are available")
+    } else if !candidates.isEmpty {
+      parts.append("available: " + candidates.map(\.summary).joined(separator: ", "))
+    }
+    if !skipped.isEmpty {
+      parts.append("unreadable: " + skipped.map(\.description).joined(separator: "; "))
+    }
+    return parts.joined(separator: "; ")
+  }
+}

@@ -1,0 +1,89 @@
+import CallDirectoryProvider
+import CallKitMock
+import CommandLineKit
+import Foundation
+
+extension Calldir.Device {
+  /// `calldir device status`: what each extension holds and how its last load went.
+  struct Status: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "status",
+      abstract: "Show each extension of a simulated device: status, loaded version, counts and last load.",
+      discussion: """
+        The loaded version and digest come from the provider's state in the extension's \
+        container; counts from the system's store. Dates are ISO 8601, UTC.
+        """,
+      arguments: [
+        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
+        .flag("json", help: "Print one JSON object."),
+      ]
+    )
+
+    let devicePath: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      devicePath = try arguments.requiredString("device")
+      json = arguments.flag("json")
+    }
+
+    func run(context: CommandContext) throws {
+      let device = try DeviceSupport.openExisting(devicePath)
+      var objects: [JSONValue] = []
+      for identifier in try DeviceSupport.extensions(of: device) {
+        let status: ExtensionStatus
+        do {
+          status = try device.status(forExtensionWithIdentifier: identifier)
+        } catch {
+          throw DeviceSupport.mapped(error)
+        }
+        let state = DeviceSupport.providerState(device, identifier)
+        if json {
+          objects.append(Self.json(status, state))
+        } else {
+          Self.describe(status, state, to: context.standardOutput)
+        }
+      }
+      if json { context.standardOutput.writeJSONLine(["extensions": .array(objects)]) }
+    }
+
+    private static func describe(_ status: ExtensionStatus, _ state: ProviderState, to output: any OutputSink) {
+      output.writeLine("\(status.identifier):")
+      output.writeLine("  status: \(status.isEnabled ? "enabled" : "disabled")")
+      if let loaded = state.loaded {
+        output.writeLine("  loaded: version \(loaded.version), digest \(loaded.digest.hex)")
+      } else {
+        output.writeLine("  loaded: none")
+      }
+      if let pending = state.pending {
+        output.writeLine("  pending: version \(pending.version) (outcome never recorded; the next load resets)")
+      }
+      output.writeLine("  blocking: \(status.blockingEntryCount)")
+      output.writeLine("  identification: \(status.identificationEntryCount)")
+      output.writeLine("  reloads: \(status.reloadCount)")
+      output.writeLine("  last load: \(status.lastReloadDate.map { $0.formatted(.iso8601) } ?? "never")")
+      output.writeLine("  last successful load: \(status.lastSuccessfulLoadDate.map { $0.formatted(.iso8601) } ?? "never")")
+      output.writeLine("  last error: \(status.lastError.map(\.message) ?? "none")")
+    }
+
+    private static func json(_ status: ExtensionStatus, _ state: ProviderState) -> JSONValue {
+      var lastError: JSONValue = .null
+      if let error = status.lastError {
+        lastError = ["domain": .string(error.domain), "code": .int(Int64(error.code)), "message": .string(error.message)]
+      }
+      return [
+        "identifier": .string(status.identifier),
+        "enabled": .bool(status.isEnabled),
+        "version": state.loaded.map { .int(Int64(truncatingIfNeeded: $0.version)) } ?? .null,
+        "digest": state.loaded.map { .string($0.digest.hex) } ?? .null,
+        "pendingVersion": state.pending.map { .int(Int64(truncatingIfNeeded: $0.version)) } ?? .null,
+        "blocking": .int(Int64(status.blockingEntryCount)),
+        "identification": .int(Int64(status.identificationEntryCount)),
+        "reloadCount": .int(Int64(status.reloadCount)),
+        "lastLoad": DeviceSupport.json(status.lastReloadDate),
+        "lastSuccessfulLoad": DeviceSupport.json(status.lastSuccessfulLoadDate),
+        "lastError": lastError,
+      ]
+    }
+  }
+}
