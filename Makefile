@@ -32,7 +32,10 @@ run: build
 	@latest=$$($(RELEASE_BIN) build --config $(CONFIG) --store $(STORE) --json | sed -n 's/.*"snapshot":"\([^"]*\)".*/\1/p'); \
 	  $(RELEASE_BIN) inspect "$$latest"; \
 	  echo "--- entries of $$latest, without the expanded ranges:"; \
-	  $(RELEASE_BIN) inspect --entries "$$latest" | grep -v -E '^block	3316[23]'
+	  $(RELEASE_BIN) inspect --entries "$$latest" | grep -v -E '^block	3316[23]'; \
+	  echo "--- loading it into a simulated device (out/device):"; \
+	  $(RELEASE_BIN) device load --device out/device "$$latest" && \
+	  $(RELEASE_BIN) device status --device out/device
 
 test: deps
 	$(SWIFT) build --build-tests
