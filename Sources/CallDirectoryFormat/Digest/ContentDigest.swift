@@ -65,29 +65,20 @@ private func _hexValue(_ c: UInt8) -> UInt8? {
   }
 }
 
-/// Computes a ``ContentDigest`` while entries stream past, in constant memory.
+/// Computes a ``ContentDigest`` incrementally: SHA-256 over the canonical
+/// stream of schemas/blob-format.md §7, which depends on the entries only.
 ///
-/// The digest is SHA-256 over this canonical byte stream:
-///
-///     for each blocking number, ascending:
-///         0x42 ('B'), number as 8 bytes little-endian
-///     then for each identification entry, ascending by number:
-///         0x49 ('I'), number as 8 bytes little-endian,
-///         label UTF-8 byte count as 4 bytes little-endian, label UTF-8 bytes
-///
-/// Label bytes are the label's own UTF-8 encoding, without normalization.
-/// The builder checks the order and the range of the entries.
-///
-///     var builder = ContentDigestBuilder()
-///     try builder.addBlocking(18005551234)
-///     try builder.addIdentification(33612345678, label: "🚫 démarchage")
-///     let digest = builder.finalize()
+/// Blocking numbers are hashed as the varint gaps between them, a run of
+/// consecutive numbers as one escape, so a fully expanded prefix costs O(1)
+/// and a scattered list about two bytes per number.
 public struct ContentDigestBuilder: Sendable {
   private var hasher = SHA256()
-  private var staging = [UInt8](repeating: 0, count: 8192)
+  private var staging = [UInt8](repeating: 0, count: 1 << 16)
   private var fill = 0
   private var lastBlocking: Int64 = 0
   private var lastIdentification: Int64 = 0
+  /// Consecutive blocking numbers (gap 1) not yet written out.
+  private var pendingOnes: UInt64 = 0
   private var inIdentification = false
 
   /// Creates a builder for an empty stream.
@@ -101,7 +92,6 @@ public struct ContentDigestBuilder: Sendable {
       throw BlobError.misuse("blocking numbers must precede identification entries in a digest")
     }
     try _checkNext(number, after: lastBlocking, section: .blocking)
-    lastBlocking = number
     _appendBlocking(number)
   }
 
@@ -119,33 +109,35 @@ public struct ContentDigestBuilder: Sendable {
     guard labelUTF8.count <= BlobLimits.maxLabelBytes else {
       throw BlobError.labelTooLong(byteCount: labelUTF8.count)
     }
-    inIdentification = true
-    lastIdentification = number
     _appendIdentification(number, labelUTF8)
   }
 
-  /// Adds blocking numbers already checked by the caller (writers).
+  /// Adds a blocking number already checked by the caller (writers).
+  @inline(__always)
   mutating func _appendBlocking(_ number: Int64) {
-    if fill + 9 > staging.count { _flush() }
-    let at = fill
-    staging.withUnsafeMutableBytes { buffer in
-      buffer[at] = 0x42
-      buffer.storeBytes(of: number.littleEndian, toByteOffset: at + 1, as: Int64.self)
+    let gap = UInt64(bitPattern: number &- lastBlocking)
+    lastBlocking = number
+    if gap == 1 {
+      pendingOnes &+= 1
+      return
     }
-    fill += 9
+    if pendingOnes > 0 { _flushOnes() }
+    _emitVarint(gap)
+  }
+
+  /// Adds the consecutive blocking numbers of `range`, already checked (O(1)).
+  mutating func _appendBlocking(_ range: ClosedRange<Int64>) {
+    _appendBlocking(range.lowerBound)
+    pendingOnes &+= UInt64(range.upperBound - range.lowerBound)
+    lastBlocking = range.upperBound
   }
 
   /// Adds an identification entry already checked by the caller (writers).
   mutating func _appendIdentification(_ number: Int64, _ label: UnsafeRawBufferPointer) {
-    inIdentification = true
-    if fill + 13 > staging.count { _flush() }
-    let at = fill
-    staging.withUnsafeMutableBytes { buffer in
-      buffer[at] = 0x49
-      buffer.storeBytes(of: number.littleEndian, toByteOffset: at + 1, as: Int64.self)
-      buffer.storeBytes(of: UInt32(label.count).littleEndian, toByteOffset: at + 9, as: UInt32.self)
-    }
-    fill += 13
+    if !inIdentification { _closeBlocking() }
+    _emitVarint(UInt64(bitPattern: number &- lastIdentification))
+    lastIdentification = number
+    _emitVarint(UInt64(label.count))
     if fill + label.count > staging.count { _flush() }
     if label.count > staging.count {
       hasher.update(label)
@@ -160,8 +152,44 @@ public struct ContentDigestBuilder: Sendable {
 
   /// Returns the digest of everything added so far.
   public consuming func finalize() -> ContentDigest {
+    if !inIdentification { _closeBlocking() }
     _flush()
     return ContentDigest(_unchecked: hasher.finalize())
+  }
+
+  /// Ends the blocking list: pending run, then the terminator `0x00 0x00`.
+  private mutating func _closeBlocking() {
+    if pendingOnes > 0 { _flushOnes() }
+    _emitVarint(0)
+    _emitVarint(0)
+    inIdentification = true
+  }
+
+  /// A single gap of 1 is itself; k ≥ 2 of them are the escape `0`, then k.
+  private mutating func _flushOnes() {
+    if pendingOnes == 1 {
+      _emitVarint(1)
+    } else {
+      _emitVarint(0)
+      _emitVarint(pendingOnes)
+    }
+    pendingOnes = 0
+  }
+
+  @inline(__always)
+  private mutating func _emitVarint(_ value: UInt64) {
+    if fill + 10 > staging.count { _flush() }
+    var value = value
+    var at = fill
+    staging.withUnsafeMutableBufferPointer { buffer in
+      while value >= 0x80 {
+        buffer[at] = UInt8(truncatingIfNeeded: value) | 0x80
+        value >>= 7
+        at += 1
+      }
+      buffer[at] = UInt8(value)
+    }
+    fill = at + 1
   }
 
   private mutating func _flush() {
