@@ -43,6 +43,10 @@ test: deps
 
 # Benchmarks against the baselines a user would otherwise use (QUICK=1 for a short run).
 bench: deps
+	@dpkg-query -W -f='$${Status}' time 2>/dev/null | grep -q "install ok installed" || \
+	  { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq time; }
+	@python3 -c "import phonenumbers" 2>/dev/null || pip install -q phonenumbers || \
+	  echo "bench: Python phonenumbers unavailable; the normalize baseline is skipped"
 	$(SWIFT) build -c release --product calldir --product calldir-bench
 	.build/release/calldir-bench $(if $(QUICK),--quick,)
 

@@ -10,6 +10,10 @@ struct Measurement {
 }
 
 /// Runs commands with posix_spawn and measures wall time and peak RSS.
+///
+/// The peak RSS comes from GNU time (`/usr/bin/time -f %M`), which forks
+/// from its own small process: a child spawned directly from this one would
+/// inherit this process's high-water mark in its rusage.
 enum ProcessRunner {
   /// Runs `arguments` (argv[0] looked up in PATH) with stdin and stdout
   /// redirected to files (or /dev/null).
@@ -25,7 +29,10 @@ enum ProcessRunner {
     if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
-    let argv = arguments.map { strdup($0) } + [nil]
+    let report = NSTemporaryDirectory() + "calldir-bench-time-\(getpid())"
+    let measured = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+      ? ["/usr/bin/time", "-f", "%M", "-o", report] + arguments : arguments
+    let argv = measured.map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }
@@ -33,7 +40,7 @@ enum ProcessRunner {
     }
     var pid: pid_t = 0
     let start = DispatchTime.now()
-    let code = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+    let code = posix_spawnp(&pid, measured[0], &actions, nil, argv, envp)
     guard code == 0 else { throw BenchError.spawn(arguments[0], code) }
     var status: Int32 = 0
     var usage = rusage()
@@ -42,7 +49,13 @@ enum ProcessRunner {
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return Measurement(seconds: seconds, peakBytes: Int(usage.ru_maxrss) * 1024, status: exitStatus)
+    var peakKiB = Int(usage.ru_maxrss)
+    if measured.count != arguments.count {
+      let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+      peakKiB = text.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.last ?? peakKiB
+      try? FileManager.default.removeItem(atPath: report)
+    }
+    return Measurement(seconds: seconds, peakBytes: peakKiB * 1024, status: exitStatus)
   }
 
   /// Runs a command `count` times and keeps the median time and the largest peak RSS.
