@@ -66,9 +66,8 @@ final class RecordBatch: @unchecked Sendable {
     bytes.withUnsafeBufferPointer { buffer in
       for item in items {
         guard case .record(_, let numberStart, let labelStart, let labelEnd, let hasLabel) = item else { continue }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[numberStart..<labelStart]), as: UTF8.self)
         let number: Int64
-        switch normalizer.normalize(text, region: region) {
+        switch normalizer.normalize(utf8: UnsafeBufferPointer(rebasing: buffer[numberStart..<labelStart]), region: region) {
         case .success(let value): number = value
         case .failure(let rejection):
           outcomes.append(.rejected(rejection.description))

@@ -7,36 +7,146 @@ enum ExtensionMatcher {
   /// The leftmost offset from which an extension runs to the end of `text`,
   /// as Python's `_EXTN_PATTERN.search` finds it.
   static func start(in text: ArraySlice<UInt32>) -> Int? {
-    guard canEnd(text), mayHoldExtension(text) else { return nil }
-    var index = text.startIndex
-    while index < text.endIndex {
-      if canStart(text[index]) && matchesAlternatives(text[index...]) { return index }
-      index += 1
+    guard canEnd(text) else { return nil }
+    let tables = Self.tables
+    return text.withUnsafeBufferPointer { scalars -> Int? in
+      let count = scalars.count
+      // needed[i]: the alternatives whose label character occurs in text[i...].
+      return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count + 1) { needed -> Int? in
+        needed[count] = 0
+        var index = count
+        while index > 0 {
+          index -= 1
+          needed[index] = needed[index + 1] | tables.alternativesLabelled(by: scalars[index])
+        }
+        guard needed[0] != 0 else { return nil }
+        return tables.compiled.withUnsafeBufferPointer { items -> Int? in
+          var index = 0
+          while index < count && needed[index] != 0 {
+            if canStart(scalars[index])
+              && matchesAlternatives(items, tables.ranges, scalars, from: index, among: needed[index])
+            {
+              return text.startIndex + index
+            }
+            index += 1
+          }
+          return nil
+        }
+      }
     }
-    return nil
   }
 
   /// Whether an extension matches all of `text`.
   static func matchesFully(_ text: ArraySlice<UInt32>) -> Bool {
-    guard let first = text.first, canStart(first), canEnd(text), mayHoldExtension(text) else { return false }
-    return matchesAlternatives(text)
+    guard let first = text.first, canStart(first), canEnd(text) else { return false }
+    let tables = Self.tables
+    var candidates: UInt16 = 0
+    for value in text { candidates |= tables.alternativesLabelled(by: value) }
+    guard candidates != 0 else { return false }
+    return text.withUnsafeBufferPointer { scalars in
+      tables.compiled.withUnsafeBufferPointer { items in
+        matchesAlternatives(items, tables.ranges, scalars, from: 0, among: candidates)
+      }
+    }
   }
 
-  private static func matchesAlternatives(_ text: ArraySlice<UInt32>) -> Bool {
-    for alternative in alternatives where match(alternative[...], text) {
+  /// `matchesFully(text[index...])` for many `index` of one text, with the
+  /// label screens of all suffixes computed once: `body` receives a function
+  /// answering for an offset into `text`.
+  static func withSuffixMatcher<Result>(
+    _ text: ArraySlice<UInt32>, _ body: ((Int) -> Bool) -> Result
+  ) -> Result {
+    let tables = Self.tables
+    let endsWell = canEnd(text)
+    return text.withUnsafeBufferPointer { scalars in
+      let count = scalars.count
+      return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count + 1) { needed in
+        needed[count] = 0
+        var index = count
+        while index > 0 {
+          index -= 1
+          needed[index] = needed[index + 1] | tables.alternativesLabelled(by: scalars[index])
+        }
+        return tables.compiled.withUnsafeBufferPointer { items in
+          body { offset in
+            let position = offset - text.startIndex
+            guard endsWell, position < count, canStart(scalars[position]), needed[position] != 0 else { return false }
+            return matchesAlternatives(items, tables.ranges, scalars, from: position, among: needed[position])
+          }
+        }
+      }
+    }
+  }
+
+  /// Whether one of the alternatives in the bit set `among` matches
+  /// `text[start...]`, trying them in order.
+  private static func matchesAlternatives(
+    _ items: UnsafeBufferPointer<CompiledItem>, _ ranges: [Range<Int>], _ text: UnsafeBufferPointer<UInt32>,
+    from start: Int, among candidates: UInt16
+  ) -> Bool {
+    for (alternative, range) in ranges.enumerated()
+    where candidates & (1 << UInt16(alternative)) != 0 && match(items, range.lowerBound, range.upperBound, text, start) {
       return true
     }
     return false
   }
 
-  /// Every alternative holds a label, `;`, `,` or `#`: text of digits, spaces
-  /// and dashes alone holds no extension.
-  private static func mayHoldExtension(_ text: ArraySlice<UInt32>) -> Bool {
-    text.contains { value in
-      value > 0x7F || value == 0x23 || value == 0x2C || value == 0x3B || value == 0x7E
-        || ScalarClasses.isASCIILetter(value)
+  // MARK: - Label screening
+
+  /// Every alternative has a mandatory item that is no digit or separator
+  /// class (a letter of `ext`, `x`, `#`, `;`, `,`, `д` …): an alternative can
+  /// only match text holding one of that item's characters. The screens are
+  /// derived from the alternatives themselves.
+  ///
+  /// The matcher's tables, fetched once per call (each static costs a
+  /// `swift_once` check per access).
+  struct Tables {
+    let compiled: [CompiledItem]
+    let ranges: [Range<Int>]
+    let labelMasksASCII: [UInt16]
+    let labelMasksOther: [(UInt32, UInt16)]
+
+    /// The bit set of alternatives (bit a for `alternatives[a]`) whose screen
+    /// holds `value`.
+    @inline(__always)
+    func alternativesLabelled(by value: UInt32) -> UInt16 {
+      if value < 128 { return labelMasksASCII[Int(value)] }
+      for (scalar, mask) in labelMasksOther where scalar == value { return mask }
+      return 0
     }
   }
+
+  private static let tables = Tables(
+    compiled: compiled, ranges: compiledRanges, labelMasksASCII: labelMasksASCII, labelMasksOther: labelMasksOther)
+
+  /// For each alternative, the characters of its screening item (all
+  /// characters when it has none, so it is never screened out).
+  private static let labelScreens: [Set<UInt32>?] = alternatives.map { alternative in
+    let candidates = alternative.compactMap { item -> [UInt32]? in
+      guard item.minimum >= 1, case .anyOf(let values) = item.characters else { return nil }
+      // Spaces and dashes are in most numbers; a class with them screens little.
+      guard !values.contains(where: { [0x20, 0x09, 0xA0, 0x2D].contains($0) }) else { return nil }
+      return values
+    }
+    return candidates.min(by: { $0.count < $1.count }).map(Set.init)
+  }
+
+  private static let labelMasksASCII: [UInt16] = (0..<128).map { value in
+    var mask: UInt16 = 0
+    for (alternative, screen) in labelScreens.enumerated() where screen?.contains(UInt32(value)) ?? true {
+      mask |= 1 << UInt16(alternative)
+    }
+    return mask
+  }
+
+  private static let labelMasksOther: [(UInt32, UInt16)] = {
+    precondition(alternatives.count <= 16 && labelScreens.allSatisfy { $0 != nil })
+    var masks: [UInt32: UInt16] = [:]
+    for (alternative, screen) in labelScreens.enumerated() {
+      for value in screen ?? [] where value >= 128 { masks[value, default: 0] |= 1 << UInt16(alternative) }
+    }
+    return masks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }()
 
   /// Every alternative ends in a digit or `#`.
   private static func canEnd(_ text: ArraySlice<UInt32>) -> Bool {
@@ -128,22 +238,82 @@ enum ExtensionMatcher {
     return result
   }()
 
-  /// Whether `items` match all of `text`, trying every split (backtracking).
-  private static func match(_ items: ArraySlice<Item>, _ text: ArraySlice<UInt32>) -> Bool {
-    guard let item = items.first else { return text.isEmpty }
-    let rest = items.dropFirst()
+  /// Whether `items[item..<itemEnd]` match all of `text[position...]`, trying
+  /// every split (backtracking): greedy counts, then fewer.
+  private static func match(
+    _ items: UnsafeBufferPointer<CompiledItem>, _ item: Int, _ itemEnd: Int,
+    _ text: UnsafeBufferPointer<UInt32>, _ position: Int
+  ) -> Bool {
+    guard item < itemEnd else { return position == text.count }
+    let current = items[item]
     var count = 0
-    var index = text.startIndex
-    while count < item.maximum, index < text.endIndex, item.contains(text[index]) {
+    var index = position
+    while count < current.maximum, index < text.count, current.contains(text[index]) {
       count += 1
       index += 1
     }
-    guard count >= item.minimum else { return false }
+    guard count >= current.minimum else { return false }
     while true {
-      if match(rest, text[index...]) { return true }
-      if count == item.minimum { return false }
+      if match(items, item + 1, itemEnd, text, index) { return true }
+      if count == current.minimum { return false }
       count -= 1
       index -= 1
     }
   }
+
+  /// An `Item` as plain values: ASCII members as a 128-bit set, up to four
+  /// other members, or every decimal digit.
+  struct CompiledItem {
+    let asciiLow: UInt64
+    let asciiHigh: UInt64
+    let others: (UInt32, UInt32, UInt32, UInt32)
+    let decimalDigit: Bool
+    let minimum: Int
+    let maximum: Int
+
+    init(_ item: Item) {
+      var low: UInt64 = 0
+      var high: UInt64 = 0
+      var others: [UInt32] = []
+      var decimal = false
+      switch item.characters {
+      case .decimalDigit:
+        decimal = true
+      case .anyOf(let values):
+        for value in values {
+          if value < 64 { low |= 1 << UInt64(value) }
+          else if value < 128 { high |= 1 << UInt64(value - 64) }
+          else { others.append(value) }
+        }
+      }
+      precondition(others.count <= 4, "extension class with too many non-ASCII members")
+      while others.count < 4 { others.append(0) }
+      self.asciiLow = low
+      self.asciiHigh = high
+      self.others = (others[0], others[1], others[2], others[3])
+      self.decimalDigit = decimal
+      self.minimum = item.minimum
+      self.maximum = item.maximum
+    }
+
+    @inline(__always)
+    func contains(_ value: UInt32) -> Bool {
+      if decimalDigit { return ScalarClasses.isDigit(value) }
+      if value < 64 { return asciiLow & (1 << UInt64(value)) != 0 }
+      if value < 128 { return asciiHigh & (1 << UInt64(value - 64)) != 0 }
+      return value == others.0 || value == others.1 || value == others.2 || value == others.3
+    }
+  }
+
+  /// `alternatives` flattened: all items in order, and each alternative's range.
+  private static let compiled: [CompiledItem] = alternatives.flatMap { $0.map(CompiledItem.init) }
+  private static let compiledRanges: [Range<Int>] = {
+    var ranges: [Range<Int>] = []
+    var start = 0
+    for alternative in alternatives {
+      ranges.append(start..<start + alternative.count)
+      start += alternative.count
+    }
+    return ranges
+  }()
 }

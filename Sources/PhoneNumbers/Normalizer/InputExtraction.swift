@@ -59,27 +59,30 @@ enum InputExtraction {
   static func isViable(_ text: ArraySlice<UInt32>) -> Bool {
     guard text.count >= 2 else { return false }
     if text.count == 2 && text.allSatisfy(ScalarClasses.isDigit) { return true }
-    var index = text.startIndex
-    while index < text.endIndex && ScalarClasses.isPlus(text[index]) { index += 1 }
-    var digitCount = 0
-    while true {
-      // text[start..<index] is a valid body when it holds three digits.
-      if digitCount >= 3 {
-        if index == text.endIndex || ExtensionMatcher.matchesFully(text[index...]) { return true }
+    // `extensionFrom(i)` is `ExtensionMatcher.matchesFully(text[i...])`.
+    return ExtensionMatcher.withSuffixMatcher(text) { extensionFrom in
+      var index = text.startIndex
+      while index < text.endIndex && ScalarClasses.isPlus(text[index]) { index += 1 }
+      var digitCount = 0
+      while true {
+        // text[start..<index] is a valid body when it holds three digits.
+        if digitCount >= 3 {
+          if index == text.endIndex || extensionFrom(index) { return true }
+        }
+        guard index < text.endIndex else { return false }
+        let value = text[index]
+        if ScalarClasses.isDigit(value) {
+          digitCount += 1
+        } else if ScalarClasses.isValidPunctuation(value) || value == 0x2A {
+          // allowed anywhere
+        } else if ScalarClasses.isValidAlpha(value) && digitCount >= 3 {
+          // letters only after the third digit
+        } else {
+          // Not part of the body; an extension may still start here.
+          return digitCount >= 3 && extensionFrom(index)
+        }
+        index += 1
       }
-      guard index < text.endIndex else { return false }
-      let value = text[index]
-      if ScalarClasses.isDigit(value) {
-        digitCount += 1
-      } else if ScalarClasses.isValidPunctuation(value) || value == 0x2A {
-        // allowed anywhere
-      } else if ScalarClasses.isValidAlpha(value) && digitCount >= 3 {
-        // letters only after the third digit
-      } else {
-        // Not part of the body; an extension may still start here.
-        return digitCount >= 3 && ExtensionMatcher.matchesFully(text[index...])
-      }
-      index += 1
     }
   }
 

@@ -35,3 +35,47 @@ public enum NormalizationRejection: Error, Hashable, Sendable, CustomStringConve
     }
   }
 }
+
+extension NormalizationRejection {
+  /// Every rejection, in declaration order (the index is its packed code).
+  static let all: [NormalizationRejection] = [
+    .notANumber, .missingDefaultRegion, .invalidCountryCode, .tooShortAfterInternationalPrefix,
+    .tooShort, .tooLong, .invalidLength, .outOfRange,
+  ]
+
+  /// The position in `all`.
+  var index: Int {
+    switch self {
+    case .notANumber: 0
+    case .missingDefaultRegion: 1
+    case .invalidCountryCode: 2
+    case .tooShortAfterInternationalPrefix: 3
+    case .tooShort: 4
+    case .tooLong: 5
+    case .invalidLength: 6
+    case .outOfRange: 7
+    }
+  }
+}
+
+/// A normalization result packed into one `Int64`, so the hot path passes
+/// no `Result` or error around: a number is ≥ 0 (in fact ≥ 1), a rejection
+/// is `-1 - index`, and `notHandled` is the byte fast path handing over to
+/// the general one.
+enum PackedOutcome {
+  static let notHandled = Int64.min
+
+  @inline(__always)
+  static func rejection(_ rejection: NormalizationRejection) -> Int64 { -1 - Int64(rejection.index) }
+
+  /// The rejection of a negative packed value other than `notHandled`.
+  @inline(__always)
+  static func rejection(packed: Int64) -> NormalizationRejection {
+    NormalizationRejection.all[Int(-1 - packed)]
+  }
+
+  @inline(__always)
+  static func result(_ packed: Int64) -> Result<Int64, NormalizationRejection> {
+    packed >= 0 ? .success(packed) : .failure(rejection(packed: packed))
+  }
+}

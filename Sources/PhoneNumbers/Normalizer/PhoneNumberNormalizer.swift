@@ -27,30 +27,85 @@ public struct PhoneNumberNormalizer: Sendable {
   ///     `+` or a `tel:` context can be read).
   /// - Returns: the number, or why it was rejected.
   public func normalize(_ input: String, region: RegionMetadata?) -> Result<Int64, NormalizationRejection> {
-    do {
-      return .success(try number(from: input, region: region))
-    } catch {
-      return .failure(error)
-    }
+    PackedOutcome.result(packedOutcome(input, region: region))
   }
 
   /// Normalizes `input`; a throwing form of `normalize(_:region:)`.
   public func number(from input: String, region: RegionMetadata?) throws(NormalizationRejection) -> Int64 {
+    let packed = packedOutcome(input, region: region)
+    guard packed >= 0 else { throw PackedOutcome.rejection(packed: packed) }
+    return packed
+  }
+
+  /// Normalizes the UTF-8 text `utf8` (one input, without its line ending)
+  /// exactly as `normalize(String(decoding: utf8, as: UTF8.self), region:)`,
+  /// but without creating a String or allocating for the common inputs.
+  /// Ill-formed UTF-8 is read with replacement characters, as that String.
+  public func normalize(utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) -> Result<Int64, NormalizationRejection> {
+    PackedOutcome.result(packedOutcome(utf8: utf8, region: region))
+  }
+
+  /// Normalizes the UTF-8 text `utf8`; a throwing form of `normalize(utf8:region:)`.
+  public func number(utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) throws(NormalizationRejection) -> Int64 {
+    let packed = packedOutcome(utf8: utf8, region: region)
+    guard packed >= 0 else { throw PackedOutcome.rejection(packed: packed) }
+    return packed
+  }
+
+  // MARK: - Front ends
+
+  /// The packed outcome for `input`: the byte fast path when it applies,
+  /// else the general path.
+  func packedOutcome(_ input: String, region: RegionMetadata?) -> Int64 {
+    let fast = input.utf8.withContiguousStorageIfAvailable { fastPackedOutcome(utf8: $0, region: region) }
+    if let fast, fast != PackedOutcome.notHandled { return fast }
+    return generalPackedOutcome(input, region: region)
+  }
+
+  /// The packed outcome for UTF-8 text: the byte fast path when it applies,
+  /// else the general path on the decoded text.
+  @inline(__always)
+  func packedOutcome(utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) -> Int64 {
+    let fast = fastPackedOutcome(utf8: utf8, region: region)
+    if fast != PackedOutcome.notHandled { return fast }
+    if utf8.count <= 250 && !utf8.contains(where: { $0 >= 0x80 }) {
+      // ASCII: the bytes are the scalars.
+      return generalPackedOutcome(scalars: utf8.map { UInt32($0) }, region: region)
+    }
+    return generalPackedOutcome(String(decoding: utf8, as: UTF8.self), region: region)
+  }
+
+  /// The general path: libphonenumber's pipeline on Unicode scalars, for
+  /// every input (the fast path must agree with it wherever it applies).
+  func generalPackedOutcome(_ input: String, region: RegionMetadata?) -> Int64 {
     var scalars: [UInt32] = []
     scalars.reserveCapacity(input.utf8.count)
     for scalar in input.unicodeScalars {
       scalars.append(scalar.value)
       // libphonenumber refuses inputs over 250 characters.
-      guard scalars.count <= 250 else { throw .tooLong }
+      guard scalars.count <= 250 else { return PackedOutcome.rejection(.tooLong) }
     }
-    let (callingCode, nationalNumber) = try parse(scalars, region: region)
-    return try Self.compose(callingCode: callingCode, nationalNumber: nationalNumber, plan: plan)
+    return generalPackedOutcome(scalars: scalars, region: region)
   }
 
-  // MARK: - The parse pipeline
+  /// The general path on the input's Unicode scalar values (at most 250).
+  func generalPackedOutcome(scalars: [UInt32], region: RegionMetadata?) -> Int64 {
+    do throws(NormalizationRejection) {
+      let (digits, startsWithPlus) = try Self.numberDigits(scalars, region: region)
+      return digits.withUnsafeBufferPointer { resolve($0, startsWithPlus: startsWithPlus, region: region) }
+    } catch {
+      return PackedOutcome.rejection(error)
+    }
+  }
 
-  /// libphonenumber's `parse`: the calling code and national significant number.
-  private func parse(_ input: [UInt32], region: RegionMetadata?) throws(NormalizationRejection) -> (Int, [UInt8]) {
+  /// The first half of libphonenumber's `parse`: the candidate number,
+  /// viability, the default-region requirement and extension removal. Returns
+  /// the decimal (or keypad) digits of the number part and whether it starts
+  /// with `+`; the rest of the pipeline depends on nothing else (see
+  /// `resolve(_:startsWithPlus:region:)`).
+  static func numberDigits(
+    _ input: [UInt32], region: RegionMetadata?
+  ) throws(NormalizationRejection) -> (digits: [UInt8], startsWithPlus: Bool) {
     let candidate = try InputExtraction.candidate(from: input)
     guard InputExtraction.isViable(candidate[...]) else { throw .notANumber }
     let startsWithPlus = candidate.first.map(ScalarClasses.isPlus) ?? false
@@ -62,124 +117,10 @@ public struct PhoneNumberNormalizer: Sendable {
     {
       number = number[..<extensionStart]
     }
-
-    var extracted: (callingCode: Int, nationalNumber: [UInt8])
-    do {
-      extracted = try extractCallingCode(number, region: region)
-    } catch .invalidCountryCode where startsWithPlus {
-      // "+" followed by something that is no calling code: try again as if
-      // the plus were not there (it may precede an international prefix).
-      let withoutPlus = number.drop(while: ScalarClasses.isPlus)
-      extracted = try extractCallingCode(withoutPlus, region: region)
-      guard extracted.callingCode != 0 else { throw .invalidCountryCode }
-    }
-
-    var callingCode = extracted.callingCode
-    var nationalNumber = extracted.nationalNumber
-    let metadata: RegionMetadata
-    if callingCode != 0 {
-      guard let main = plan.mainRegion(forCallingCode: callingCode) else { throw .invalidCountryCode }
-      metadata = main
-    } else {
-      guard let region else { throw .invalidCountryCode }
-      nationalNumber = Self.normalizedDigits(number)
-      callingCode = region.callingCode
-      metadata = region
-    }
-
-    guard nationalNumber.count >= 2 else { throw .tooShort }
-    let stripped = Self.strippingNationalPrefix(nationalNumber, metadata: metadata)
-    switch metadata.lengthCheck(stripped.count) {
-    case .tooShort, .possibleLocalOnly, .invalidLength:
-      break
-    case .possible, .tooLong:
-      nationalNumber = stripped
-    }
-    guard nationalNumber.count <= 17 else { throw .tooLong }
-    return (callingCode, nationalNumber)
-  }
-
-  /// libphonenumber's `_maybe_extract_country_code`: a calling code written
-  /// with `+`, after the region's international prefix, or (without either)
-  /// the region's own code when the rest then fits the plan better.
-  /// Returns calling code 0 when the number is national.
-  private func extractCallingCode(
-    _ number: ArraySlice<UInt32>, region: RegionMetadata?
-  ) throws(NormalizationRejection) -> (callingCode: Int, nationalNumber: [UInt8]) {
-    guard !number.isEmpty else { return (0, []) }
-    var digits: [UInt8]
-    var international = false
-    if ScalarClasses.isPlus(number[number.startIndex]) {
-      digits = Self.normalizedDigits(number.drop(while: ScalarClasses.isPlus))
-      international = true
-    } else {
-      digits = Self.normalizedDigits(number)
-      if let idd = region?.internationalPrefix,
-        let match = digits.withUnsafeBufferPointer({ idd.prefixMatch($0) }),
-        match.end == digits.count || digits[match.end] != 0
-      {
-        digits.removeFirst(match.end)
-        international = true
-      }
-    }
-
-    if international {
-      guard digits.count > 2 else { throw .tooShortAfterInternationalPrefix }
-      if let (code, length) = leadingCallingCode(digits) {
-        return (code, Array(digits[length...]))
-      }
-      throw .invalidCountryCode
-    }
-
-    if let region, digits.starts(with: region.callingCodeDigits) {
-      let potential = Self.strippingNationalPrefix(
-        Array(digits[region.callingCodeDigits.count...]), metadata: region)
-      let fullFits = digits.withUnsafeBufferPointer { region.matchesGeneralPattern($0) }
-      let potentialFits = potential.withUnsafeBufferPointer { region.matchesGeneralPattern($0) }
-      if (!fullFits && potentialFits) || region.lengthCheck(digits.count) == .tooLong {
-        return (region.callingCode, potential)
-      }
-    }
-    return (0, [])
-  }
-
-  /// The known calling code the digits start with (1 to 3 digits, never 0).
-  private func leadingCallingCode(_ digits: [UInt8]) -> (code: Int, length: Int)? {
-    guard let first = digits.first, first != 0 else { return nil }
-    var code = 0
-    for length in 1...min(3, digits.count) {
-      code = code * 10 + Int(digits[length - 1])
-      if plan.mainRegion(forCallingCode: code) != nil { return (code, length) }
-    }
-    return nil
-  }
-
-  /// libphonenumber's `_maybe_strip_national_prefix_carrier_code`: removes a
-  /// national (trunk) prefix and carrier code, applying the transform rule,
-  /// unless that breaks a number that fitted the plan.
-  static func strippingNationalPrefix(_ number: [UInt8], metadata: RegionMetadata) -> [UInt8] {
-    guard !number.isEmpty, let pattern = metadata.nationalPrefixForParsing else { return number }
-    return number.withUnsafeBufferPointer { digits -> [UInt8] in
-      guard let match = pattern.prefixMatch(digits) else { return number }
-      let originalFits = metadata.matchesGeneralPattern(digits)
-      var result: [UInt8]
-      if let transform = metadata.nationalPrefixTransform, pattern.groupCount > 0,
-        match.range(ofGroup: pattern.groupCount) != nil
-      {
-        result = []
-        for part in transform {
-          switch part {
-          case .digits(let literal): result += literal
-          case .group(let group): if let range = match.range(ofGroup: group) { result += digits[range] }
-          }
-        }
-        result += digits[match.end...]
-      } else {
-        result = Array(digits[match.end...])
-      }
-      let resultFits = result.withUnsafeBufferPointer { metadata.matchesGeneralPattern($0) }
-      return originalFits && !resultFits ? number : result
-    }
+    // The digits with or without leading pluses are the same (a plus is no
+    // letter and no digit), which is why one digit string serves both the
+    // "+" reading and its retry without the plus.
+    return (normalizedDigits(number), startsWithPlus)
   }
 
   /// libphonenumber's `_normalize`: keypad digits for vanity numbers (three or
@@ -203,27 +144,5 @@ public struct PhoneNumberNormalizer: Sendable {
       }
     }
     return result
-  }
-
-  /// E.164 as an integer, after libphonenumber's `is_possible_number`.
-  private static func compose(
-    callingCode: Int, nationalNumber: [UInt8], plan: NumberingPlan
-  ) throws(NormalizationRejection) -> Int64 {
-    guard let main = plan.mainRegion(forCallingCode: callingCode) else { throw .invalidCountryCode }
-    switch main.lengthCheck(nationalNumber.count) {
-    case .possible, .possibleLocalOnly: break
-    case .tooShort: throw .tooShort
-    case .tooLong: throw .tooLong
-    case .invalidLength: throw .invalidLength
-    }
-    var value = Int64(callingCode)
-    for digit in nationalNumber {
-      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflowSum) = shifted.addingReportingOverflow(Int64(digit))
-      guard !overflow, !overflowSum else { throw .outOfRange }
-      value = sum
-    }
-    guard value < Int64.max else { throw .outOfRange }
-    return value
   }
 }

@@ -19,29 +19,123 @@ extension DigitPattern {
   /// Matches the pattern at the start of `digits` (Python's `re.match`): the
   /// first match in priority order, which need not reach the end.
   func prefixMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Match? {
-    run(digits, requireFullMatch: false)
+    var captures = [Int](repeating: -1, count: captureSlotCount)
+    let end = captures.withUnsafeMutableBufferPointer { slots in
+      prefixMatchEnd(digits, captures: slots.baseAddress!)
+    }
+    return end >= 0 ? Match(end: end, captures: captures) : nil
   }
 
   /// Whether the pattern matches all of `digits` (Python's `re.fullmatch`).
   func fullMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
-    run(digits, requireFullMatch: true) != nil
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: captureSlotCount) { slots in
+      runGrowing(digits, requireFullMatch: true, captures: slots.baseAddress!) >= 0
+    }
+  }
+
+  /// The number of capture slots `prefixMatchEnd` writes: two per group plus
+  /// two for the whole match.
+  var captureSlotCount: Int { 2 * (groupCount + 1) }
+
+  /// `prefixMatch` without allocating: the end of the first match in priority
+  /// order, or -1 when there is none. The bounds of each group are written to
+  /// `captures` (`captureSlotCount` slots, -1 for a group not taking part).
+  ///
+  /// Plain digit strings are compared directly; other patterns are first
+  /// screened by the digits a match can start with, then run by the
+  /// backtracking engine with small working memory on the stack.
+  @inline(__always)
+  func prefixMatchEnd(_ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>) -> Int {
+    if let literal {
+      let count = literal.count
+      guard digits.count >= count else { return -1 }
+      var index = 0
+      while index < count {
+        if digits[index] != literal[index] { return -1 }
+        index += 1
+      }
+      captures[0] = 0
+      captures[1] = count
+      return count
+    }
+    if !mayMatchEmpty {
+      guard let first = digits.first, firstDigits & (1 << UInt16(first & 15)) != 0 else { return -1 }
+    }
+    return prefixMatchSlow(digits, captures: captures)
+  }
+
+  private static let smallVisitedWords = 48
+  private static let smallStackEntries = 64
+  /// Returned by `run` when its stack is too small.
+  private static let stackOverflow = -2
+
+  private func prefixMatchSlow(_ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>) -> Int {
+    let visitedWords = (program.count * (digits.count + 1) + 63) / 64
+    if visitedWords <= Self.smallVisitedWords {
+      // 112 words = 896 bytes: always placed on the stack.
+      let end = withUnsafeTemporaryAllocation(
+        of: UInt64.self, capacity: Self.smallVisitedWords + Self.smallStackEntries
+      ) { memory in
+        run(
+          digits, requireFullMatch: false,
+          visited: UnsafeMutableBufferPointer(rebasing: memory[0..<visitedWords]),
+          captures: captures,
+          stack: UnsafeMutableBufferPointer(rebasing: memory[Self.smallVisitedWords...]))
+      }
+      if end != Self.stackOverflow { return end }
+    }
+    return runGrowing(digits, requireFullMatch: false, captures: captures)
+  }
+
+  /// `run` with heap working memory, doubling the stack until it suffices.
+  private func runGrowing(
+    _ digits: UnsafeBufferPointer<UInt8>, requireFullMatch: Bool, captures: UnsafeMutablePointer<Int>
+  ) -> Int {
+    let visitedWords = (program.count * (digits.count + 1) + 63) / 64
+    var visited = [UInt64](repeating: 0, count: visitedWords)
+    var stackSize = 256
+    while true {
+      var stack = [UInt64](repeating: 0, count: stackSize)
+      let end = visited.withUnsafeMutableBufferPointer { visited in
+        stack.withUnsafeMutableBufferPointer { stack in
+          run(digits, requireFullMatch: requireFullMatch, visited: visited, captures: captures, stack: stack)
+        }
+      }
+      if end != Self.stackOverflow { return end }
+      stackSize *= 2
+    }
   }
 
   /// A backtracking run over the program with a visited set, as RE2's
   /// "bit state" engine: each (instruction, position) pair is explored once,
   /// so the cost is bounded by program size × input length.
-  private func run(_ digits: UnsafeBufferPointer<UInt8>, requireFullMatch: Bool) -> Match? {
+  ///
+  /// Returns the end of the first match, -1 for none, or `stackOverflow`
+  /// when `stack` is too small (the caller then retries with more).
+  private func run(
+    _ digits: UnsafeBufferPointer<UInt8>, requireFullMatch: Bool,
+    visited: UnsafeMutableBufferPointer<UInt64>, captures: UnsafeMutablePointer<Int>,
+    stack: UnsafeMutableBufferPointer<UInt64>
+  ) -> Int {
     let length = digits.count
-    let stateCount = program.count * (length + 1)
-    let wordCount = (stateCount + 63) / 64
-    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: wordCount) { visited in
-      visited.initialize(repeating: 0)
-      var captures = [Int](repeating: -1, count: 2 * (groupCount + 1))
-      // A stack entry is either a thread (pc ≥ 0) or a capture restore
-      // (pc < 0: slot = -pc - 1, value = position).
-      var stack: [(pc: Int, position: Int)] = [(0, 0)]
-      stack.reserveCapacity(32)
-      while let (entryPC, entryPosition) = stack.popLast() {
+    visited.update(repeating: 0)
+    for slot in 0..<captureSlotCount { captures[slot] = -1 }
+    // A stack entry is either a thread (pc ≥ 0) or a capture restore
+    // (pc < 0: slot = -pc - 1, value = position), packed as two Int32s.
+    @inline(__always) func pack(_ pc: Int, _ position: Int) -> UInt64 {
+      UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: pc))) << 32
+        | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: position)))
+    }
+    let capacity = stack.count
+    guard capacity > 0 else { return Self.stackOverflow }
+    stack[0] = pack(0, 0)
+    var depth = 1
+    return program.withUnsafeBufferPointer { program -> Int in
+      while depth > 0 {
+        depth -= 1
+        let entry = stack[depth]
+        let entryPC = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: entry >> 32)))
+        let entryPosition = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: entry)))
         if entryPC < 0 {
           captures[-entryPC - 1] = entryPosition
           continue
@@ -61,12 +155,16 @@ extension DigitPattern {
             position += 1
             pc += 1
           case .split(let preferred, let alternative):
-            stack.append((alternative, position))
+            guard depth < capacity else { return Self.stackOverflow }
+            stack[depth] = pack(alternative, position)
+            depth += 1
             pc = preferred
           case .jump(let target):
             pc = target
           case .save(let slot):
-            stack.append((-slot - 1, captures[slot]))
+            guard depth < capacity else { return Self.stackOverflow }
+            stack[depth] = pack(-slot - 1, captures[slot])
+            depth += 1
             captures[slot] = position
             pc += 1
           case .assertEnd:
@@ -76,11 +174,11 @@ extension DigitPattern {
             if requireFullMatch && position != length { break threadLoop }
             captures[0] = 0
             captures[1] = position
-            return Match(end: position, captures: captures)
+            return position
           }
         }
       }
-      return nil
+      return -1
     }
   }
 }

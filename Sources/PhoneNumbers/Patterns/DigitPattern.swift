@@ -6,13 +6,21 @@
 /// on a buffer of digit values (0–9) with Python/Java semantics: alternatives
 /// and quantifiers are tried in order (leftmost-first, greedy), so the
 /// capture groups of a prefix match are exactly those libphonenumber sees.
-struct DigitPattern: Sendable {
+final class DigitPattern: Sendable {
   /// The source text, kept for messages.
   let source: String
   /// The compiled program; the last instruction is `match`.
   let program: [Instruction]
   /// The number of capturing groups.
   let groupCount: Int
+  /// The digits of a pattern that is a plain digit string (`0`, `011`), the
+  /// common case for national and international prefixes; nil otherwise.
+  let literal: [UInt8]?
+  /// The digits a match can start with (bit d for digit d), when
+  /// `mayMatchEmpty` is false: a quick "no prefix match" test.
+  let firstDigits: UInt16
+  /// Whether a match might consume no digit (then `firstDigits` proves nothing).
+  let mayMatchEmpty: Bool
 
   /// Compiles `source`.
   /// - Throws: `DigitPatternError` when the text is outside the supported subset.
@@ -28,6 +36,38 @@ struct DigitPattern: Sendable {
     self.source = source
     self.program = compiler.program
     self.groupCount = parser.groupCount
+    (self.literal, self.firstDigits, self.mayMatchEmpty) = Self.analyze(compiler.program)
+  }
+
+  /// The literal digits of a program that is only single-digit steps, and
+  /// the first-digit set of any program (end assertions treated as passable,
+  /// so both facts are conservative).
+  private static func analyze(_ program: [Instruction]) -> (literal: [UInt8]?, first: UInt16, empty: Bool) {
+    var literal: [UInt8]? = []
+    for instruction in program.dropLast() {
+      if case .digit(let mask) = instruction, mask.nonzeroBitCount == 1 {
+        literal?.append(UInt8(mask.trailingZeroBitCount))
+      } else {
+        literal = nil
+        break
+      }
+    }
+    if literal?.isEmpty == true { literal = nil }
+    var seen = Set<Int>()
+    var stack = [0]
+    var first: UInt16 = 0
+    var empty = false
+    while let pc = stack.popLast() {
+      guard pc < program.count, seen.insert(pc).inserted else { continue }
+      switch program[pc] {
+      case .digit(let mask): first |= mask
+      case .split(let preferred, let alternative): stack.append(alternative); stack.append(preferred)
+      case .jump(let target): stack.append(target)
+      case .save, .assertEnd: stack.append(pc + 1)
+      case .match: empty = true
+      }
+    }
+    return (literal, first, empty)
   }
 }
 

@@ -15,6 +15,16 @@ public struct NumberingPlan: Sendable {
   public let callingCodes: [Int]
   /// The version of the metadata the table was generated from.
   public let sourceDescription: String
+  /// `mainByCallingCode` as a table indexed by calling code (0...999).
+  private let mainsByIndex: [RegionMetadata?]
+  /// Whether each of 0...999 is a calling code.
+  private let isCallingCodeByIndex: [Bool]
+  /// The main regions' cores by calling code.
+  let mainCores: MainCoreTable
+  /// The largest growth of a number by any region's transform rule (see
+  /// `RegionMetadata.transformLiteralCount`), for sizing scratch buffers.
+  let maxTransformLiteralCount: Int
+  let maxTransformGroupReferences: Int
 
   /// The plan embedded in calldir, parsed and compiled once.
   public static let standard: NumberingPlan = {
@@ -73,6 +83,13 @@ public struct NumberingPlan: Sendable {
     self.regionCodes = regions.keys.filter { !$0.hasPrefix("001") }.sorted()
     self.callingCodes = mains.keys.sorted()
     self.sourceDescription = source
+    var table = [RegionMetadata?](repeating: nil, count: 1000)
+    for (code, region) in mains { table[code] = region }
+    self.mainsByIndex = table
+    self.isCallingCodeByIndex = table.map { $0 != nil }
+    self.mainCores = MainCoreTable(mains)
+    self.maxTransformLiteralCount = regions.values.map(\.transformLiteralCount).max() ?? 0
+    self.maxTransformGroupReferences = regions.values.map(\.transformGroupReferences).max() ?? 0
   }
 
   /// The metadata for an ISO 3166 region code such as "GB", or nil when the
@@ -82,8 +99,15 @@ public struct NumberingPlan: Sendable {
   }
 
   /// The main region (or non-geographic entry) for a calling code.
+  /// Whether `code` is a country calling code of the plan.
+  @inline(__always)
+  func isCallingCode(_ code: Int) -> Bool {
+    code >= 0 && code < 1000 && isCallingCodeByIndex[code]
+  }
+
+  @inline(__always)
   public func mainRegion(forCallingCode code: Int) -> RegionMetadata? {
-    mainByCallingCode[code]
+    code >= 0 && code < 1000 ? mainsByIndex[code] : nil
   }
 
   static let columns = [

@@ -26,6 +26,23 @@ public final class RegionMetadata: Sendable {
   let generalPattern: DigitPattern?
   /// The same pattern as an automaton, when it could be built.
   let generalAutomaton: DigitAutomaton?
+  /// `possibleLengths` and `localOnlyLengths` as bit sets (bit n for length n).
+  let possibleLengthBits: UInt64
+  let localOnlyLengthBits: UInt64
+  /// The shortest and longest possible length, or -1 when there are none.
+  let minimumLength: Int
+  let maximumLength: Int
+  /// How far the transform rule can grow a number: its literal digits and
+  /// the number of group references (each copies at most the whole number).
+  let transformLiteralCount: Int
+  let transformGroupReferences: Int
+  /// Plain-value screens for the two prefix patterns, so the hot path
+  /// settles literal prefixes (`00`, `011`, `0`, `1`, `8`) and most misses
+  /// without touching the pattern objects.
+  let internationalPrefixScreen: PrefixScreen
+  let nationalPrefixScreen: PrefixScreen
+  /// The same facts as plain values for the hot path (owned, freed in deinit).
+  nonisolated(unsafe) let core: UnsafeMutablePointer<RegionCore>
 
   init(
     regionCode: String, callingCode: Int, isMainRegion: Bool,
@@ -44,6 +61,36 @@ public final class RegionMetadata: Sendable {
     self.localOnlyLengths = localOnlyLengths
     self.generalPattern = generalPattern
     self.generalAutomaton = generalPattern.flatMap { DigitAutomaton($0) }
+    self.possibleLengthBits = possibleLengths.reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 }
+    self.localOnlyLengthBits = localOnlyLengths.reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 }
+    self.minimumLength = possibleLengths.first ?? -1
+    self.maximumLength = possibleLengths.last ?? -1
+    var literals = 0
+    var references = 0
+    for part in nationalPrefixTransform ?? [] {
+      switch part {
+      case .digits(let digits): literals += digits.count
+      case .group: references += 1
+      }
+    }
+    self.transformLiteralCount = literals
+    self.transformGroupReferences = references
+    self.internationalPrefixScreen = PrefixScreen(internationalPrefix)
+    self.nationalPrefixScreen = PrefixScreen(nationalPrefixForParsing)
+    self.core = .allocate(capacity: 1)
+    core.initialize(to: RegionCore(
+      callingCode: callingCode, callingCodeDigitCount: callingCodeDigits.count, isMainRegion: isMainRegion,
+      internationalPrefixScreen: internationalPrefixScreen, nationalPrefixScreen: nationalPrefixScreen,
+      possibleLengthBits: possibleLengthBits, localOnlyLengthBits: localOnlyLengthBits,
+      minimumLength: minimumLength, maximumLength: maximumLength,
+      transitions: generalAutomaton.map { UnsafePointer($0.transitionTable) },
+      accepting: generalAutomaton.map { UnsafePointer($0.acceptingTable) },
+      owner: .passUnretained(self)))
+  }
+
+  deinit {
+    core.deinitialize(count: 1)
+    core.deallocate()
   }
 
   /// One piece of a national-prefix transform rule.
@@ -53,23 +100,115 @@ public final class RegionMetadata: Sendable {
   }
 }
 
+/// What can be known about a prefix match without running the pattern.
+struct PrefixScreen: Sendable {
+  enum Kind: UInt8, Sendable {
+    /// No pattern: never matches.
+    case none
+    /// A plain digit string of `literalCount` digits, packed in `literalDigits`.
+    case literal
+    /// Any other pattern: screened by `firstDigits`, then run.
+    case pattern
+  }
+  let kind: Kind
+  let literalCount: Int
+  /// Digit i in bits 4i..<4i+4.
+  let literalDigits: UInt64
+  /// The digits a match can start with, or all of them when it may be empty.
+  let firstDigits: UInt16
+
+  init(_ pattern: DigitPattern?) {
+    guard let pattern else {
+      (kind, literalCount, literalDigits, firstDigits) = (.none, 0, 0, 0)
+      return
+    }
+    if let literal = pattern.literal, literal.count <= 16 {
+      var packed: UInt64 = 0
+      for (index, digit) in literal.enumerated() { packed |= UInt64(digit) << UInt64(4 * index) }
+      (kind, literalCount, literalDigits, firstDigits) = (.literal, literal.count, packed, 0)
+    } else {
+      (kind, literalCount, literalDigits) = (.pattern, 0, 0)
+      firstDigits = pattern.mayMatchEmpty ? 0x3FF : pattern.firstDigits
+    }
+  }
+
+  /// For `.literal`: the end of the match at the start of `digits`, or -1.
+  @inline(__always)
+  func literalMatchEnd(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
+    guard digits.count >= literalCount else { return -1 }
+    var index = 0
+    var packed = literalDigits
+    while index < literalCount {
+      if UInt64(digits[index]) != packed & 15 { return -1 }
+      packed >>= 4
+      index += 1
+    }
+    return literalCount
+  }
+
+  /// For `.pattern`: whether the first digit rules out any match.
+  @inline(__always)
+  func excludes(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+    if firstDigits == 0x3FF { return false }
+    guard let first = digits.first else { return true }
+    return firstDigits & (1 << UInt16(first & 15)) == 0
+  }
+}
+
 extension RegionMetadata {
+  /// `internationalPrefix.prefixMatchEnd`: the end of the IDD at the start of
+  /// `digits`, or -1.
+  @inline(__always)
+  func internationalPrefixEnd(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
+    let screen = internationalPrefixScreen
+    switch screen.kind {
+    case .none: return -1
+    case .literal: return screen.literalMatchEnd(digits)
+    case .pattern:
+      if screen.excludes(digits) { return -1 }
+      guard let pattern = internationalPrefix else { return -1 }
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: pattern.captureSlotCount) { captures in
+        pattern.prefixMatchEnd(digits, captures: captures.baseAddress!)
+      }
+    }
+  }
+
+  /// `nationalPrefixForParsing.prefixMatchEnd`, writing its captures (room
+  /// for `nationalPrefixForParsing.captureSlotCount`); -1 when it does not match.
+  @inline(__always)
+  func nationalPrefixEnd(_ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>) -> Int {
+    let screen = nationalPrefixScreen
+    switch screen.kind {
+    case .none: return -1
+    case .literal:
+      let end = screen.literalMatchEnd(digits)
+      captures[0] = end >= 0 ? 0 : -1
+      captures[1] = end
+      return end
+    case .pattern:
+      if screen.excludes(digits) { return -1 }
+      guard let pattern = nationalPrefixForParsing else { return -1 }
+      return pattern.prefixMatchEnd(digits, captures: captures)
+    }
+  }
+
   /// libphonenumber's `_match_national_number(number, general_desc, False)`.
+  @inline(__always)
   func matchesGeneralPattern(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
     if let generalAutomaton { return generalAutomaton.fullMatch(digits) }
     return generalPattern?.fullMatch(digits) ?? false
   }
 
   /// libphonenumber's `_test_number_length` for the unknown number type.
+  @inline(__always)
   func lengthCheck(_ length: Int) -> LengthCheck {
-    if localOnlyLengths.contains(length) { return .possibleLocalOnly }
-    guard let minimum = possibleLengths.first, let maximum = possibleLengths.last else {
-      return .invalidLength
-    }
-    if length == minimum { return .possible }
-    if length < minimum { return .tooShort }
-    if length > maximum { return .tooLong }
-    return possibleLengths.contains(length) ? .possible : .invalidLength
+    let bit: UInt64 = length >= 0 && length < 64 ? 1 << UInt64(length) : 0
+    if localOnlyLengthBits & bit != 0 { return .possibleLocalOnly }
+    guard minimumLength >= 0 else { return .invalidLength }
+    if length == minimumLength { return .possible }
+    if length < minimumLength { return .tooShort }
+    if length > maximumLength { return .tooLong }
+    return possibleLengthBits & bit != 0 ? .possible : .invalidLength
   }
 
   /// libphonenumber's `ValidationResult` for a length.

@@ -58,10 +58,9 @@ extension Calldir {
         }
       }
       if numbers.isEmpty {
-        try LineReader(descriptor: 0).forEachLine { line in
-          guard output.isWritable else { return }
-          emit(String(decoding: line, as: UTF8.self))
-        }
+        // Large chunks, the byte-level normalizer, all cores, input order.
+        try BatchNormalizer(normalizer: normalizer, region: region, json: json)
+          .run(descriptor: 0, output: output)
       } else {
         for number in numbers where output.isWritable { emit(number) }
       }

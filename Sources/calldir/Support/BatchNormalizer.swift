@@ -1,0 +1,344 @@
+import CommandLineKit
+import Glibc
+import PhoneNumbers
+
+/// `calldir normalize` over a file descriptor: reads it in large chunks,
+/// normalizes whole lines with the byte API on several threads, and writes
+/// the results strictly in input order, byte for byte what normalizing the
+/// lines one by one prints.
+///
+/// Lines end at LF; a CR before it is dropped; a last line without LF still
+/// counts. Each line's bytes are normalized as its UTF-8 text (ill-formed
+/// sequences read as U+FFFD, as `String(decoding:as:)` does).
+struct BatchNormalizer {
+  let normalizer: PhoneNumberNormalizer
+  let region: RegionMetadata?
+  let json: Bool
+  /// Bytes read per batch.
+  var chunkSize = 4 << 20
+  /// Threads per batch (the calling thread is one of them).
+  var threadCount = BatchNormalizer.defaultThreadCount
+
+  /// The online processors, at least 1 and at most 8; the environment
+  /// variable `CALLDIR_THREADS` overrides it (for benchmarks).
+  static var defaultThreadCount: Int {
+    if let text = getenv("CALLDIR_THREADS"), let count = Int(String(cString: text)), count > 0 { return min(count, 64) }
+    return max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+  }
+
+  /// Normalizes every line of `descriptor` into `output`.
+  /// - Throws: `ToolError.io` when reading fails.
+  func run(descriptor: Int32, output: any OutputSink) throws {
+    var capacity = chunkSize
+    var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    defer { buffer.deallocate() }
+    let outputs = (0..<max(1, threadCount)).map { _ in ByteBuffer() }
+    var filled = 0
+    var atEnd = false
+    while !atEnd && output.isWritable {
+      // Fill the buffer while input is at hand; when a pipe or terminal has
+      // nothing more right now, go on with the lines read so far rather than
+      // wait for a whole chunk.
+      while filled < capacity {
+        let count = read(descriptor, buffer + filled, capacity - filled)
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw ToolError.io("cannot read standard input: \(String(cString: strerror(errno)))")
+        }
+        if count == 0 {
+          atEnd = true
+          break
+        }
+        filled += count
+        if filled < capacity && !Self.hasInputReady(descriptor) && memchr(buffer, 0x0A, filled) != nil { break }
+      }
+      // Whole lines only, except for an unterminated last line.
+      var end = filled
+      if !atEnd {
+        while end > 0 && buffer[end - 1] != 0x0A { end -= 1 }
+        if end == 0 {
+          // One line longer than the buffer: grow it and read on.
+          let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+          grown.update(from: buffer, count: filled)
+          buffer.deallocate()
+          buffer = grown
+          capacity *= 2
+          continue
+        }
+      }
+      process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs)
+      for part in outputs where part.count > 0 {
+        output.write(bytes: UnsafeRawBufferPointer(start: part.base, count: part.count))
+        part.count = 0
+      }
+      let rest = filled - end
+      if rest > 0 { buffer.update(from: buffer + end, count: rest) }
+      filled = rest
+    }
+  }
+
+  /// Whether reading `descriptor` would not block (data or end of input).
+  private static func hasInputReady(_ descriptor: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) > 0
+  }
+
+  /// Normalizes the lines of `block` (whole lines; at the end of the input
+  /// the last may lack its LF) into `outputs`, one part per thread.
+  private func process(_ block: UnsafeBufferPointer<UInt8>, outputs: [ByteBuffer]) {
+    guard let base = block.baseAddress, block.count > 0 else { return }
+    // Small batches are not worth a thread.
+    let parts = block.count < 1 << 16 ? 1 : outputs.count
+    var bounds = [0]
+    for part in 1..<max(parts, 1) {
+      var cut = max(block.count * part / parts, bounds[bounds.count - 1])
+      while cut < block.count && base[cut - 1] != 0x0A { cut += 1 }
+      bounds.append(cut)
+    }
+    bounds.append(block.count)
+    let jobs = (0..<parts).map { part in
+      Job(
+        lines: UnsafeBufferPointer(start: base + bounds[part], count: bounds[part + 1] - bounds[part]),
+        output: outputs[part], normalizer: normalizer, region: region, json: json)
+    }
+    var threads: [pthread_t] = []
+    for job in jobs.dropFirst() {
+      var thread = pthread_t()
+      let context = Unmanaged.passRetained(job).toOpaque()
+      if pthread_create(&thread, nil, { context in
+        Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context) == 0 {
+        threads.append(thread)
+      } else {
+        // No thread: do the work here.
+        Unmanaged<Job>.fromOpaque(context).takeRetainedValue().run()
+      }
+    }
+    jobs[0].run()
+    for thread in threads { pthread_join(thread, nil) }
+  }
+}
+
+/// One thread's share of a batch.
+private final class Job: @unchecked Sendable {
+  let lines: UnsafeBufferPointer<UInt8>
+  let output: ByteBuffer
+  let normalizer: PhoneNumberNormalizer
+  let region: RegionMetadata?
+  let json: Bool
+  /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizeOutput.index(of:)`.
+  let invalidLines = NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
+
+  init(lines: UnsafeBufferPointer<UInt8>, output: ByteBuffer, normalizer: PhoneNumberNormalizer,
+       region: RegionMetadata?, json: Bool) {
+    self.lines = lines
+    self.output = output
+    self.normalizer = normalizer
+    self.region = region
+    self.json = json
+  }
+
+  /// The offset of the first LF in `base[from..<count]`, or `count`: eight
+  /// bytes at a time (lines are short, so this beats calling `memchr`).
+  @inline(__always)
+  static func newline(in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+    var index = from
+    while index + 8 <= count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+      // The lowest byte that was LF is the lowest set high bit (little endian).
+      let found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+      if found != 0 { return index + found.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < count && base[index] != 0x0A { index += 1 }
+    return index
+  }
+
+  func run() {
+    guard let base = lines.baseAddress else { return }
+    let count = lines.count
+    var start = 0
+    while start < count {
+      let end = Self.newline(in: base, from: start, count: count)
+      var lineEnd = end
+      if lineEnd > start && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+      let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
+      let result = normalizer.normalize(utf8: line, region: region)
+      if json {
+        NormalizeOutput.appendJSON(input: line, result: result, to: output)
+      } else {
+        switch result {
+        case .success(let number):
+          output.reserve(24)
+          output.appendDecimal(number)
+          output.appendByte(0x0A)
+        case .failure(let rejection):
+          output.append(invalidLines[NormalizeOutput.index(of: rejection)])
+        }
+      }
+      start = end + 1
+    }
+  }
+}
+
+/// The output lines of `calldir normalize`, built as bytes.
+enum NormalizeOutput {
+  /// `{"input":…,"number":…|null,"reason":…|null}` and LF, as
+  /// `JSONValue.serialized()` writes it.
+  static func appendJSON(input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, to output: ByteBuffer) {
+    output.append("{\"input\":")
+    if input.contains(where: { $0 >= 0x80 }) {
+      // The text as the command sees it: ill-formed UTF-8 repaired.
+      var text = String(decoding: input, as: UTF8.self)
+      text.withUTF8 { appendJSONString($0, to: output) }
+    } else {
+      appendJSONString(input, to: output)
+    }
+    switch result {
+    case .success(let number):
+      output.append(",\"number\":")
+      output.reserve(24)
+      output.appendDecimal(number)
+      output.append(",\"reason\":null}\n")
+    case .failure(let rejection):
+      output.append(",\"number\":null,\"reason\":\"")
+      output.append(reasons[index(of: rejection)])
+      output.append("\"}\n")
+    }
+  }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
+  private static func appendJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: ByteBuffer) {
+    output.reserve(text.count * 6 + 2)
+    output.appendByte(UInt8(ascii: "\""))
+    for byte in text {
+      switch byte {
+      case UInt8(ascii: "\""): output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "\""))
+      case UInt8(ascii: "\\"): output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "\\"))
+      case 0x0A: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "n"))
+      case 0x0D: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "r"))
+      case 0x09: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "t"))
+      case 0x08: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "b"))
+      case 0x0C: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "f"))
+      case 0x00..<0x20:
+        for escaped in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]] {
+          output.appendByte(escaped)
+        }
+      default:
+        output.appendByte(byte)
+      }
+    }
+    output.appendByte(UInt8(ascii: "\""))
+  }
+
+  /// Each rejection's description as UTF-8, by `index(of:)`.
+  static let reasons: [[UInt8]] = [
+    NormalizationRejection.notANumber, .missingDefaultRegion, .invalidCountryCode,
+    .tooShortAfterInternationalPrefix, .tooShort, .tooLong, .invalidLength, .outOfRange,
+  ].map { Array($0.description.utf8) }
+
+  static func index(of rejection: NormalizationRejection) -> Int {
+    switch rejection {
+    case .notANumber: 0
+    case .missingDefaultRegion: 1
+    case .invalidCountryCode: 2
+    case .tooShortAfterInternationalPrefix: 3
+    case .tooShort: 4
+    case .tooLong: 5
+    case .invalidLength: 6
+    case .outOfRange: 7
+    }
+  }
+}
+
+/// A growable byte buffer owned by one thread at a time.
+final class ByteBuffer: @unchecked Sendable {
+  /// Keeps two buffers' hot fields off one cache line (each thread writes
+  /// its buffer's `count` for every line).
+  private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+  private(set) var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  var count = 0
+  private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+  init(capacity: Int = 1 << 20) {
+    self.capacity = capacity
+    self.base = .allocate(capacity: capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Makes room for `extra` more bytes.
+  @inline(__always)
+  func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(count + extra) }
+  }
+
+  private func grow(_ needed: Int) {
+    var newCapacity = capacity * 2
+    while newCapacity < needed { newCapacity *= 2 }
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    grown.update(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = newCapacity
+  }
+
+  /// Appends one byte; room must have been reserved.
+  @inline(__always)
+  func appendByte(_ byte: UInt8) {
+    base[count] = byte
+    count += 1
+  }
+
+  func append(_ bytes: [UInt8]) {
+    reserve(bytes.count)
+    bytes.withUnsafeBufferPointer { (base + count).update(from: $0.baseAddress!, count: $0.count) }
+    count += bytes.count
+  }
+
+  func append(_ text: StaticString) {
+    reserve(text.utf8CodeUnitCount)
+    (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    count += text.utf8CodeUnitCount
+  }
+
+  /// Appends the decimal digits of a non-negative number; room for 20 bytes
+  /// must have been reserved.
+  @inline(__always)
+  func appendDecimal(_ value: Int64) {
+    // Two digits per step, written backwards into a small stack buffer.
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+      8081828384858687888990919293949596979899
+      """
+    let table = pairs.utf8Start
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var remaining = UInt64(bitPattern: value)
+      var start = 20
+      while remaining >= 100 {
+        let pair = Int(remaining % 100) &* 2
+        remaining /= 100
+        start -= 2
+        digits[start] = table[pair]
+        digits[start + 1] = table[pair + 1]
+      }
+      if remaining >= 10 {
+        let pair = Int(remaining) &* 2
+        start -= 2
+        digits[start] = table[pair]
+        digits[start + 1] = table[pair + 1]
+      } else {
+        start -= 1
+        digits[start] = UInt8(truncatingIfNeeded: remaining) &+ 0x30
+      }
+      (base + count).update(from: digits.baseAddress! + start, count: 20 - start)
+      count += 20 - start
+    }
+  }
+
+}
