@@ -88,17 +88,4 @@ final class RecordBatch: @unchecked Sendable {
       }
     }
   }
-
-  /// Normalizes several batches at once, one per core.
-  static func normalizeConcurrently(
-    _ batches: [RecordBatch], with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?
-  ) {
-    if batches.count == 1 {
-      batches[0].normalize(with: normalizer, region: region, labels: labels)
-      return
-    }
-    DispatchQueue.concurrentPerform(iterations: batches.count) { index in
-      batches[index].normalize(with: normalizer, region: region, labels: labels)
-    }
-  }
 }

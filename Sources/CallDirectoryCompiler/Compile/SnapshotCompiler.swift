@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import PhoneNumbers
 import UnicodeText
@@ -42,8 +43,10 @@ public struct SnapshotCompiler {
     let clock = ContinuousClock()
     let started = clock.now
 
+    // Two sets of batches, one per core each: while one set is normalized on
+    // the worker threads, this thread reads the next records into the other.
     let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
-    let batches = (0..<workers).map { _ in RecordBatch(capacity: 1 << 15) }
+    let sets = (0..<2).map { _ in (0..<workers).map { _ in RecordBatch(capacity: 1 << 15) } }
     for spec in config.sources {
       let region = try self.region(for: spec)
       let reader: any SourceReader
@@ -58,13 +61,10 @@ public struct SnapshotCompiler {
       var rejected = 0
       let labels = spec.list == .identify ? labelSanitizer : nil
 
-      // Normalize the filled batches on all cores, then fold their results
-      // in file order, so the outcome is the same as one pass would give.
-      func drain() throws(CompileError) {
-        let filled = batches.filter { !$0.isEmpty }
-        guard !filled.isEmpty else { return }
-        RecordBatch.normalizeConcurrently(filled, with: normalizer, region: region, labels: labels)
-        for batch in filled {
+      // Folds a normalized set's results in file order, so the outcome is
+      // the same as one pass would give.
+      func fold(_ batches: [RecordBatch]) throws(CompileError) {
+        for batch in batches where !batch.isEmpty {
           var outcomes = batch.outcomes.makeIterator()
           for item in batch.items {
             switch item {
@@ -102,11 +102,30 @@ public struct SnapshotCompiler {
         }
       }
 
+      var filling = 0
       var current = 0
+      var inFlight: (set: Int, group: DispatchGroup)? = nil
+      func finishInFlight() throws(CompileError) {
+        guard let (set, group) = inFlight else { return }
+        group.wait()
+        inFlight = nil
+        try fold(sets[set])
+      }
+      let normalizer = self.normalizer
+      func launch(_ set: Int) {
+        let group = DispatchGroup()
+        for batch in sets[set] where !batch.isEmpty {
+          DispatchQueue.global().async(group: group) {
+            batch.normalize(with: normalizer, region: region, labels: labels)
+          }
+        }
+        inFlight = (set, group)
+      }
       let summary: SourceSummary
       do {
+        defer { inFlight?.group.wait() }
         summary = try reader.read { event in
-          let batch = batches[current]
+          let batch = sets[filling][current]
           switch event {
           case .record(let record): batch.append(record)
           case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line)
@@ -114,12 +133,16 @@ public struct SnapshotCompiler {
           }
           guard batch.isFull else { return }
           current += 1
-          if current == batches.count {
+          if current == workers {
+            try finishInFlight()
+            launch(filling)
+            filling = 1 - filling
             current = 0
-            try drain()
           }
         }
-        try drain()
+        try finishInFlight()
+        launch(filling)
+        try finishInFlight()
       } catch let error as SourceError {
         throw .source(error)
       } catch let error as CompileError {
