@@ -14,20 +14,24 @@ public struct NumberSet: Sendable, Equatable {
   }
 
   /// Builds a set from unsorted singles and ranges (duplicates and overlaps allowed).
-  public init(singles unsortedSingles: [Int64], ranges unsortedRanges: [ClosedRange<Int64>]) {
+  public init(singles unsortedSingles: consuming [Int64], ranges unsortedRanges: [ClosedRange<Int64>]) {
     var singles = unsortedSingles
     RadixSort.sortAndDeduplicate(&singles)
     let ranges = Self.merged(unsortedRanges)
-    // Drop singles that a range covers.
-    var kept: [Int64] = []
-    kept.reserveCapacity(singles.count)
-    var rangeIndex = 0
-    for value in singles {
-      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value { rangeIndex += 1 }
-      if rangeIndex < ranges.count && ranges[rangeIndex].contains(value) { continue }
-      kept.append(value)
+    // Drop singles that a range covers, compacting in place.
+    if !ranges.isEmpty {
+      var kept = 0
+      var rangeIndex = 0
+      for index in singles.indices {
+        let value = singles[index]
+        while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value { rangeIndex += 1 }
+        if rangeIndex < ranges.count && ranges[rangeIndex].contains(value) { continue }
+        singles[kept] = value
+        kept += 1
+      }
+      singles.removeLast(singles.count - kept)
     }
-    self.singles = kept
+    self.singles = singles
     self.ranges = ranges
   }
 

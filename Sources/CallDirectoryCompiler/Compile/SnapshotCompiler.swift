@@ -160,17 +160,21 @@ public struct SnapshotCompiler {
     let readDuration = clock.now - started
     progress?("sorting")
     let blockCandidates = blockSingles.count
-    let listed = NumberSet(singles: blockSingles, ranges: blockRanges)
-    blockSingles = []
-    let allow = NumberSet(singles: allowSingles, ranges: allowRanges)
-    let (blocking, allowed) = listed.subtracting(allow)
+    // Hand the arrays over without a copy: they are sorted in place.
+    var singles: [Int64] = []
+    swap(&singles, &blockSingles)
+    let listed = NumberSet(singles: consume singles, ranges: blockRanges)
+    var allowed: [Int64] = []
+    swap(&allowed, &allowSingles)
+    let allow = NumberSet(singles: consume allowed, ranges: allowRanges)
+    let (blocking, allowedCount) = listed.subtracting(allow)
     let resolution = identification.resolve()
 
     statistics.blocking = blocking.count
     statistics.identification = resolution.entries.count
     statistics.labels = resolution.labels.count
     statistics.conflicts = resolution.conflicts
-    statistics.allowed = allowed
+    statistics.allowed = allowedCount
     // Repeated blocking numbers, and single numbers a listed range already covers.
     statistics.duplicates = resolution.duplicates + (blockCandidates - listed.singles.count)
 
