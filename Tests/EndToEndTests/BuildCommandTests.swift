@@ -205,3 +205,21 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(try CalldirProcess.run(["inspect", sample.directory.path("text.cdir")]).status == 65)
   }
 }
+
+@Suite struct DamagedStoreTests {
+  @Test func aDamagedPreviousBlobStopsTheBuildUnlessForced() throws {
+    let sample = try SampleStore()
+    let snapshot = try #require(try jsonObject(try sample.build().standardOutput)["snapshot"] as? String)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+    bytes[bytes.count - 5] ^= 0xFF
+    try bytes.write(to: URL(fileURLWithPath: snapshot))
+    try sample.directory.write("block.txt", "020 7946 0018\n07700 900124\n")
+    let refused = try sample.build()
+    #expect(refused.status == 65)
+    #expect(refused.standardError.hasPrefix("error: "))
+    let forced = try sample.build(["--force"])
+    #expect(forced.status == 0, "\(forced.standardError)")
+    #expect(forced.standardError.contains("warning: "))
+    #expect(try jsonObject(forced.standardOutput)["version"] as? Int == 2)
+  }
+}

@@ -191,6 +191,25 @@ public struct NumberSet: Sendable, Equatable {
     }
   }
 
+  /// Walks the set in ascending order in bulk: `singles` gets each maximal
+  /// stretch of singles between two ranges as one buffer, `range` each
+  /// range, interleaved in order (for writers with a bulk append).
+  public func forEachChunk(
+    singles singlesBody: (UnsafeBufferPointer<Int64>) throws -> Void,
+    range rangeBody: (ClosedRange<Int64>) throws -> Void
+  ) rethrows {
+    try singles.withUnsafeBufferPointer { all in
+      var start = 0
+      for range in ranges {
+        let end = Self.lowerBound(singles, range.lowerBound)
+        if end > start { try singlesBody(UnsafeBufferPointer(rebasing: all[start..<end])) }
+        try rangeBody(range)
+        start = end
+      }
+      if all.count > start { try singlesBody(UnsafeBufferPointer(rebasing: all[start..<all.count])) }
+    }
+  }
+
   /// Calls `body` with every number in ascending order.
   public func forEach(_ body: (Int64) throws -> Void) rethrows {
     var rangeIndex = 0

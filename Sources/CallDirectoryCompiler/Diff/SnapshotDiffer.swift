@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import Dispatch
 
 /// Computes the delta between two full snapshot blobs as a streaming merge
 /// over their sorted lists, and writes it as a delta blob.
@@ -80,12 +81,18 @@ public enum SnapshotDiffer {
   // MARK: - Merging
 
   /// Calls the closures with the numbers only one of two ascending streams holds.
+  ///
+  /// The second stream is decoded on another thread, a few chunks ahead,
+  /// while this thread decodes the first and merges, so two large blobs
+  /// decode in about the time of one.
   static func mergeNumbers(
     _ first: NumberIterator, _ second: NumberIterator,
     onlyInFirst: (Int64) throws -> Void, onlyInSecond: (Int64) throws -> Void
   ) throws {
+    let prefetcher = PrefetchingNumbers(second)
+    defer { prefetcher.stop() }
     var left = BufferedNumbers(first)
-    var right = BufferedNumbers(second)
+    var right = BufferedNumbers(prefetcher)
     try left.refill()
     try right.refill()
     while true {
@@ -173,25 +180,44 @@ public enum SnapshotDiffer {
   }
 }
 
-/// An ascending number stream read in bulk.
+/// An ascending number stream read in bulk, either decoded here into an
+/// owned buffer or taken chunk by chunk from a ``PrefetchingNumbers``.
 struct BufferedNumbers {
-  private let iterator: NumberIterator
-  private var buffer: [Int64]
+  private let iterator: NumberIterator?
+  private let prefetcher: PrefetchingNumbers?
+  private let owned: NumberChunk?
+  private var base: UnsafePointer<Int64>?
   private var position = 0
   private var count = 0
   private var exhausted = false
 
   init(_ iterator: NumberIterator, capacity: Int = 8192) {
     self.iterator = iterator
-    self.buffer = [Int64](repeating: 0, count: capacity)
+    self.prefetcher = nil
+    self.owned = NumberChunk(capacity: capacity)
+  }
+
+  init(_ prefetcher: PrefetchingNumbers) {
+    self.iterator = nil
+    self.prefetcher = prefetcher
+    self.owned = nil
   }
 
   var isAtEnd: Bool { position >= count && exhausted }
-  var current: Int64 { buffer[position] }
+  var current: Int64 { base.map { $0[position] } ?? 0 }
 
   mutating func refill() throws {
     guard position >= count, !exhausted else { return }
-    count = try buffer.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
+    if let prefetcher {
+      let chunk = try prefetcher.next()
+      base = chunk.baseAddress
+      count = chunk.count
+    } else if let iterator, let owned {
+      count = try iterator.next(into: owned.buffer)
+      base = UnsafePointer(owned.buffer.baseAddress)
+    } else {
+      count = 0
+    }
     position = 0
     if count == 0 { exhausted = true }
   }
@@ -205,19 +231,29 @@ struct BufferedNumbers {
   /// whether it skipped any.
   mutating func skipEqualPrefix(with other: inout BufferedNumbers) -> Bool {
     let available = min(count - position, other.count - other.position)
-    guard available > 1 else { return false }
+    guard available > 1, let mine = base, let theirs = other.base else { return false }
+    let a = mine + position
+    let b = theirs + other.position
     var skipped = 0
-    buffer.withUnsafeBufferPointer { mine in
-      other.buffer.withUnsafeBufferPointer { theirs in
-        while skipped < available && mine[position + skipped] == theirs[other.position + skipped] {
-          skipped += 1
-        }
-      }
-    }
+    while skipped < available && a[skipped] == b[skipped] { skipped += 1 }
     guard skipped > 0 else { return false }
     // Leave the last equal pair for the regular step, which refills buffers.
     position += skipped - 1
     other.position += skipped - 1
     return skipped > 1
+  }
+}
+
+/// A fixed buffer of numbers, freed with its owner.
+final class NumberChunk {
+  let buffer: UnsafeMutableBufferPointer<Int64>
+
+  init(capacity: Int) {
+    buffer = .allocate(capacity: capacity)
+    buffer.initialize(repeating: 0)
+  }
+
+  deinit {
+    buffer.deallocate()
   }
 }

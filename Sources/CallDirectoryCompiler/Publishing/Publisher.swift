@@ -122,8 +122,16 @@ public struct Publisher {
     }
 
     var removed = 0
+    var warnings: [String] = []
     if let latest {
-      removed = try countRemoved(from: latest, to: snapshot)
+      do {
+        removed = try countRemoved(from: latest, to: snapshot)
+      } catch {
+        // A damaged previous blob must not block publishing forever: with
+        // --force the guard is skipped, as it would be anyway.
+        guard options.force else { throw error }
+        warnings.append("removal guard skipped: \(error)")
+      }
       let previous = latest.blocking + latest.identification
       if !options.force && Double(removed) > config.maxRemovalRatio * Double(previous) {
         throw .removalGuard(removed: removed, previous: previous, previousVersion: latest.version, limit: config.maxRemovalRatio)
@@ -131,7 +139,6 @@ public struct Publisher {
     }
 
     do {
-      var warnings: [String] = []
       var renames: [(from: String, to: String)] = []
       let blobFacts = try FileOperations.facts(of: pendingPath)
       let bases = config.deltaHistory > 0 ? Array(try catalog.allSnapshots().suffix(config.deltaHistory).reversed()) : []
@@ -280,13 +287,9 @@ public struct Publisher {
   ) throws(BuildError) -> BlobHeader {
     do {
       let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: labels)
-      try blocking.forEachSegment { segment in
-        if segment.lowerBound == segment.upperBound {
-          try writer.appendBlocking(segment.lowerBound)
-        } else {
-          try writer.appendBlocking(segment)
-        }
-      }
+      try blocking.forEachChunk(
+        singles: { try writer.appendBlocking(contentsOf: $0) },
+        range: { try writer.appendBlocking($0) })
       for entry in identification {
         try writer.appendIdentification(entry.number, labelID: entry.labelID)
       }

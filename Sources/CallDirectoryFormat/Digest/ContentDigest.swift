@@ -132,6 +132,51 @@ public struct ContentDigestBuilder: Sendable {
     lastBlocking = range.upperBound
   }
 
+  /// Adds ascending blocking numbers already checked by the caller
+  /// (writers); the same stream as adding them one by one, produced a
+  /// staging buffer at a time without per-number calls.
+  mutating func _appendBlocking(contentsOf numbers: UnsafeBufferPointer<Int64>) {
+    guard var source = numbers.baseAddress else { return }
+    var left = numbers.count
+    // A number emits at most a pending-ones escape (11 bytes) and a gap (10).
+    let perNumber = 21
+    while left > 0 {
+      if staging.count - fill < perNumber * 64 { _flush() }
+      let take = min(left, (staging.count - fill) / perNumber)
+      var last = lastBlocking
+      var ones = pendingOnes
+      var at = fill
+      staging.withUnsafeMutableBufferPointer { buffer in
+        guard let out = buffer.baseAddress else { return }
+        for index in 0..<take {
+          let number = source[index]
+          let gap = UInt64(bitPattern: number &- last)
+          last = number
+          if gap == 1 {
+            ones &+= 1
+            continue
+          }
+          if ones > 0 {
+            if ones == 1 {
+              out[at] = 1
+              at &+= 1
+            } else {
+              out[at] = 0
+              at = _putVarint(ones, out, at &+ 1)
+            }
+            ones = 0
+          }
+          at = _putVarint(gap, out, at)
+        }
+      }
+      lastBlocking = last
+      pendingOnes = ones
+      fill = at
+      source += take
+      left -= take
+    }
+  }
+
   /// Adds an identification entry already checked by the caller (writers).
   mutating func _appendIdentification(_ number: Int64, _ label: UnsafeRawBufferPointer) {
     if !inIdentification { _closeBlocking() }
@@ -208,4 +253,19 @@ public struct ContentDigestBuilder: Sendable {
       throw BlobError.outOfOrder(section: section, previous: last, number: number)
     }
   }
+}
+
+/// Writes the minimal LEB128 form of `value` at `out[at...]`; returns the
+/// position after it.
+@inline(__always)
+private func _putVarint(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ at: Int) -> Int {
+  var value = value
+  var at = at
+  while value >= 0x80 {
+    out[at] = UInt8(truncatingIfNeeded: value) | 0x80
+    value &>>= 7
+    at &+= 1
+  }
+  out[at] = UInt8(truncatingIfNeeded: value)
+  return at &+ 1
 }

@@ -19,8 +19,11 @@ final class _NumberSectionWriter {
   let hasLabels: Bool
   private let sink: any BlobSink
 
-  private var values = [UInt64]()
-  private var labels = [UInt32]()
+  /// The pending block: `values[0..<pending]` (and their labels), held in
+  /// fixed storage so the per-number path does no array bookkeeping.
+  private let values: UnsafeMutablePointer<UInt64>
+  private let labels: UnsafeMutablePointer<UInt32>
+  private var pending = 0
   private var streak = 0
   private var runFirst: UInt64 = 0
   private var runCount: UInt64 = 0
@@ -42,9 +45,14 @@ final class _NumberSectionWriter {
     self.section = section
     self.hasLabels = section.carriesLabels
     self.sink = sink
-    values.reserveCapacity(BlobLimits.maxBlockEntries)
-    if hasLabels { labels.reserveCapacity(BlobLimits.maxBlockEntries) }
+    values = .allocate(capacity: BlobLimits.maxBlockEntries)
+    labels = .allocate(capacity: BlobLimits.maxBlockEntries)
     frame.reserveCapacity(BlobLimits.maxFramePayload)
+  }
+
+  deinit {
+    values.deallocate()
+    labels.deallocate()
   }
 
   /// Throws unless `number` may follow the numbers appended so far.
@@ -75,6 +83,42 @@ final class _NumberSectionWriter {
     lastAppended = number
   }
 
+  /// Appends numbers checked with ``check(contentsOf:)`` (unlabelled
+  /// sections). Produces the same bytes as appending them one by one.
+  func append(contentsOf numbers: UnsafeBufferPointer<Int64>) throws {
+    guard let last = numbers.last else { return }
+    for number in numbers { try _add(UInt64(bitPattern: number), 0) }
+    count += UInt64(numbers.count)
+    lastAppended = last
+  }
+
+  /// Throws unless `numbers` are in range, strictly ascending and may follow
+  /// the numbers appended so far. Reports the first offending number.
+  func check(contentsOf numbers: UnsafeBufferPointer<Int64>) throws {
+    guard let first = numbers.first else { return }
+    try check(first)
+    var previous = first
+    var bad = -1
+    for index in 1..<numbers.count {
+      let number = numbers[index]
+      // Ascending order and the upper bound; the lower bound follows from
+      // order once `first >= 1`.
+      if number <= previous || number > BlobLimits.maxNumber {
+        bad = index
+        break
+      }
+      previous = number
+    }
+    guard bad >= 0 else { return }
+    let number = numbers[bad]
+    let before = numbers[bad - 1]
+    if number > BlobLimits.maxNumber {
+      throw BlobError.numberOutOfRange(section: section, number: number)
+    }
+    if number == before { throw BlobError.duplicateEntry(section: section, number: number) }
+    throw BlobError.outOfOrder(section: section, previous: before, number: number)
+  }
+
   /// Appends a range checked with ``check(_:)-(ClosedRange<Int64>)``.
   func append(_ range: ClosedRange<Int64>, label: UInt32) throws {
     let low = UInt64(range.lowerBound)
@@ -84,14 +128,14 @@ final class _NumberSectionWriter {
       runCount += size
     } else if size >= UInt64(_NumberSectionWriter.runThreshold) {
       if runCount > 0 { try _emitRun() }
-      if let last = values.last, low == last + 1, _sameLabel(label) {
-        let keep = values.count - streak
+      if pending > 0, low == values[pending - 1] + 1, _sameLabel(label) {
+        let keep = pending - streak
         let start = values[keep]
         if keep > 0 { try _emitPending(upTo: keep) }
         runFirst = start
         runCount = UInt64(streak) + size
       } else {
-        if !values.isEmpty { try _emitPending(upTo: values.count) }
+        if pending > 0 { try _emitPending(upTo: pending) }
         runFirst = low
         runCount = size
       }
@@ -107,42 +151,45 @@ final class _NumberSectionWriter {
   /// Flushes everything; returns the section's count, length and checksum.
   func finish() throws -> (count: UInt64, length: UInt64, checksum: UInt32) {
     if runCount > 0 { try _emitRun() }
-    if !values.isEmpty { try _emitPending(upTo: values.count) }
+    if pending > 0 { try _emitPending(upTo: pending) }
     try _flushFrame()
     return (count, length, count == 0 ? CRC32C().value : checksum.value)
   }
 
   private func _sameLabel(_ label: UInt32) -> Bool {
-    !hasLabels || labels.last == label
+    !hasLabels || (pending > 0 && labels[pending - 1] == label)
   }
 
+  @inline(__always)
   private func _add(_ value: UInt64, _ label: UInt32) throws {
     if runCount > 0 {
-      if value == runFirst + runCount && label == runLabel {
-        runCount += 1
+      if value == runFirst &+ runCount && label == runLabel {
+        runCount &+= 1
         return
       }
       try _emitRun()
     }
-    if let first = values.first, let last = values.last {
-      if values.count == BlobLimits.maxBlockEntries {
-        try _emitPending(upTo: values.count)
-      } else if values.count >= _NumberSectionWriter.minimumEntriesBeforeCut {
-        let averageGap = (last - first) / UInt64(values.count - 1)
-        if (value - last) / _NumberSectionWriter.gapCutFactor > averageGap {
-          try _emitPending(upTo: values.count)
-        }
+    var n = pending
+    if n > 0 {
+      if n == BlobLimits.maxBlockEntries {
+        try _emitPending(upTo: n)
+      } else if n >= _NumberSectionWriter.minimumEntriesBeforeCut
+        && _gapCuts(value: value, first: values[0], last: values[n &- 1], count: n)
+      {
+        try _emitPending(upTo: n)
       }
+      n = pending
     }
-    if let last = values.last, value == last + 1, _sameLabel(label) {
-      streak += 1
+    if n > 0, value == values[n &- 1] &+ 1, !hasLabels || labels[n &- 1] == label {
+      streak &+= 1
     } else {
       streak = 1
     }
-    values.append(value)
-    if hasLabels { labels.append(label) }
+    values[n] = value
+    if hasLabels { labels[n] = label }
+    pending = n &+ 1
     if streak >= _NumberSectionWriter.runThreshold {
-      let keep = values.count - streak
+      let keep = pending &- streak
       let start = values[keep]
       if keep > 0 { try _emitPending(upTo: keep) }
       runFirst = start
@@ -152,9 +199,20 @@ final class _NumberSectionWriter {
     }
   }
 
+  /// Whether `value` jumps more than ``gapCutFactor`` times the average gap
+  /// of a pending block of `count` (≥ 2) entries from `first` to `last`:
+  /// `(value − last) / 64 > (last − first) / (count − 1)`, evaluated without
+  /// division as `(last − first) < ((value − last) / 64) · (count − 1)`
+  /// (for integers `q`, `⌊s / k⌋ < q ⇔ s < q · k`).
+  @inline(__always)
+  private func _gapCuts(value: UInt64, first: UInt64, last: UInt64, count: Int) -> Bool {
+    let jump = (value &- last) / _NumberSectionWriter.gapCutFactor
+    let (product, overflow) = jump.multipliedReportingOverflow(by: UInt64(count &- 1))
+    return overflow || last &- first < product
+  }
+
   private func _clearPending() {
-    values.removeAll(keepingCapacity: true)
-    labels.removeAll(keepingCapacity: true)
+    pending = 0
     streak = 0
   }
 
@@ -173,24 +231,22 @@ final class _NumberSectionWriter {
   /// Encodes `values[0..<end]` as one block; keeps the rest pending.
   private func _emitPending(upTo end: Int) throws {
     block.removeAll(keepingCapacity: true)
-    values.withUnsafeBufferPointer { valueBuffer in
-      let slice = UnsafeBufferPointer(rebasing: valueBuffer[0..<end])
-      if hasLabels {
-        labels.withUnsafeBufferPointer { labelBuffer in
-          _BlockEncoder.encode(
-            values: slice, labels: UnsafeBufferPointer(rebasing: labelBuffer[0..<end]),
-            previous: previous, into: &block)
-        }
-      } else {
-        _BlockEncoder.encode(values: slice, labels: nil, previous: previous, into: &block)
-      }
-    }
+    let slice = UnsafeBufferPointer(start: values, count: end)
+    _BlockEncoder.encode(
+      values: slice, labels: hasLabels ? UnsafeBufferPointer(start: labels, count: end) : nil,
+      previous: previous, into: &block)
     previous = values[end - 1]
-    if end == values.count {
+    if end == pending {
       _clearPending()
     } else {
-      values.removeFirst(end)
-      if hasLabels { labels.removeFirst(end) }
+      let rest = pending - end
+      UnsafeMutableRawPointer(values).copyMemory(
+        from: values + end, byteCount: rest * MemoryLayout<UInt64>.stride)
+      if hasLabels {
+        UnsafeMutableRawPointer(labels).copyMemory(
+          from: labels + end, byteCount: rest * MemoryLayout<UInt32>.stride)
+      }
+      pending = rest
     }
     try _addBlock(entries: UInt64(end))
   }
