@@ -25,7 +25,15 @@ final class RecordBatch: @unchecked Sendable {
   private(set) var bytes: [UInt8] = []
   /// One outcome per `.record` item, in order, after `normalize`.
   private(set) var outcomes: [Outcome] = []
+  /// The numbers of the accepted records, in order, after `normalize`.
+  private(set) var acceptedNumbers: [Int64] = []
   private(set) var recordCount = 0
+  /// Whether the batch holds only records (no ranges, no reader issues).
+  private(set) var holdsOnlyRecords = true
+
+  /// Whether every event was a record that normalized: the batch then folds
+  /// as one `append(contentsOf: acceptedNumbers)`.
+  var isClean: Bool { holdsOnlyRecords && acceptedNumbers.count == recordCount }
 
   let capacity: Int
 
@@ -49,20 +57,29 @@ final class RecordBatch: @unchecked Sendable {
     recordCount += 1
   }
 
-  func append(range: ClosedRange<Int64>, line: Int) { items.append(.range(range, line: line)) }
+  func append(range: ClosedRange<Int64>, line: Int) {
+    items.append(.range(range, line: line))
+    holdsOnlyRecords = false
+  }
 
-  func append(issue: SourceIssue) { items.append(.issue(line: issue.line, reason: issue.reason)) }
+  func append(issue: SourceIssue) {
+    items.append(.issue(line: issue.line, reason: issue.reason))
+    holdsOnlyRecords = false
+  }
 
   func reset() {
     items.removeAll(keepingCapacity: true)
     bytes.removeAll(keepingCapacity: true)
     outcomes.removeAll(keepingCapacity: true)
+    acceptedNumbers.removeAll(keepingCapacity: true)
     recordCount = 0
+    holdsOnlyRecords = true
   }
 
   /// Normalizes every record (and cleans its label when `labels`).
   func normalize(with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?) {
     outcomes.reserveCapacity(recordCount)
+    acceptedNumbers.reserveCapacity(recordCount)
     bytes.withUnsafeBufferPointer { buffer in
       for item in items {
         guard case .record(_, let numberStart, let labelStart, let labelEnd, let hasLabel) = item else { continue }
@@ -75,6 +92,7 @@ final class RecordBatch: @unchecked Sendable {
         }
         guard let labels else {
           outcomes.append(.number(number, label: nil))
+          acceptedNumbers.append(number)
           continue
         }
         guard hasLabel else {
@@ -82,7 +100,9 @@ final class RecordBatch: @unchecked Sendable {
           continue
         }
         switch labels.sanitize(bytes: UnsafeBufferPointer(rebasing: buffer[labelStart..<labelEnd])) {
-        case .success(let label): outcomes.append(.number(number, label: label))
+        case .success(let label):
+          outcomes.append(.number(number, label: label))
+          acceptedNumbers.append(number)
         case .failure(let rejection): outcomes.append(.rejected(rejection.description))
         }
       }

@@ -45,7 +45,7 @@ public struct SnapshotCompiler {
 
     // Two sets of batches, one per core each: while one set is normalized on
     // the worker threads, this thread reads the next records into the other.
-    let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount - 1))
     let sets = (0..<2).map { _ in (0..<workers).map { _ in RecordBatch(capacity: 1 << 15) } }
     for spec in config.sources {
       let region = try self.region(for: spec)
@@ -65,6 +65,17 @@ public struct SnapshotCompiler {
       // the same as one pass would give.
       func fold(_ batches: [RecordBatch]) throws(CompileError) {
         for batch in batches where !batch.isEmpty {
+          if batch.isClean && spec.list != .identify {
+            // Every record normalized: take the numbers in one copy.
+            if spec.list == .block {
+              blockSingles.append(contentsOf: batch.acceptedNumbers)
+            } else {
+              allowSingles.append(contentsOf: batch.acceptedNumbers)
+            }
+            accepted += batch.recordCount
+            batch.reset()
+            continue
+          }
           var outcomes = batch.outcomes.makeIterator()
           for item in batch.items {
             switch item {
