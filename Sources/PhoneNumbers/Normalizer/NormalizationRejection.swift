@@ -2,7 +2,7 @@
 ///
 /// The cases follow libphonenumber's `NumberParseException` error types and
 /// its `is_possible_number` verdicts, so a rejection here is a rejection there.
-public enum NormalizationRejection: Error, Hashable, Sendable, CustomStringConvertible {
+public enum NormalizationRejection: Error, Hashable, Sendable, CaseIterable, CustomStringConvertible {
   /// The text does not look like a phone number (NOT_A_NUMBER).
   case notANumber
   /// No `+` or international prefix and no default region to read it in.
@@ -38,13 +38,10 @@ public enum NormalizationRejection: Error, Hashable, Sendable, CustomStringConve
 
 extension NormalizationRejection {
   /// Every rejection, in declaration order (the index is its packed code).
-  static let all: [NormalizationRejection] = [
-    .notANumber, .missingDefaultRegion, .invalidCountryCode, .tooShortAfterInternationalPrefix,
-    .tooShort, .tooLong, .invalidLength, .outOfRange,
-  ]
+  static let all: [NormalizationRejection] = allCases
 
-  /// The position in `all`.
-  var index: Int {
+  /// The position in `allCases` (a small dense code, stable within a build).
+  public var index: Int {
     switch self {
     case .notANumber: 0
     case .missingDefaultRegion: 1

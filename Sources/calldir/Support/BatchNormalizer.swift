@@ -127,7 +127,7 @@ private final class Job: @unchecked Sendable {
   let normalizer: PhoneNumberNormalizer
   let region: RegionMetadata?
   let json: Bool
-  /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizeOutput.index(of:)`.
+  /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
   let invalidLines = NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
   init(lines: UnsafeBufferPointer<UInt8>, output: ByteBuffer, normalizer: PhoneNumberNormalizer,
@@ -174,7 +174,7 @@ private final class Job: @unchecked Sendable {
           output.appendDecimal(number)
           output.appendByte(0x0A)
         case .failure(let rejection):
-          output.append(invalidLines[NormalizeOutput.index(of: rejection)])
+          output.append(invalidLines[rejection.index])
         }
       }
       start = end + 1
@@ -203,7 +203,7 @@ enum NormalizeOutput {
       output.append(",\"reason\":null}\n")
     case .failure(let rejection):
       output.append(",\"number\":null,\"reason\":\"")
-      output.append(reasons[index(of: rejection)])
+      output.append(reasons[rejection.index])
       output.append("\"}\n")
     }
   }
@@ -234,24 +234,8 @@ enum NormalizeOutput {
     output.appendByte(UInt8(ascii: "\""))
   }
 
-  /// Each rejection's description as UTF-8, by `index(of:)`.
-  static let reasons: [[UInt8]] = [
-    NormalizationRejection.notANumber, .missingDefaultRegion, .invalidCountryCode,
-    .tooShortAfterInternationalPrefix, .tooShort, .tooLong, .invalidLength, .outOfRange,
-  ].map { Array($0.description.utf8) }
-
-  static func index(of rejection: NormalizationRejection) -> Int {
-    switch rejection {
-    case .notANumber: 0
-    case .missingDefaultRegion: 1
-    case .invalidCountryCode: 2
-    case .tooShortAfterInternationalPrefix: 3
-    case .tooShort: 4
-    case .tooLong: 5
-    case .invalidLength: 6
-    case .outOfRange: 7
-    }
-  }
+  /// Each rejection's description as UTF-8, by `NormalizationRejection.index`.
+  static let reasons: [[UInt8]] = NormalizationRejection.allCases.map { Array($0.description.utf8) }
 }
 
 /// A growable byte buffer owned by one thread at a time.
