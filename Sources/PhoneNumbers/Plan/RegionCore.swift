@@ -25,7 +25,7 @@ struct RegionCore {
   /// The metadata this core belongs to (unretained: it owns the core).
   let owner: Unmanaged<RegionMetadata>
 
-  /// `RegionMetadata.lengthCheck`.
+  /// libphonenumber's `_test_number_length` for the unknown number type.
   @inline(__always)
   func lengthCheck(_ length: Int) -> RegionMetadata.LengthCheck {
     let bit: UInt64 = length >= 0 && length < 64 ? 1 << UInt64(length) : 0

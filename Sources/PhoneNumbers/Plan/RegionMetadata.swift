@@ -202,13 +202,7 @@ extension RegionMetadata {
   /// libphonenumber's `_test_number_length` for the unknown number type.
   @inline(__always)
   func lengthCheck(_ length: Int) -> LengthCheck {
-    let bit: UInt64 = length >= 0 && length < 64 ? 1 << UInt64(length) : 0
-    if localOnlyLengthBits & bit != 0 { return .possibleLocalOnly }
-    guard minimumLength >= 0 else { return .invalidLength }
-    if length == minimumLength { return .possible }
-    if length < minimumLength { return .tooShort }
-    if length > maximumLength { return .tooLong }
-    return possibleLengthBits & bit != 0 ? .possible : .invalidLength
+    core.pointee.lengthCheck(length)
   }
 
   /// libphonenumber's `ValidationResult` for a length.
