@@ -33,20 +33,12 @@ public struct SnapshotCompiler {
 
   /// Compiles `config`, writing rejected lines to `rejects`.
   func compile(_ config: BuildConfig, rejects: RejectLog) throws(CompileError) -> CompiledSnapshot {
-    var blockSingles: [Int64] = []
-    var blockRanges: [ClosedRange<Int64>] = []
-    var allowSingles: [Int64] = []
-    var allowRanges: [ClosedRange<Int64>] = []
-    var identification = IdentificationResolver()
+    var lists = CollectedLists()
     var reports: [SourceReport] = []
     var statistics = CompileStatistics()
     let clock = ContinuousClock()
     let started = clock.now
 
-    // Two sets of batches, one per core each: while one set is normalized on
-    // the worker threads, this thread reads the next records into the other.
-    let workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount - 1))
-    let sets = (0..<2).map { _ in (0..<workers).map { _ in RecordBatch(capacity: 1 << 15) } }
     for spec in config.sources {
       let region = try self.region(for: spec)
       let reader: any SourceReader
@@ -55,105 +47,15 @@ public struct SnapshotCompiler {
       } catch {
         throw .config(error)
       }
-      let path = Self.displayPath(spec.path)
-      progress?("reading \(path)")
-      var accepted = 0
-      var rejected = 0
-      let labels = spec.list == .identify ? labelSanitizer : nil
-
-      // Folds a normalized set's results in file order, so the outcome is
-      // the same as one pass would give.
-      func fold(_ batches: [RecordBatch]) throws(CompileError) {
-        for batch in batches where !batch.isEmpty {
-          if batch.isClean && spec.list != .identify {
-            // Every record normalized: take the numbers in one copy.
-            if spec.list == .block {
-              blockSingles.append(contentsOf: batch.acceptedNumbers)
-            } else {
-              allowSingles.append(contentsOf: batch.acceptedNumbers)
-            }
-            accepted += batch.recordCount
-            batch.reset()
-            continue
-          }
-          var outcomes = batch.outcomes.makeIterator()
-          for item in batch.items {
-            switch item {
-            case .record(let line, _, _, _, _):
-              switch outcomes.next() {
-              case .number(let number, let label)?:
-                switch spec.list {
-                case .block: blockSingles.append(number)
-                case .allow: allowSingles.append(number)
-                case .identify: identification.add(number: number, label: label ?? "", priority: spec.priority)
-                }
-                accepted += 1
-              case .rejected(let reason)?:
-                rejected += 1
-                try rejects.add(path: path, line: line, reason: reason)
-              case nil:
-                break
-              }
-            case .range(let range, let line):
-              switch spec.list {
-              case .block: blockRanges.append(range)
-              case .allow: allowRanges.append(range)
-              case .identify:
-                rejected += 1
-                try rejects.add(path: path, line: line, reason: "a range cannot carry a label")
-                continue
-              }
-              accepted += 1
-            case .issue(let line, let reason):
-              rejected += 1
-              try rejects.add(path: path, line: line, reason: reason)
-            }
-          }
-          batch.reset()
-        }
-      }
-
-      var filling = 0
-      var current = 0
-      var inFlight: (set: Int, group: DispatchGroup)? = nil
-      func finishInFlight() throws(CompileError) {
-        guard let (set, group) = inFlight else { return }
-        group.wait()
-        inFlight = nil
-        try fold(sets[set])
-      }
-      let normalizer = self.normalizer
-      func launch(_ set: Int) {
-        let group = DispatchGroup()
-        for batch in sets[set] where !batch.isEmpty {
-          DispatchQueue.global().async(group: group) {
-            batch.normalize(with: normalizer, region: region, labels: labels)
-          }
-        }
-        inFlight = (set, group)
-      }
+      var tally = SourceTally(spec: spec, path: Self.displayPath(spec.path), rejects: rejects)
+      progress?("reading \(tally.path)")
       let summary: SourceSummary
       do {
-        defer { inFlight?.group.wait() }
-        summary = try reader.read { event in
-          let batch = sets[filling][current]
-          switch event {
-          case .record(let record): batch.append(record)
-          case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line)
-          case .issue(let issue): batch.append(issue: issue)
-          }
-          guard batch.isFull else { return }
-          current += 1
-          if current == workers {
-            try finishInFlight()
-            launch(filling)
-            filling = 1 - filling
-            current = 0
-          }
+        if spec.list != .identify, let lineReader = reader as? any _LineIndependentReader {
+          summary = try readInPieces(lineReader, region: region, into: &lists, tally: &tally)
+        } else {
+          summary = try readInBatches(reader, region: region, into: &lists, tally: &tally)
         }
-        try finishInFlight()
-        launch(filling)
-        try finishInFlight()
       } catch let error as SourceError {
         throw .source(error)
       } catch let error as CompileError {
@@ -161,25 +63,26 @@ public struct SnapshotCompiler {
       } catch {
         throw .source(.readFailed(path: spec.path, reason: "\(error)"))
       }
-      if summary.dataLines > 0 && Double(rejected) > config.maxRejectRatio * Double(summary.dataLines) {
-        throw .tooManyRejects(path: path, rejected: rejected, dataLines: summary.dataLines, limit: config.maxRejectRatio)
+      if summary.dataLines > 0 && Double(tally.rejected) > config.maxRejectRatio * Double(summary.dataLines) {
+        throw .tooManyRejects(
+          path: tally.path, rejected: tally.rejected, dataLines: summary.dataLines, limit: config.maxRejectRatio)
       }
-      statistics.rejected += rejected
-      reports.append(SourceReport(spec: spec, summary: summary, accepted: accepted, rejected: rejected))
+      statistics.rejected += tally.rejected
+      reports.append(SourceReport(spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected))
     }
 
     let readDuration = clock.now - started
     progress?("sorting")
-    let blockCandidates = blockSingles.count
+    let blockCandidates = lists.blockSingles.count
     // Hand the arrays over without a copy: they are sorted in place.
     var singles: [Int64] = []
-    swap(&singles, &blockSingles)
-    let listed = NumberSet(singles: consume singles, ranges: blockRanges)
+    swap(&singles, &lists.blockSingles)
+    let listed = NumberSet(singles: consume singles, ranges: lists.blockRanges)
     var allowed: [Int64] = []
-    swap(&allowed, &allowSingles)
-    let allow = NumberSet(singles: consume allowed, ranges: allowRanges)
+    swap(&allowed, &lists.allowSingles)
+    let allow = NumberSet(singles: consume allowed, ranges: lists.allowRanges)
     let (blocking, allowedCount) = listed.subtracting(allow)
-    let resolution = identification.resolve()
+    let resolution = lists.identification.resolve()
 
     statistics.blocking = blocking.count
     statistics.identification = resolution.entries.count
@@ -200,6 +103,106 @@ public struct SnapshotCompiler {
     )
   }
 
+  /// Reads a line-by-line blocking or allow source: this thread cuts the
+  /// file into pieces of whole lines, one worker per core parses and
+  /// normalizes them, and the results fold back in file order.
+  private func readInPieces(
+    _ reader: any _LineIndependentReader, region: RegionMetadata?, into lists: inout CollectedLists,
+    tally: inout SourceTally
+  ) throws -> SourceSummary {
+    let format = type(of: reader)
+    let normalizer = self.normalizer
+    let pipeline = OrderedPipeline(
+      window: 3 * ProcessInfo.processInfo.activeProcessorCount, makeJob: { LineChunkJob() },
+      work: { $0.run(format: format, normalizer: normalizer, region: region) })
+    var summary = SourceSummary()
+    let list = tally.spec.list
+    func fold(_ job: LineChunkJob) throws(CompileError) {
+      for reject in job.rejects {
+        try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason)
+      }
+      lists.add(job.numbers, to: list)
+      lists.add(job.ranges, to: list)
+      tally.accepted += job.numbers.count + job.ranges.count
+      summary.records += job.summary.records
+      summary.ranges += job.summary.ranges
+      summary.issues += job.summary.issues
+      summary.physicalLines += job.summary.physicalLines
+      job.reset()
+    }
+    let chunker = try _LineChunker(_ByteInput(reader.input, chunkSize: reader._chunkSize))
+    while let piece = try chunker.next() {
+      try pipeline.nextJob(fold: fold).load(piece)
+      pipeline.submit()
+    }
+    try pipeline.finish(fold: fold)
+    return summary
+  }
+
+  /// Reads any source: this thread reads records into batches while the
+  /// other cores normalize the previous ones; results fold back in file order.
+  private func readInBatches(
+    _ reader: any SourceReader, region: RegionMetadata?, into lists: inout CollectedLists,
+    tally: inout SourceTally
+  ) throws -> SourceSummary {
+    let spec = tally.spec
+    let labels = spec.list == .identify ? labelSanitizer : nil
+    let normalizer = self.normalizer
+    let pipeline = OrderedPipeline(
+      window: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
+      makeJob: { RecordBatch(capacity: 1 << 15) },
+      work: { $0.normalize(with: normalizer, region: region, labels: labels) })
+    func fold(_ batch: RecordBatch) throws(CompileError) {
+      defer { batch.reset() }
+      if batch.isClean && spec.list != .identify {
+        // Every record normalized: take the numbers in one copy.
+        lists.add(batch.acceptedNumbers, to: spec.list)
+        tally.accepted += batch.recordCount
+        return
+      }
+      var outcomes = batch.outcomes.makeIterator()
+      for item in batch.items {
+        switch item {
+        case .record(let line, _, _, _, _):
+          switch outcomes.next() {
+          case .number(let number, let label)?:
+            if spec.list == .identify {
+              lists.identification.add(number: number, label: label ?? "", priority: spec.priority)
+            } else {
+              lists.add(CollectionOfOne(number), to: spec.list)
+            }
+            tally.accepted += 1
+          case .rejected(let reason)?:
+            try tally.reject(line: line, reason: reason)
+          case nil:
+            break
+          }
+        case .range(let range, let line):
+          guard spec.list != .identify else {
+            try tally.reject(line: line, reason: "a range cannot carry a label")
+            continue
+          }
+          lists.add(CollectionOfOne(range), to: spec.list)
+          tally.accepted += 1
+        case .issue(let line, let reason):
+          try tally.reject(line: line, reason: reason)
+        }
+      }
+    }
+    let summary = try reader.read { event in
+      let batch = try pipeline.nextJob(fold: fold)
+      switch event {
+      case .record(let record): batch.append(record)
+      case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line)
+      case .issue(let issue): batch.append(issue: issue)
+      }
+      if batch.isFull { pipeline.submit() }
+    }
+    if !(try pipeline.nextJob(fold: fold)).isEmpty { pipeline.submit() }
+    try pipeline.finish(fold: fold)
+    return summary
+  }
+
   /// The region a source's national numbers are read in, nil for ZZ.
   private func region(for spec: SourceSpec) throws(CompileError) -> RegionMetadata? {
     guard spec.region != "ZZ" else { return nil }
@@ -214,5 +217,39 @@ public struct SnapshotCompiler {
     let current = FileManager.default.currentDirectoryPath
     let prefix = current.hasSuffix("/") ? current : current + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+  }
+}
+
+/// The numbers gathered from every source, before sorting.
+struct CollectedLists {
+  var blockSingles: [Int64] = []
+  var blockRanges: [ClosedRange<Int64>] = []
+  var allowSingles: [Int64] = []
+  var allowRanges: [ClosedRange<Int64>] = []
+  var identification = IdentificationResolver()
+
+  /// Adds numbers of a blocking or allow source.
+  mutating func add(_ numbers: some Collection<Int64>, to list: SourceList) {
+    if list == .allow { allowSingles.append(contentsOf: numbers) } else { blockSingles.append(contentsOf: numbers) }
+  }
+
+  /// Adds ranges of a blocking or allow source.
+  mutating func add(_ ranges: some Collection<ClosedRange<Int64>>, to list: SourceList) {
+    if list == .allow { allowRanges.append(contentsOf: ranges) } else { blockRanges.append(contentsOf: ranges) }
+  }
+}
+
+/// What one source gave so far, with its rejects reported as they come.
+struct SourceTally {
+  let spec: SourceSpec
+  let path: String
+  let rejects: RejectLog
+  var accepted = 0
+  var rejected = 0
+
+  /// Reports a rejected data line.
+  mutating func reject(line: Int, reason: String) throws(CompileError) {
+    rejected += 1
+    try rejects.add(path: path, line: line, reason: reason)
   }
 }

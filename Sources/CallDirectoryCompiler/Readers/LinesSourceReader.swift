@@ -35,47 +35,10 @@ public struct LinesSourceReader: SourceReader {
     self.input = input
   }
 
-  /// Reads the source; see ``SourceReader/read(_:)``.
-  public func read(
-    _ body: (SourceEvent) throws -> Void
-  ) throws -> SourceSummary {
-    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
-    var summary = SourceSummary()
-    summary.physicalLines = try _forEachLine(
-      bytes,
-      onLine: { p, count, line in
-        switch _parseLinesLine(p, count) {
-        case .skip:
-          break
-        case .record(let lower, let upper):
-          summary.records += 1
-          try body(
-            .record(
-              RawRecord(
-                line: line,
-                numberBytes: UnsafeBufferPointer(
-                  start: p + lower, count: upper - lower))))
-        case .issue(let reason):
-          summary.issues += 1
-          try body(
-            .issue(
-              SourceIssue(
-                line: line, reason: reason, excerpt: _excerpt(p, count))))
-        }
-      },
-      onTooLong: { line in
-        summary.issues += 1
-        try body(.issue(SourceIssue(line: line, reason: "line too long")))
-      })
-    return summary
+  /// Splits one line; see the rules above.
+  static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
+    _parseLinesLine(p, count)
   }
-}
-
-/// What one `lines` line holds.
-enum _LineOutcome {
-  case skip
-  case record(Int, Int)
-  case issue(String)
 }
 
 /// Splits one `lines` line (without its line ending); see

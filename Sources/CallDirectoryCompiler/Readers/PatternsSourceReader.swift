@@ -32,48 +32,16 @@ public struct PatternsSourceReader: SourceReader {
     self.input = input
   }
 
-  /// Reads the source; see ``SourceReader/read(_:)``.
-  public func read(
-    _ body: (SourceEvent) throws -> Void
-  ) throws -> SourceSummary {
-    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
-    var summary = SourceSummary()
-    summary.physicalLines = try _forEachLine(
-      bytes,
-      onLine: { p, count, line in
-        switch _parsePatternLine(p, count) {
-        case .skip:
-          break
-        case .range(let range):
-          summary.ranges += 1
-          try body(.range(SourceRange(range: range, line: line)))
-        case .issue(let reason):
-          summary.issues += 1
-          try body(
-            .issue(
-              SourceIssue(
-                line: line, reason: reason, excerpt: _excerpt(p, count))))
-        }
-      },
-      onTooLong: { line in
-        summary.issues += 1
-        try body(.issue(SourceIssue(line: line, reason: "line too long")))
-      })
-    return summary
+  /// Parses one line; see the syntax above.
+  static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
+    _parsePatternLine(p, count)
   }
-}
-
-/// What one `patterns` line holds.
-enum _PatternOutcome: Equatable {
-  case skip
-  case range(NumberRange)
-  case issue(String)
 }
 
 /// Parses one `patterns` line without its line ending.
 func _parsePatternLine(
   _ p: UnsafePointer<UInt8>, _ count: Int
-) -> _PatternOutcome {
+) -> _LineOutcome {
   // A comment starts at a '#' that begins the line or follows whitespace.
   var cut = count
   var index = 0
@@ -165,7 +133,7 @@ extension Result where Failure == _LineFailure {
   }
 }
 
-extension _PatternOutcome {
+extension _LineOutcome {
   fileprivate static func issue(_ failure: _LineFailure) -> Self {
     .issue(failure.reason)
   }

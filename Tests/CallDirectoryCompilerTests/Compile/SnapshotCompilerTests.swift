@@ -1,4 +1,6 @@
+import FormatFixtures
 import Foundation
+import PhoneNumbers
 import Testing
 
 @testable import CallDirectoryCompiler
@@ -131,5 +133,51 @@ import Testing
     var sorted = values
     RadixSort.sortAndDeduplicate(&sorted)
     #expect(sorted == Array(Set(values)).sorted())
+  }
+}
+
+/// Large line-by-line sources are cut into pieces read on several cores;
+/// the result must be what one sequential pass gives.
+@Suite struct ParallelReadingTests {
+  @Test func piecesGiveTheSameNumbersRejectsAndCountsAsOnePass() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 7)
+    var text = "\u{FEFF}# a list big enough for many pieces\n"
+    for index in 0..<200_000 {
+      switch Int.random(in: 0..<50, using: &generator) {
+      case 0: text += "nonsense \(index)\n"
+      case 1: text += "\n"
+      case 2: text += "+999 \(index)\r\n"
+      case 3: text += "212-555-\(1000 + index % 9000) # comment\n"
+      default: text += "+1 212 \(200 + index % 700) \(1000 + index % 9000)\n"
+      }
+    }
+    text += "2125550199"  // no final line feed
+    try workspace.write("block.txt", text)
+    try workspace.config([#"{"path": "block.txt", "format": "lines", "list": "block"}"#])
+    let (snapshot, rejects) = try workspace.compile()
+
+    // One sequential pass through the reader and the normalizer.
+    let path = SnapshotCompiler.displayPath(workspace.path("block.txt"))
+    let normalizer = PhoneNumberNormalizer()
+    let region = normalizer.plan.region("US")
+    var expectedNumbers: Set<Int64> = []
+    var expectedRejects: [String] = []
+    let summary = try LinesSourceReader(input: .file(path: workspace.path("block.txt"))).read { event in
+      switch event {
+      case .record(let record):
+        switch normalizer.normalize(utf8: record.numberBytes, region: region) {
+        case .success(let number): expectedNumbers.insert(number)
+        case .failure(let rejection): expectedRejects.append("\(path):\(record.line): \(rejection.description)")
+        }
+      case .issue(let issue): expectedRejects.append("\(path):\(issue.line): \(issue.reason)")
+      case .range: Issue.record("no ranges in a lines source")
+      }
+    }
+    #expect(rejects == expectedRejects)
+    #expect(snapshot.blockingNumbers == expectedNumbers.sorted())
+    #expect(snapshot.sources[0].summary == summary)
+    #expect(snapshot.sources[0].accepted + snapshot.sources[0].rejected == summary.dataLines)
+    #expect(rejects.count > 1000)
   }
 }

@@ -165,8 +165,6 @@ protocol _ChunkSizeAdjustable {
   var _chunkSize: Int { get set }
 }
 
-extension LinesSourceReader: _ChunkSizeAdjustable {}
-extension PatternsSourceReader: _ChunkSizeAdjustable {}
 extension DelimitedSourceReader: _ChunkSizeAdjustable {}
 extension VCardSourceReader: _ChunkSizeAdjustable {}
 extension JSONLinesSourceReader: _ChunkSizeAdjustable {}

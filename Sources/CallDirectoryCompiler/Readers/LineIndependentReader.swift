@@ -1,0 +1,65 @@
+/// What one line of a line-by-line format holds.
+enum _LineOutcome: Equatable {
+  /// A blank or comment line: not a data line.
+  case skip
+  /// A raw number at `line[lower..<upper]`, for the normalizer.
+  case record(Int, Int)
+  /// An exact range of E.164 numbers.
+  case range(NumberRange)
+  /// A data line that cannot be read, with a lowercase reason.
+  case issue(String)
+}
+
+/// A reader whose every line is read on its own (no headers, no records
+/// spanning lines), so that a file can be cut at line ends and its pieces
+/// parsed on several cores with the same result as one pass.
+protocol _LineIndependentReader: SourceReader, _ChunkSizeAdjustable {
+  /// Where the bytes come from.
+  var input: SourceInput { get }
+  /// What one line (without its line ending) holds.
+  static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome
+}
+
+extension _LineIndependentReader {
+  /// Reads the source; see ``SourceReader/read(_:)``.
+  public func read(_ body: (SourceEvent) throws -> Void) throws -> SourceSummary {
+    let chunker = try _LineChunker(_ByteInput(input, chunkSize: _chunkSize))
+    var summary = SourceSummary()
+    while let piece = try chunker.next() {
+      summary.physicalLines += try Self._readLines(
+        of: piece, firstLine: summary.physicalLines + 1, summary: &summary, body)
+    }
+    return summary
+  }
+
+  /// Delivers the events of one piece's lines, numbered from `firstLine`,
+  /// counting them into `summary`; returns how many lines the piece holds.
+  static func _readLines(
+    of piece: _LinePiece, firstLine: Int, summary: inout SourceSummary, _ body: (SourceEvent) throws -> Void
+  ) rethrows -> Int {
+    try _forEachLine(
+      in: piece, firstLine: firstLine,
+      onLine: { p, count, line in
+        switch _parseLine(p, count) {
+        case .skip:
+          break
+        case .record(let lower, let upper):
+          summary.records += 1
+          try body(.record(RawRecord(line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower))))
+        case .range(let range):
+          summary.ranges += 1
+          try body(.range(SourceRange(range: range, line: line)))
+        case .issue(let reason):
+          summary.issues += 1
+          try body(.issue(SourceIssue(line: line, reason: reason, excerpt: _excerpt(p, count))))
+        }
+      },
+      onTooLong: { line in
+        summary.issues += 1
+        try body(.issue(SourceIssue(line: line, reason: "line too long")))
+      })
+  }
+}
+
+extension LinesSourceReader: _LineIndependentReader {}
+extension PatternsSourceReader: _LineIndependentReader {}
