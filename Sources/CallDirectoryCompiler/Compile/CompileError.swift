@@ -10,6 +10,8 @@ public enum CompileError: Error, CustomStringConvertible {
   case tooManyRejects(path: String, rejected: Int, dataLines: Int, limit: Double)
   /// The rejects report could not be written.
   case report(path: String, reason: String)
+  /// Sorted numbers could not be spilled to (or read back from) a temporary file.
+  case spill(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -21,6 +23,7 @@ public enum CompileError: Error, CustomStringConvertible {
       "\(path): \(rejected) of \(dataLines) data lines rejected, above maxRejectRatio \(limit); "
         + "check the source's region and format"
     case .report(let path, let reason): "cannot write rejects report \(path): \(reason)"
+    case .spill(let path, let reason): "cannot spill sorted numbers to \(path): \(reason)"
     }
   }
 }

@@ -2,7 +2,7 @@
 /// what happened on the way.
 public struct CompiledSnapshot: Sendable {
   /// Blocking numbers: ascending, unique, allowlist applied.
-  public internal(set) var blocking: NumberSet
+  public internal(set) var blocking: BlockingEntries
   /// Identification entries: ascending unique numbers with an index into `labels`.
   public internal(set) var identification: [LabeledNumber]
   /// The label dictionary, sorted by UTF-8 bytes, each label once.

@@ -18,6 +18,11 @@ public struct SnapshotCompiler {
   public var labelSanitizer: LabelSanitizer
   /// Called now and then with a short description of the work in progress.
   public var progress: ((String) -> Void)?
+  /// Bytes the collected numbers may take; past it, sorted runs are spilled
+  /// to `spillDirectory` and merged. Nil: everything stays in memory.
+  public var memoryLimit: Int?
+  /// Where runs are spilled (the store's snapshots directory in a build).
+  public var spillDirectory: String?
 
   public init(
     normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer(),
@@ -34,6 +39,10 @@ public struct SnapshotCompiler {
   /// Compiles `config`, writing rejected lines to `rejects`.
   func compile(_ config: BuildConfig, rejects: RejectLog) throws(CompileError) -> CompiledSnapshot {
     var lists = CollectedLists()
+    if let memoryLimit, let spillDirectory {
+      let files = SpillFiles(directory: spillDirectory)
+      lists.spill = (SpillPolicy(memoryLimit: memoryLimit, directory: spillDirectory), files)
+    }
     var reports: [SourceReport] = []
     var statistics = CompileStatistics()
     let clock = ContinuousClock()
@@ -73,24 +82,12 @@ public struct SnapshotCompiler {
 
     let readDuration = clock.now - started
     progress?("sorting")
-    let blockCandidates = lists.blockSingles.count
-    // Hand the arrays over without a copy: they are sorted in place.
-    var singles: [Int64] = []
-    swap(&singles, &lists.blockSingles)
-    let listed = NumberSet(singles: consume singles, ranges: lists.blockRanges)
-    var allowed: [Int64] = []
-    swap(&allowed, &lists.allowSingles)
-    let allow = NumberSet(singles: consume allowed, ranges: lists.allowRanges)
-    let (blocking, allowedCount) = listed.subtracting(allow)
     let resolution = lists.identification.resolve()
-
-    statistics.blocking = blocking.count
+    let blocking = try lists.blockingEntries(statistics: &statistics)
     statistics.identification = resolution.entries.count
     statistics.labels = resolution.labels.count
     statistics.conflicts = resolution.conflicts
-    statistics.allowed = allowedCount
-    // Repeated blocking numbers, and single numbers a listed range already covers.
-    statistics.duplicates = resolution.duplicates + (blockCandidates - listed.singles.count)
+    statistics.duplicates += resolution.duplicates
 
     return CompiledSnapshot(
       blocking: blocking,
@@ -121,7 +118,7 @@ public struct SnapshotCompiler {
       for reject in job.rejects {
         try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason)
       }
-      lists.add(job.numbers, to: list)
+      try lists.add(job.numbers, to: list)
       lists.add(job.ranges, to: list)
       tally.accepted += job.numbers.count + job.ranges.count
       summary.records += job.summary.records
@@ -156,7 +153,7 @@ public struct SnapshotCompiler {
       defer { batch.reset() }
       if batch.isClean && spec.list != .identify {
         // Every record normalized: take the numbers in one copy.
-        lists.add(batch.acceptedNumbers, to: spec.list)
+        try lists.add(batch.acceptedNumbers, to: spec.list)
         tally.accepted += batch.recordCount
         return
       }
@@ -169,7 +166,7 @@ public struct SnapshotCompiler {
             if spec.list == .identify {
               lists.identification.add(number: number, label: label ?? "", priority: spec.priority)
             } else {
-              lists.add(CollectionOfOne(number), to: spec.list)
+              try lists.add(CollectionOfOne(number), to: spec.list)
             }
             tally.accepted += 1
           case .rejected(let reason)?:
@@ -222,20 +219,61 @@ public struct SnapshotCompiler {
 
 /// The numbers gathered from every source, before sorting.
 struct CollectedLists {
-  var blockSingles: [Int64] = []
+  var block = NumberCollector()
   var blockRanges: [ClosedRange<Int64>] = []
-  var allowSingles: [Int64] = []
+  var allow = NumberCollector()
   var allowRanges: [ClosedRange<Int64>] = []
   var identification = IdentificationResolver()
+  /// When set, the larger list is spilled whenever both hold more than the policy allows.
+  var spill: (policy: SpillPolicy, files: SpillFiles)?
 
   /// Adds numbers of a blocking or allow source.
-  mutating func add(_ numbers: some Collection<Int64>, to list: SourceList) {
-    if list == .allow { allowSingles.append(contentsOf: numbers) } else { blockSingles.append(contentsOf: numbers) }
+  mutating func add(_ numbers: some Collection<Int64>, to list: SourceList) throws(CompileError) {
+    let limit = spill?.policy.heldNumbers
+    if list == .allow { allow.add(numbers, limit: limit) } else { block.add(numbers, limit: limit) }
+    guard let (policy, files) = spill, block.numbers.count + allow.numbers.count > policy.heldNumbers else { return }
+    if block.numbers.count >= allow.numbers.count {
+      try block.spill(to: files.newPath())
+    } else {
+      try allow.spill(to: files.newPath())
+    }
   }
 
   /// Adds ranges of a blocking or allow source.
   mutating func add(_ ranges: some Collection<ClosedRange<Int64>>, to list: SourceList) {
     if list == .allow { allowRanges.append(contentsOf: ranges) } else { blockRanges.append(contentsOf: ranges) }
+  }
+
+  /// The blocking entries: sorted, deduplicated and cut by the allowlists,
+  /// in memory or (when anything was spilled) as runs merged on each walk.
+  /// Fills in the blocking, allowed and duplicate counts.
+  mutating func blockingEntries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
+    guard let files = spill?.files, block.hasSpilled || allow.hasSpilled else {
+      let candidates = block.added
+      let listed = NumberSet(singles: block.takeNumbers(), ranges: blockRanges)
+      let (blocking, allowed) = listed.subtracting(NumberSet(singles: allow.takeNumbers(), ranges: allowRanges))
+      statistics.blocking = blocking.count
+      statistics.allowed = allowed
+      // Repeated blocking numbers, and single numbers a listed range already covers.
+      statistics.duplicates = candidates - listed.singles.count
+      return BlockingEntries(storage: .memory(blocking))
+    }
+    let spilled = SpilledBlocking(
+      runs: block.takeRuns(), ranges: NumberSet.merged(blockRanges), allowRuns: allow.takeRuns(),
+      allowRanges: NumberSet.merged(allowRanges), files: files)
+    // One counting walk; the writer walks again.
+    let counts: SpilledBlocking.Counts
+    do {
+      counts = try spilled.walk(singles: { _ in }, range: { _ in })
+    } catch let error as CompileError {
+      throw error
+    } catch {
+      throw .spill(path: files.directory, reason: "\(error)")
+    }
+    statistics.blocking = counts.entries
+    statistics.allowed = counts.allowed
+    statistics.duplicates = block.repeatsInRuns + counts.repeats + counts.covered
+    return BlockingEntries(storage: .spilled(spilled))
   }
 }
 

@@ -16,10 +16,17 @@ public struct Publisher {
     public var wait = true
     /// Short notes on the work in progress.
     public var progress: ((String) -> Void)? = nil
+    /// Bytes the collected numbers may take before sorted runs are spilled
+    /// into the store and merged (see ``MemoryLimit``).
+    public var memoryLimit: Int = MemoryLimit.defaultBytes()
 
-    public init(force: Bool = false, wait: Bool = true, progress: ((String) -> Void)? = nil) {
+    public init(
+      force: Bool = false, wait: Bool = true, memoryLimit: Int = MemoryLimit.defaultBytes(),
+      progress: ((String) -> Void)? = nil
+    ) {
       self.force = force
       self.wait = wait
+      self.memoryLimit = memoryLimit
       self.progress = progress
     }
   }
@@ -61,6 +68,8 @@ public struct Publisher {
     self.options = options
     self.compiler = compiler
     self.compiler.progress = options.progress
+    self.compiler.memoryLimit = options.memoryLimit
+    self.compiler.spillDirectory = store.snapshotsDirectory
   }
 
   /// Runs the build.
@@ -125,7 +134,7 @@ public struct Publisher {
     var warnings: [String] = []
     if let latest {
       do {
-        removed = try countRemoved(from: latest, to: snapshot)
+        removed = try countRemoved(from: latest, to: pendingPath)
       } catch {
         // A damaged previous blob must not block publishing forever: with
         // --force the guard is skipped, as it would be anyway.
@@ -217,8 +226,11 @@ public struct Publisher {
     let total = snapshot.statistics.blocking + snapshot.statistics.identification
     guard total > limit || !previous.isEmpty else { return ([], []) }
 
+    guard let wholeSet = snapshot.blocking.inMemory else {
+      throw .io(path: store.root, reason: "sharding a build past its memory limit is not supported; raise --memory-limit")
+    }
     let lowers = ShardPlanner(limit: limit).boundaries(
-      blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
+      blocking: wholeSet, identification: snapshot.identification, previous: previous.map(\.lowerBound))
     var shards: [ShardRecord] = []
     var shardDeltas: [ShardDeltaRecord] = []
     let baseShards = try bases.map { base throws(StoreError) in (base, try catalog.shards(ofVersion: base.version)) }
@@ -226,7 +238,10 @@ public struct Publisher {
       let shard = index + 1
       let upper = index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1
       options.progress?("writing shard \(shard) of \(lowers.count)")
-      let blocking = snapshot.blocking.slice(lower...upper)
+      guard let whole = snapshot.blocking.inMemory else {
+        throw .io(path: store.root, reason: "sharding a build past its memory limit is not supported; raise --memory-limit")
+      }
+      let blocking = whole.slice(lower...upper)
       let numbers = snapshot.identification.map(\.number)
       let identification = snapshot.identification[
         NumberSet.lowerBound(numbers, lower)..<NumberSet.upperBound(numbers, upper)]
@@ -235,9 +250,9 @@ public struct Publisher {
       let header: BlobHeader
       do {
         header = try Self.writeSnapshot(
-          blocking: blocking, identification: remapped[...], labels: labels, version: version, to: pendingPath)
+          blocking: BlockingEntries(storage: .memory(blocking)), identification: remapped[...], labels: labels, version: version, to: pendingPath)
       } catch {
-        throw .io(path: pendingPath, reason: error.description)
+        throw .io(path: pendingPath, reason: "\(error)")
       }
       let facts = try FileOperations.facts(of: pendingPath)
       let name = StoreLayout.snapshotName(version, shard: shard)
@@ -283,7 +298,7 @@ public struct Publisher {
 
   /// Writes a full snapshot blob to `path` (atomically) and returns its header.
   static func writeSnapshot(
-    blocking: NumberSet, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int, to path: String
+    blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int, to path: String
   ) throws(BuildError) -> BlobHeader {
     do {
       let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: labels)
@@ -296,6 +311,8 @@ public struct Publisher {
       return try writer.finish()
     } catch let error as BlobError {
       throw .blob(path: path, error: error)
+    } catch let error as CompileError {
+      throw .compile(error)
     } catch {
       throw .store(.io(path: path, reason: "\(error)"))
     }
@@ -323,30 +340,36 @@ public struct Publisher {
     return try FileOperations.facts(of: pendingPath)
   }
 
-  /// How many entries of the latest version the new snapshot no longer holds
-  /// (a relabelled number is not dropped), streaming the old blob.
-  private func countRemoved(from latest: SnapshotRecord, to snapshot: CompiledSnapshot) throws(BuildError) -> Int {
+  /// How many entries of the latest version the new snapshot (the blob at
+  /// `pendingPath`) no longer holds; a relabelled number is not dropped.
+  /// Streams both blobs.
+  private func countRemoved(from latest: SnapshotRecord, to pendingPath: String) throws(BuildError) -> Int {
     let path = store.path(latest.path)
     do {
-      let reader = try BlobReader(path: path)
-      var removed = 0
-      var cursor = NumberSetCursor(snapshot.blocking)
-      let blocking = try reader.blocking()
-      while let number = try blocking.next() {
-        if !cursor.contains(number) { removed += 1 }
-      }
-      var index = 0
-      let identification = try reader.identification()
-      while let entry = try identification.next() {
-        while index < snapshot.identification.count && snapshot.identification[index].number < entry.number { index += 1 }
-        if index == snapshot.identification.count || snapshot.identification[index].number != entry.number { removed += 1 }
-      }
-      return removed
+      let old = try BlobReader(path: path)
+      let new = try BlobReader(path: pendingPath)
+      let blocking = try Self.countMissing(old.blocking().next, from: new.blocking().next)
+      let oldEntries = try old.identification()
+      let newEntries = try new.identification()
+      let identification = try Self.countMissing({ try oldEntries.next()?.number }, from: { try newEntries.next()?.number })
+      return blocking + identification
     } catch let error as BlobError {
       throw .blob(path: path, error: error)
     } catch {
       throw .store(.io(path: path, reason: "\(error)"))
     }
+  }
+
+  /// How many numbers of the ascending sequence `old` the ascending
+  /// sequence `new` lacks.
+  private static func countMissing(_ old: () throws -> Int64?, from new: () throws -> Int64?) throws -> Int {
+    var missing = 0
+    var candidate = try new()
+    while let number = try old() {
+      while let value = candidate, value < number { candidate = try new() }
+      if candidate != number { missing += 1 }
+    }
+    return missing
   }
 
   /// Removes files that a run which died before its catalog transaction left:

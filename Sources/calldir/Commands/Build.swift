@@ -22,6 +22,10 @@ extension Calldir {
         .flag("json", help: "Print the result as one JSON object."),
         .flag("force", help: "Publish even when the removal guard refuses."),
         .flag("no-wait", help: "Exit 75 at once when another build holds the store."),
+        .option(
+          "memory-limit", valueName: "size",
+          help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
+            + "Past it, sorted runs of numbers are spilled into the store and merged."),
         .flag("verbose", short: "v", help: "Print the summary even when standard output is not a terminal."),
       ]
     )
@@ -32,6 +36,7 @@ extension Calldir {
     let force: Bool
     let noWait: Bool
     let verbose: Bool
+    let memoryLimit: Int
 
     init(arguments: ParsedArguments) throws {
       configPath = try arguments.requiredString("config")
@@ -40,6 +45,14 @@ extension Calldir {
       force = arguments.flag("force")
       noWait = arguments.flag("no-wait")
       verbose = arguments.flag("verbose")
+      if let text = arguments.string("memory-limit") {
+        guard let bytes = MemoryLimit.parse(text), bytes >= MemoryLimit.minimumBytes else {
+          throw UsageError.invalid("--memory-limit must be a size of at least 64M, such as 512M or 4G, not '\(text)'")
+        }
+        memoryLimit = bytes
+      } else {
+        memoryLimit = MemoryLimit.defaultBytes()
+      }
     }
 
     func run(context: CommandContext) throws {
@@ -47,7 +60,8 @@ extension Calldir {
       defer { progress.finish() }
       let publisher = Publisher(
         configPath: configPath, store: StoreLayout(root: storePath),
-        options: Publisher.Options(force: force, wait: !noWait, progress: { progress.update($0) }))
+        options: Publisher.Options(
+          force: force, wait: !noWait, memoryLimit: memoryLimit, progress: { progress.update($0) }))
       let result: Publisher.Result
       do {
         result = try publisher.build()

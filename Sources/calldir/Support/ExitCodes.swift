@@ -31,6 +31,7 @@ enum ExitCodes {
       case .source(.readFailed): .ioError
       case .source, .unknownRegion, .tooManyRejects: .dataError
       case .report: .cantCreate
+      case .spill: .ioError
       }
     case .store(let error): code(for: error)
     case .blob(_, let error): code(for: error)

@@ -24,12 +24,16 @@ final class Workspace {
     try write("calldir.json", "{\(extra) \"defaultRegion\": \"US\", \"sources\": [\(sources.joined(separator: ","))]}")
   }
 
-  /// Compiles the workspace's config; returns the snapshot and the rejects report lines.
-  func compile() throws -> (CompiledSnapshot, [String]) {
+  /// Compiles the workspace's config; returns the snapshot and the rejects
+  /// report lines. With `memoryLimit`, numbers past it spill into the workspace.
+  func compile(memoryLimit: Int? = nil) throws -> (CompiledSnapshot, [String]) {
     let config = try BuildConfig.load(contentsOf: path("calldir.json"))
     let log = try RejectLog(directory: url)
     defer { log.discard() }
-    let snapshot = try SnapshotCompiler().compile(config, rejects: log)
+    var compiler = SnapshotCompiler()
+    compiler.memoryLimit = memoryLimit
+    compiler.spillDirectory = url.path
+    let snapshot = try compiler.compile(config, rejects: log)
     try log.finish()
     let text = try String(contentsOf: log.url, encoding: .utf8)
     return (snapshot, text.split(separator: "\n").map(String.init))
@@ -39,7 +43,7 @@ final class Workspace {
 extension CompiledSnapshot {
   var blockingNumbers: [Int64] {
     var result: [Int64] = []
-    blocking.forEach { result.append($0) }
+    try? blocking.forEach { result.append($0) }
     return result
   }
 

@@ -1,0 +1,165 @@
+/// The blocking numbers of a compiled snapshot: a ``NumberSet`` in memory,
+/// or, when a build passed its memory limit, sorted runs on disk that are
+/// merged (and cut by the allowlists) each time they are walked.
+public struct BlockingEntries: Sendable {
+  enum Storage: Sendable {
+    case memory(NumberSet)
+    case spilled(SpilledBlocking)
+  }
+
+  let storage: Storage
+
+  /// The set, when it is held in memory.
+  public var inMemory: NumberSet? {
+    if case .memory(let set) = storage { set } else { nil }
+  }
+
+  /// Walks the entries in ascending order in bulk: `singles` gets runs of
+  /// single numbers, `range` whole ranges, interleaved in order.
+  public func forEachChunk(
+    singles: (UnsafeBufferPointer<Int64>) throws -> Void,
+    range: (ClosedRange<Int64>) throws -> Void
+  ) throws {
+    switch storage {
+    case .memory(let set): try set.forEachChunk(singles: singles, range: range)
+    case .spilled(let spilled): _ = try spilled.walk(singles: singles, range: range)
+    }
+  }
+
+  /// Calls `body` with every number in ascending order.
+  public func forEach(_ body: (Int64) throws -> Void) throws {
+    try forEachChunk(
+      singles: { buffer in for number in buffer { try body(number) } },
+      range: { range in for number in range { try body(number) } })
+  }
+}
+
+/// Blocking numbers spilled as sorted runs, with the ranges and the
+/// allowlist applied while they are merged.
+struct SpilledBlocking: Sendable {
+  /// What one walk counted.
+  struct Counts {
+    /// Entries delivered.
+    var entries = 0
+    /// Numbers the allowlists removed.
+    var allowed = 0
+    /// Single numbers a listed range already covers.
+    var covered = 0
+    /// Numbers in more than one run.
+    var repeats = 0
+  }
+
+  let runs: [SortedRun]
+  /// Merged (sorted, disjoint, not adjacent) blocking ranges.
+  let ranges: [ClosedRange<Int64>]
+  let allowRuns: [SortedRun]
+  /// Merged allow ranges.
+  let allowRanges: [ClosedRange<Int64>]
+  /// Keeps the run files until the last copy is gone.
+  let files: SpillFiles
+
+  /// Walks `(runs ∪ ranges) − (allowRuns ∪ allowRanges)` in ascending order.
+  func walk(
+    singles singlesBody: (UnsafeBufferPointer<Int64>) throws -> Void,
+    range rangeBody: (ClosedRange<Int64>) throws -> Void
+  ) throws -> Counts {
+    var counts = Counts()
+    let numbers = try MergedRuns(runs)
+    var cuts = AllowCursor(numbers: try MergedRuns(allowRuns), ranges: allowRanges)
+    let capacity = 1 << 16
+    var pending: [Int64] = []
+    pending.reserveCapacity(capacity)
+    func flush() throws {
+      guard !pending.isEmpty else { return }
+      try pending.withUnsafeBufferPointer { try singlesBody($0) }
+      counts.entries += pending.count
+      pending.removeAll(keepingCapacity: true)
+    }
+    func emit(_ range: ClosedRange<Int64>) throws {
+      // The range minus every cut that overlaps it.
+      var lower = range.lowerBound
+      while lower <= range.upperBound {
+        guard let cut = try cuts.firstCut(endingAtOrAfter: lower), cut.lowerBound <= range.upperBound else {
+          try flush()
+          try rangeBody(lower...range.upperBound)
+          counts.entries += Int(range.upperBound - lower) + 1
+          return
+        }
+        if cut.lowerBound > lower {
+          try flush()
+          try rangeBody(lower...(cut.lowerBound - 1))
+          counts.entries += Int(cut.lowerBound - lower)
+        }
+        counts.allowed += Int(min(cut.upperBound, range.upperBound) - max(cut.lowerBound, lower)) + 1
+        if cut.upperBound >= range.upperBound { return }
+        lower = cut.upperBound + 1
+      }
+    }
+    var rangeIndex = 0
+    while let number = try numbers.next() {
+      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < number {
+        try emit(ranges[rangeIndex])
+        rangeIndex += 1
+      }
+      if rangeIndex < ranges.count && ranges[rangeIndex].contains(number) {
+        counts.covered += 1
+      } else if try cuts.contains(number) {
+        counts.allowed += 1
+      } else {
+        pending.append(number)
+        if pending.count == capacity { try flush() }
+      }
+    }
+    while rangeIndex < ranges.count {
+      try emit(ranges[rangeIndex])
+      rangeIndex += 1
+    }
+    try flush()
+    counts.repeats = numbers.repeats
+    return counts
+  }
+}
+
+/// Answers ascending questions about the allowlist: single numbers from
+/// merged runs, plus ranges.
+private struct AllowCursor {
+  let numbers: MergedRuns
+  let ranges: [ClosedRange<Int64>]
+  private var head: Int64?
+  private var started = false
+  private var rangeIndex = 0
+
+  init(numbers: MergedRuns, ranges: [ClosedRange<Int64>]) {
+    self.numbers = numbers
+    self.ranges = ranges
+  }
+
+  /// Moves past singles and ranges that end before `value`.
+  private mutating func skip(below value: Int64) throws {
+    if !started {
+      head = try numbers.next()
+      started = true
+    }
+    while let current = head, current < value { head = try numbers.next() }
+    while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value { rangeIndex += 1 }
+  }
+
+  /// Whether the allowlist holds `value` (values must not decrease).
+  mutating func contains(_ value: Int64) throws -> Bool {
+    try skip(below: value)
+    return head == value || (rangeIndex < ranges.count && ranges[rangeIndex].contains(value))
+  }
+
+  /// The first allowed single (as `n...n`) or range that ends at or after
+  /// `value`, whichever starts first (values must not decrease).
+  mutating func firstCut(endingAtOrAfter value: Int64) throws -> ClosedRange<Int64>? {
+    try skip(below: value)
+    let range = rangeIndex < ranges.count ? ranges[rangeIndex] : nil
+    switch (head, range) {
+    case (nil, nil): return nil
+    case (let single?, nil): return single...single
+    case (nil, let range?): return range
+    case (let single?, let range?): return single < range.lowerBound ? single...single : range
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// How much memory a build may use for the numbers it collects.
+public enum MemoryLimit {
+  /// The share of the machine's memory a build takes by default.
+  public static let defaultShare = 0.5
+  /// What a build needs besides its collected numbers: the program, the
+  /// numbering plan, reading and merging buffers.
+  public static let reservedBytes = 40 << 20
+  /// The smallest limit a build accepts.
+  public static let minimumBytes = 64 << 20
+
+  /// Half of the memory available to this process: physical memory, or a
+  /// smaller cgroup limit when one is set.
+  public static func defaultBytes() -> Int {
+    let pages = sysconf(Int32(_SC_PHYS_PAGES))
+    let pageSize = sysconf(Int32(_SC_PAGESIZE))
+    var available = pages > 0 && pageSize > 0 ? pages * pageSize : 4 << 30
+    for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
+      if let text = try? String(contentsOfFile: path, encoding: .utf8),
+        let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0
+      {
+        available = min(available, limit)
+      }
+    }
+    return Int(Double(available) * defaultShare)
+  }
+
+  /// Parses a size such as `4G`, `512MiB`, `800m` or `1048576` (bytes);
+  /// K, M, G and T are powers of 1024. Nil when malformed or zero.
+  public static func parse(_ text: String) -> Int? {
+    var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+    var unit = ""
+    while let last = digits.last, !last.isNumber {
+      unit.insert(last, at: unit.startIndex)
+      digits.removeLast()
+    }
+    var shifts: [String: Int] = ["": 0, "b": 0]
+    for (letter, shift) in [("k", 10), ("m", 20), ("g", 30), ("t", 40)] {
+      for suffix in ["", "b", "ib"] { shifts[letter + suffix] = shift }
+    }
+    guard let shift = shifts[unit.lowercased()], !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value > 0,
+      value <= Int.max >> shift
+    else { return nil }
+    return value << shift
+  }
+}

@@ -1,0 +1,109 @@
+import FormatFixtures
+import Foundation
+import Testing
+
+@testable import CallDirectoryCompiler
+
+/// Past its memory limit a build spills sorted runs and merges them; the
+/// entries and counts must be exactly those of an in-memory build.
+@Suite struct SpillTests {
+  /// Blocking singles with repeats, patterns whose ranges cover some of
+  /// them, and allowlists (singles and ranges) that cut both.
+  static func workspace() throws -> Workspace {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 3)
+    var block = ""
+    for _ in 0..<30_000 { block += "+1212555\(1000 + generator.next(below: 9000))\n" }
+    for _ in 0..<8_000 { block += "+1646555\(1000 + generator.next(below: 9000))\n" }
+    try workspace.write("block.txt", block)
+    try workspace.write("patterns.txt", "+12125551###\n+16465550000-16465550999\n+1718555####\n+19175550000\n")
+    var allow = ""
+    for _ in 0..<6_000 { allow += "+1212555\(1000 + generator.next(below: 9000))\n" }
+    allow += "+17185551234\n+19175550000\n"
+    try workspace.write("allow.txt", allow)
+    try workspace.write("allow-patterns.txt", "+1718555002#\n+12125552000-12125552099\n")
+    try workspace.config([
+      #"{"path": "block.txt", "format": "lines", "list": "block"}"#,
+      #"{"path": "patterns.txt", "format": "patterns", "list": "block"}"#,
+      #"{"path": "allow.txt", "format": "lines", "list": "allow"}"#,
+      #"{"path": "allow-patterns.txt", "format": "patterns", "list": "allow"}"#,
+    ])
+    return workspace
+  }
+
+  @Test func spilledRunsGiveTheInMemoryResult() throws {
+    let workspace = try Self.workspace()
+    let (inMemory, _) = try workspace.compile()
+    #expect(inMemory.blocking.inMemory != nil)
+    // The smallest limit holds 4096 numbers: the lists spill many runs.
+    let (spilled, _) = try workspace.compile(memoryLimit: 1)
+    #expect(spilled.blocking.inMemory == nil)
+    #expect(spilled.blockingNumbers == inMemory.blockingNumbers)
+    #expect(spilled.statistics == inMemory.statistics)
+    #expect(inMemory.statistics.allowed > 1000)
+    #expect(inMemory.statistics.duplicates > 1000)
+    var chunks: [String] = []
+    try spilled.blocking.forEachChunk(singles: { _ in }, range: { chunks.append("\($0)") })
+    #expect(chunks.contains("16465550000...16465550999"))
+  }
+
+  @Test func runFilesAreRemovedWithTheSnapshot() throws {
+    let workspace = try Self.workspace()
+    do {
+      let (spilled, _) = try workspace.compile(memoryLimit: 1)
+      #expect(try Self.runFiles(workspace).count >= 2)
+      #expect(!spilled.blockingNumbers.isEmpty)
+    }
+    #expect(try Self.runFiles(workspace).isEmpty)
+  }
+
+  static func runFiles(_ workspace: Workspace) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).filter { $0.hasPrefix(".spill-") }
+  }
+
+  @Test func mergedRunsYieldTheUnionOnceEach() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 11)
+    var union: Set<Int64> = []
+    var runs: [SortedRun] = []
+    var total = 0
+    for index in 0..<12 {
+      let values = Set((0..<Int(generator.next(below: 3000))).map { _ in Int64(1 + generator.next(below: 1 << 40)) }
+        + (0..<500).map { _ in Int64(1 + generator.next(below: 2000)) })
+      let sorted = values.sorted()
+      union.formUnion(sorted)
+      total += sorted.count
+      let path = workspace.path("run-\(index)")
+      runs.append(index % 3 == 0 ? .memory(sorted) : try sorted.withUnsafeBufferPointer { try SortedRun.spill($0, to: path) })
+    }
+    let merged = try MergedRuns(runs, bufferBytes: 1)
+    var result: [Int64] = []
+    while let value = try merged.next() { result.append(value) }
+    #expect(result == union.sorted())
+    #expect(merged.repeats == total - union.count)
+  }
+
+  @Test func aTruncatedRunIsAnErrorNotACrash() throws {
+    let workspace = try Workspace()
+    let path = workspace.path("run")
+    let run = try [Int64(5), 1 << 40, 1 << 50].withUnsafeBufferPointer { try SortedRun.spill($0, to: path) }
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    try bytes.dropLast(2).write(to: URL(fileURLWithPath: path))
+    #expect(throws: CompileError.self) {
+      let merged = try MergedRuns([run])
+      while try merged.next() != nil {}
+    }
+  }
+
+  @Test func sizesParseWithBinaryUnits() {
+    #expect(MemoryLimit.parse("4G") == 4 << 30)
+    #expect(MemoryLimit.parse("512MiB") == 512 << 20)
+    #expect(MemoryLimit.parse("800m") == 800 << 20)
+    #expect(MemoryLimit.parse("2kb") == 2048)
+    #expect(MemoryLimit.parse("1048576") == 1 << 20)
+    for bad in ["", "G", "0", "-1G", "4X", "1.5G", "99999999999T"] {
+      #expect(MemoryLimit.parse(bad) == nil, "\(bad)")
+    }
+    #expect(MemoryLimit.defaultBytes() > 0)
+  }
+}
