@@ -11,7 +11,7 @@ RELEASE_BIN  = .build/release/calldir
 # which matters for short runs from scripts and cron.
 RELEASE      = -c release --static-swift-stdlib
 
-.PHONY: all deps build run test bench plan clean
+.PHONY: all deps build run test bench bench-scale plan clean
 
 all: build
 
@@ -54,6 +54,18 @@ bench: deps
 	$(SWIFT) build $(RELEASE) --product calldir
 	$(SWIFT) build $(RELEASE) --product calldir-bench
 	.build/release/calldir-bench $(if $(QUICK),--quick,)
+
+# The cost curve of `calldir build` (time, peak RSS, spilled runs) over input
+# sizes, e.g. make bench-scale SIZES=1e6,1e7,1e8,1e9 LIMITS=2G (inputs go to
+# $(BENCH_DIR); 1e9 lines take 13 GB there).
+SIZES ?= 1e6,1e7
+BENCH_DIR ?= .build/bench
+bench-scale: deps
+	@dpkg-query -W -f='$${Status}' time 2>/dev/null | grep -q "install ok installed" || \
+	  { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq time; }
+	$(SWIFT) build $(RELEASE) --product calldir
+	$(SWIFT) build $(RELEASE) --product calldir-bench
+	CALLDIR_BENCH_DIR=$(abspath $(BENCH_DIR)) .build/release/calldir-bench --scale $(SIZES) $(if $(LIMITS),--memory-limit $(LIMITS),)
 
 # Regenerate the numbering plan from libphonenumber's metadata (needs Python's phonenumbers).
 plan:

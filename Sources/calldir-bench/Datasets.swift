@@ -33,7 +33,7 @@ struct Datasets {
       let codes = Self.areaCodes(&generator)
       for _ in 0..<count {
         let code = codes[Int(generator.next(below: UInt64(codes.count)))]
-        sink.write("+1\(code)\(pad(generator.next(below: 10_000_000), 7))")
+        sink.writeNANP(areaCode: code, subscriber: generator.next(below: 10_000_000))
       }
     }
   }
@@ -92,6 +92,21 @@ final class LineSink {
 
   func write(_ line: String) {
     buffer.append(contentsOf: line.utf8)
+    buffer.append(0x0A)
+    if buffer.count >= 1 << 22 { flush() }
+  }
+
+  /// Writes `+1` with a 3-digit area code and a 7-digit subscriber number.
+  func writeNANP(areaCode: UInt64, subscriber: UInt64) {
+    buffer.append(0x2B)
+    buffer.append(0x31)
+    var digits = areaCode * 10_000_000 + subscriber
+    let start = buffer.count
+    for _ in 0..<10 {
+      buffer.append(0x30 + UInt8(digits % 10))
+      digits /= 10
+    }
+    buffer[start..<buffer.count].reverse()
     buffer.append(0x0A)
     if buffer.count >= 1 << 22 { flush() }
   }

@@ -20,10 +20,22 @@ let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 let runs = quick ? 1 : 3
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("calldir").path
-let work = FileManager.default.currentDirectoryPath + "/.build/bench" + (quick ? "-quick" : "")
+let work = ProcessInfo.processInfo.environment["CALLDIR_BENCH_DIR"]
+  ?? FileManager.default.currentDirectoryPath + "/.build/bench" + (quick ? "-quick" : "")
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 let data = Datasets(directory: work)
 var rows: [Row] = []
+
+// `--scale 1000000,10000000 [--memory-limit 2G,4G]`: the cost curve only.
+if let flag = arguments.firstIndex(of: "--scale"), arguments.index(after: flag) < arguments.endIndex {
+  let sizes = arguments[arguments.index(after: flag)].split(separator: ",").compactMap { Double($0).map { Int($0) } }
+  var limits: [String?] = [nil]
+  if let option = arguments.firstIndex(of: "--memory-limit"), arguments.index(after: option) < arguments.endIndex {
+    limits = arguments[arguments.index(after: option)].split(separator: ",").map { $0 == "default" ? nil : String($0) }
+  }
+  try ScaleBenchmark.run(sizes: sizes, memoryLimits: limits, binary: binary, data: Datasets(directory: work))
+  exit(0)
+}
 
 func log(_ message: String) {
   FileHandle.standardError.write(Data("bench: \(message)\n".utf8))

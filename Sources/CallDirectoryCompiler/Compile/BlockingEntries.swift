@@ -9,6 +9,11 @@ public struct BlockingEntries: Sendable {
 
   let storage: Storage
 
+  init(storage: Storage) { self.storage = storage }
+
+  /// Entries held in memory.
+  init(_ set: NumberSet) { storage = .memory(set) }
+
   /// The set, when it is held in memory.
   public var inMemory: NumberSet? {
     if case .memory(let set) = storage { set } else { nil }

@@ -42,6 +42,8 @@ public struct CompileStatistics: Sendable, Hashable {
   public var allowed = 0
   /// Entries dropped as repeats of a number already listed.
   public var duplicates = 0
+  /// Sorted runs spilled to disk because the numbers passed the memory limit (0: all in memory).
+  public var spilledRuns = 0
 }
 
 /// What one source contributed.

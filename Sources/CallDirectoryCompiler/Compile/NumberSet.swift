@@ -48,18 +48,6 @@ public struct NumberSet: Sendable, Equatable {
     return total
   }
 
-  /// The part of the set inside `bounds`.
-  public func slice(_ bounds: ClosedRange<Int64>) -> NumberSet {
-    var result = NumberSet()
-    result.singles = Array(singles[Self.lowerBound(singles, bounds.lowerBound)..<Self.upperBound(singles, bounds.upperBound)])
-    var index = Self.firstRange(endingAtOrAfter: bounds.lowerBound, in: ranges)
-    while index < ranges.count && ranges[index].lowerBound <= bounds.upperBound {
-      result.ranges.append(max(ranges[index].lowerBound, bounds.lowerBound)...min(ranges[index].upperBound, bounds.upperBound))
-      index += 1
-    }
-    return result
-  }
-
   /// The first index whose value is ≥ `value`.
   static func lowerBound(_ values: [Int64], _ value: Int64) -> Int {
     var low = 0
@@ -172,23 +160,6 @@ public struct NumberSet: Sendable, Equatable {
     result.singles = singles
     result.ranges = ranges
     return (result, removed)
-  }
-
-  /// Calls `body` with the set as ascending, disjoint segments: each single
-  /// as `n...n`, each range whole (it may touch a neighbouring single).
-  public func forEachSegment(_ body: (ClosedRange<Int64>) throws -> Void) rethrows {
-    var rangeIndex = 0
-    for value in singles {
-      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value {
-        try body(ranges[rangeIndex])
-        rangeIndex += 1
-      }
-      try body(value...value)
-    }
-    while rangeIndex < ranges.count {
-      try body(ranges[rangeIndex])
-      rangeIndex += 1
-    }
   }
 
   /// Walks the set in ascending order in bulk: `singles` gets each maximal

@@ -273,6 +273,7 @@ struct CollectedLists {
     statistics.blocking = counts.entries
     statistics.allowed = counts.allowed
     statistics.duplicates = block.repeatsInRuns + counts.repeats + counts.covered
+    statistics.spilledRuns = block.runs.count + allow.runs.count
     return BlockingEntries(storage: .spilled(spilled))
   }
 }

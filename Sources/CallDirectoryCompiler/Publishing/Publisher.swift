@@ -226,41 +226,37 @@ public struct Publisher {
     let total = snapshot.statistics.blocking + snapshot.statistics.identification
     guard total > limit || !previous.isEmpty else { return ([], []) }
 
-    guard let wholeSet = snapshot.blocking.inMemory else {
-      throw .io(path: store.root, reason: "sharding a build past its memory limit is not supported; raise --memory-limit")
+    let lowers: [Int64]
+    let written: [ShardWriter.Written]
+    var paths: [String] = []
+    do {
+      options.progress?("planning shards")
+      lowers = try ShardPlanner(limit: limit).boundaries(
+        blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
+      for shard in 1...lowers.count {
+        paths.append(pending.add(store.path("snapshots/.pending-\(version)-shard-\(shard).cdir")))
+      }
+      options.progress?("writing \(lowers.count) shards")
+      written = try ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
+        .write(blocking: snapshot.blocking, bounds: Self.shardBounds(lowers), paths: paths)
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .io(path: store.snapshotsDirectory, reason: "cannot write shards: \(error)")
     }
-    let lowers = ShardPlanner(limit: limit).boundaries(
-      blocking: wholeSet, identification: snapshot.identification, previous: previous.map(\.lowerBound))
     var shards: [ShardRecord] = []
     var shardDeltas: [ShardDeltaRecord] = []
     let baseShards = try bases.map { base throws(StoreError) in (base, try catalog.shards(ofVersion: base.version)) }
-    for (index, lower) in lowers.enumerated() {
+    for (index, bounds) in Self.shardBounds(lowers).enumerated() {
       let shard = index + 1
-      let upper = index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1
-      options.progress?("writing shard \(shard) of \(lowers.count)")
-      guard let whole = snapshot.blocking.inMemory else {
-        throw .io(path: store.root, reason: "sharding a build past its memory limit is not supported; raise --memory-limit")
-      }
-      let blocking = whole.slice(lower...upper)
-      let numbers = snapshot.identification.map(\.number)
-      let identification = snapshot.identification[
-        NumberSet.lowerBound(numbers, lower)..<NumberSet.upperBound(numbers, upper)]
-      let (labels, remapped) = Self.labelSubset(identification, labels: snapshot.labels)
-      let pendingPath = pending.add(store.path("snapshots/.pending-\(version)-shard-\(shard).cdir"))
-      let header: BlobHeader
-      do {
-        header = try Self.writeSnapshot(
-          blocking: BlockingEntries(storage: .memory(blocking)), identification: remapped[...], labels: labels, version: version, to: pendingPath)
-      } catch {
-        throw .io(path: pendingPath, reason: "\(error)")
-      }
+      let pendingPath = paths[index]
       let facts = try FileOperations.facts(of: pendingPath)
       let name = StoreLayout.snapshotName(version, shard: shard)
       renames.append((pendingPath, store.path(name)))
       shards.append(ShardRecord(
-        version: version, shard: shard, lowerBound: lower, upperBound: upper, path: name, bytes: facts.bytes,
-        digest: header.contentDigest.hex, fileChecksum: facts.checksum, blocking: blocking.count,
-        identification: identification.count))
+        version: version, shard: shard, lowerBound: bounds.lowerBound, upperBound: bounds.upperBound, path: name,
+        bytes: facts.bytes, digest: written[index].header.contentDigest.hex, fileChecksum: facts.checksum,
+        blocking: written[index].blocking, identification: written[index].identification))
       for (base, baseShardList) in baseShards {
         guard let baseShard = baseShardList.first(where: { $0.shard == shard }) else { continue }
         let deltaPending = pending.add(store.path("deltas/.pending-\(base.version)-\(version)-shard-\(shard).cdir"))
@@ -278,20 +274,11 @@ public struct Publisher {
     return (shards, shardDeltas)
   }
 
-  /// The labels a slice of identification entries uses, and the entries
-  /// renumbered into that smaller dictionary (order kept).
-  private static func labelSubset(
-    _ entries: ArraySlice<LabeledNumber>, labels: [String]
-  ) -> ([String], [LabeledNumber]) {
-    var newID = [UInt32?](repeating: nil, count: labels.count)
-    for entry in entries { newID[Int(entry.labelID)] = 0 }
-    var subset: [String] = []
-    for index in labels.indices where newID[index] != nil {
-      newID[index] = UInt32(subset.count)
-      subset.append(labels[index])
+  /// Each shard's inclusive bounds, from the lower bounds.
+  private static func shardBounds(_ lowers: [Int64]) -> [ClosedRange<Int64>] {
+    lowers.indices.map { index in
+      lowers[index]...(index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1)
     }
-    let remapped = entries.map { LabeledNumber(number: $0.number, labelID: newID[Int($0.labelID)] ?? 0) }
-    return (subset, remapped)
   }
 
   // MARK: - Blobs

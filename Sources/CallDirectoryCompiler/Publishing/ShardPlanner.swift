@@ -6,6 +6,9 @@
 /// limit; a shard that outgrows it is split at value boundaries that leave
 /// each part about 80% full, so the other shards, and most numbers of the
 /// split one, stay where they are. Shards are never merged.
+///
+/// The planner streams the entries (at most two ascending walks), so it
+/// works the same for blocking numbers in memory and spilled to disk.
 struct ShardPlanner {
   /// The most entries (blocking plus identification) one extension holds.
   let limit: Int
@@ -14,37 +17,108 @@ struct ShardPlanner {
 
   /// The lower bounds of the shards (the first is always 1), ascending.
   func boundaries(
-    blocking: NumberSet, identification: [LabeledNumber], previous: [Int64]
-  ) -> [Int64] {
-    let identificationNumbers = identification.map(\.number)
-    func entries(_ bounds: ClosedRange<Int64>) -> Int {
-      blocking.count(in: bounds)
-        + NumberSet.upperBound(identificationNumbers, bounds.upperBound)
-        - NumberSet.lowerBound(identificationNumbers, bounds.lowerBound)
+    blocking: BlockingEntries, identification: [LabeledNumber], previous: [Int64]
+  ) throws -> [Int64] {
+    let lowers = previous.first == 1 ? previous : [1]
+    let walk = EntryWalk(blocking: blocking, identification: identification.map(\.number))
+    var counts = [Int](repeating: 0, count: lowers.count)
+    try walk.forEachPiece(splitAt: lowers) { shard, piece, weight in
+      counts[shard] += (Int(piece.upperBound - piece.lowerBound) + 1) * weight
     }
+    guard counts.contains(where: { $0 > limit }) else { return lowers }
+
+    // Cut each overflowing shard into parts of about `target` entries: the
+    // next cut follows the smallest value v with `target` entries in start...v.
     let target = max(1, min(limit, Int(Double(limit) * fill)))
-    var lowers = previous.first == 1 ? previous : [1]
-    var result: [Int64] = []
-    for (index, lower) in lowers.enumerated() {
+    var cuts: [Int: [Int64]] = [:]
+    var shard = -1
+    var remaining = 0
+    var taken = 0
+    try walk.forEachPiece(splitAt: lowers) { index, piece, weight in
+      if index != shard {
+        shard = index
+        remaining = counts[index]
+        taken = 0
+      }
       let upper = index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1
-      result.append(lower)
-      guard entries(lower...upper) > limit else { continue }
-      // Cut the shard into parts of about `target` entries each.
-      var start = lower
-      while entries(start...upper) > limit {
-        // The smallest value v with at least `target` entries in start...v.
-        var low = start
-        var high = upper
-        while low < high {
-          let middle = low + (high - low) / 2
-          if entries(start...middle) >= target { high = middle } else { low = middle + 1 }
+      var lower = piece.lowerBound
+      while remaining > limit && lower <= piece.upperBound {
+        let available = (Int(piece.upperBound - lower) + 1) * weight
+        let needed = target - taken
+        guard available >= needed else {
+          taken += available
+          return
         }
-        guard low < upper else { break }
-        start = low + 1
-        result.append(start)
+        let value = lower + Int64((needed + weight - 1) / weight) - 1
+        guard value < upper else {
+          remaining = 0
+          return
+        }
+        remaining -= taken + (Int(value - lower) + 1) * weight
+        taken = 0
+        cuts[index, default: []].append(value + 1)
+        lower = value + 1
       }
     }
-    lowers = result
-    return lowers
+    return lowers.indices.flatMap { [lowers[$0]] + (cuts[$0] ?? []) }
+  }
+}
+
+/// The entries of a snapshot as one ascending walk of weighted pieces:
+/// blocking and identification numbers merged, a number in both lists
+/// counting twice.
+struct EntryWalk {
+  let blocking: BlockingEntries
+  /// Ascending, unique.
+  let identification: [Int64]
+
+  /// Calls `body` with disjoint ascending pieces, each inside one shard of
+  /// `lowers` (given by index), with how many entries each number holds.
+  func forEachPiece(
+    splitAt lowers: [Int64], _ body: (_ shard: Int, _ piece: ClosedRange<Int64>, _ weight: Int) throws -> Void
+  ) throws {
+    var shard = 0
+    func deliver(_ piece: ClosedRange<Int64>, _ weight: Int) throws {
+      var lower = piece.lowerBound
+      while true {
+        while shard + 1 < lowers.count && lowers[shard + 1] <= lower { shard += 1 }
+        let end = shard + 1 < lowers.count ? min(piece.upperBound, lowers[shard + 1] - 1) : piece.upperBound
+        try body(shard, lower...end, weight)
+        if end == piece.upperBound { return }
+        lower = end + 1
+      }
+    }
+    var next = 0
+    func identificationBelow(_ bound: Int64) throws {
+      while next < identification.count && identification[next] < bound {
+        try deliver(identification[next]...identification[next], 1)
+        next += 1
+      }
+    }
+    try blocking.forEachChunk(
+      singles: { buffer in
+        for number in buffer {
+          try identificationBelow(number)
+          if next < identification.count && identification[next] == number {
+            next += 1
+            try deliver(number...number, 2)
+          } else {
+            try deliver(number...number, 1)
+          }
+        }
+      },
+      range: { range in
+        try identificationBelow(range.lowerBound)
+        var lower = range.lowerBound
+        while next < identification.count && identification[next] <= range.upperBound {
+          let number = identification[next]
+          next += 1
+          if number > lower { try deliver(lower...(number - 1), 1) }
+          try deliver(number...number, 2)
+          lower = number + 1
+        }
+        if lower <= range.upperBound { try deliver(lower...range.upperBound, 1) }
+      })
+    try identificationBelow(Int64.max)
   }
 }

@@ -87,6 +87,7 @@ extension Calldir {
           ],
           "bytes": .int(result.bytes),
           "removed": .int(Int64(result.removed)),
+          "spilledRuns": .int(Int64(counts.spilledRuns)),
           "rejects": result.rejectsPath.map { .string($0) } ?? .null,
           "deltas": .array(result.deltas.map { delta in
             ["from": .int(Int64(delta.fromVersion)), "path": .string(publisher.store.path(delta.path)), "bytes": .int(delta.bytes)]
@@ -115,6 +116,9 @@ extension Calldir {
         "blocking \(counts.blocking), identification \(counts.identification) (\(counts.labels) labels), "
           + "rejected \(counts.rejected), conflicts \(counts.conflicts), allowed \(counts.allowed), "
           + "duplicates \(counts.duplicates)")
+      if counts.spilledRuns > 0 {
+        output.writeLine("past the memory limit: \(counts.spilledRuns) sorted runs spilled to disk and merged")
+      }
       if let rejects = result.rejectsPath, counts.rejected > 0 {
         output.writeLine("rejected lines: \(rejects)")
       }
