@@ -39,7 +39,10 @@ import Testing
     let (spilled, _) = try workspace.compile(memoryLimit: 1)
     #expect(spilled.blocking.inMemory == nil)
     #expect(spilled.blockingNumbers == inMemory.blockingNumbers)
-    #expect(spilled.statistics == inMemory.statistics)
+    var expected = inMemory.statistics
+    expected.spilledRuns = spilled.statistics.spilledRuns
+    #expect(spilled.statistics == expected)
+    #expect(spilled.statistics.spilledRuns >= 2)
     #expect(inMemory.statistics.allowed > 1000)
     #expect(inMemory.statistics.duplicates > 1000)
     var chunks: [String] = []
