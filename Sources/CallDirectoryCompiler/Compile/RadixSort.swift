@@ -1,62 +1,84 @@
-/// Sorting and deduplicating phone numbers in linear time.
+import Dispatch
+import Foundation
+
+/// Sorting and deduplicating phone numbers in linear time, on every core.
 enum RadixSort {
+  /// Below this many values, one thread sorts alone.
+  static let parallelThreshold = 1 << 20
+
   /// Sorts `values` ascending (all must be ≥ 0) with a least-significant-digit
   /// radix sort on bytes, skipping byte positions where every value agrees.
+  /// Each pass counts and scatters stretches of the input on separate cores.
   /// - Complexity: O(n · k) for k differing byte positions (at most 8).
-  static func sort(_ values: inout [Int64]) {
+  /// - Parameter parts: How many stretches to work on concurrently (default:
+  ///   one per core for large inputs).
+  static func sort(_ values: inout [Int64], parts requestedParts: Int? = nil) {
     let count = values.count
     guard count > 1 else { return }
     if count < 256 {
       values.sort()
       return
     }
-    var scratch = [Int64](repeating: 0, count: count)
-    var histograms = [Int](repeating: 0, count: 8 * 256)
-    values.withUnsafeBufferPointer { source in
-      histograms.withUnsafeMutableBufferPointer { counts in
-        for value in source {
-          var key = UInt64(bitPattern: value)
-          for byte in 0..<8 {
-            counts[byte &* 256 &+ Int(key & 0xFF)] &+= 1
-            key >>= 8
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let parts = max(1, min(count / 16, requestedParts ?? (count >= parallelThreshold ? cores : 1)))
+    var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    let counts = SharedPointer<Int>(count: parts * 256)
+    defer { counts.deallocate() }
+    var inScratch = false
+    values.withUnsafeMutableBufferPointer { values in
+      scratch.withUnsafeMutableBufferPointer { scratch in
+        guard let valuesBase = values.baseAddress, let scratchBase = scratch.baseAddress else { return }
+        var source = SharedPointer(valuesBase)
+        var target = SharedPointer(scratchBase)
+        let stretches = Stretches(count: count, parts: parts)
+        for byte in differingBytes(source, stretches) {
+          let shift = UInt64(byte * 8)
+          let (input, output) = (source, target)
+          stretches.forEachConcurrently { part, range in
+            let histogram = counts.base + part * 256
+            histogram.initialize(repeating: 0, count: 256)
+            for index in range { histogram[Int((UInt64(bitPattern: input.base[index]) >> shift) & 0xFF)] &+= 1 }
           }
+          // Part p's first slot for bucket b: every value of smaller buckets,
+          // plus bucket b's values in the parts before p.
+          var running = 0
+          for bucket in 0..<256 {
+            for part in 0..<parts {
+              let size = counts.base[part * 256 + bucket]
+              counts.base[part * 256 + bucket] = running
+              running += size
+            }
+          }
+          stretches.forEachConcurrently { part, range in
+            let positions = counts.base + part * 256
+            for index in range {
+              let value = input.base[index]
+              let bucket = Int((UInt64(bitPattern: value) >> shift) & 0xFF)
+              output.base[positions[bucket]] = value
+              positions[bucket] &+= 1
+            }
+          }
+          swap(&source, &target)
+          inScratch.toggle()
         }
       }
     }
-    var inScratch = false
-    for byte in 0..<8 {
-      let base = byte * 256
-      // A byte position where all values share one byte value needs no pass.
-      if histograms[base..<base + 256].contains(count) { continue }
-      var offsets = [Int](repeating: 0, count: 256)
-      var running = 0
-      for bucket in 0..<256 {
-        offsets[bucket] = running
-        running += histograms[base + bucket]
-      }
-      let shift = UInt64(byte * 8)
-      if inScratch {
-        scatter(from: scratch, into: &values, offsets: &offsets, shift: shift)
-      } else {
-        scatter(from: values, into: &scratch, offsets: &offsets, shift: shift)
-      }
-      inScratch.toggle()
-    }
-    if inScratch { values = scratch }
+    if inScratch { swap(&values, &scratch) }
   }
 
-  private static func scatter(from source: [Int64], into target: inout [Int64], offsets: inout [Int], shift: UInt64) {
-    source.withUnsafeBufferPointer { input in
-      target.withUnsafeMutableBufferPointer { output in
-        offsets.withUnsafeMutableBufferPointer { positions in
-          for value in input {
-            let bucket = Int((UInt64(bitPattern: value) >> shift) & 0xFF)
-            output[positions[bucket]] = value
-            positions[bucket] &+= 1
-          }
-        }
-      }
+  /// The byte positions where not every value has the same byte.
+  private static func differingBytes(_ values: SharedPointer<Int64>, _ stretches: Stretches) -> [Int] {
+    let differences = SharedPointer<UInt64>(count: stretches.parts)
+    defer { differences.deallocate() }
+    let first = values.base[0]
+    stretches.forEachConcurrently { part, range in
+      var bits: UInt64 = 0
+      for index in range { bits |= UInt64(bitPattern: values.base[index] ^ first) }
+      differences.base[part] = bits
     }
+    var bits: UInt64 = 0
+    for part in 0..<stretches.parts { bits |= differences.base[part] }
+    return (0..<8).filter { (bits >> UInt64($0 * 8)) & 0xFF != 0 }
   }
 
   /// Sorts and removes duplicates; returns how many duplicates were removed.
@@ -74,5 +96,32 @@ enum RadixSort {
     let removed = values.count - write
     values.removeLast(removed)
     return removed
+  }
+}
+
+/// A pointer handed to the parts of one pass; each part touches its own slots.
+private struct SharedPointer<Element>: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Element>
+
+  init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
+
+  init(count: Int) { base = .allocate(capacity: count) }
+
+  func deallocate() { base.deallocate() }
+}
+
+/// `count` indices cut into `parts` consecutive stretches.
+private struct Stretches: Sendable {
+  let count: Int
+  let parts: Int
+
+  /// Runs `body` for every stretch, on as many threads as there are parts.
+  func forEachConcurrently(_ body: @Sendable (_ part: Int, _ range: Range<Int>) -> Void) {
+    let length = (count + parts - 1) / parts
+    let count = self.count
+    if parts == 1 { return body(0, 0..<count) }
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      body(part, min(count, part * length)..<min(count, (part + 1) * length))
+    }
   }
 }

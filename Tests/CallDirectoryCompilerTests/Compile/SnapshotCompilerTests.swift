@@ -134,6 +134,24 @@ import Testing
     RadixSort.sortAndDeduplicate(&sorted)
     #expect(sorted == Array(Set(values)).sorted())
   }
+
+  @Test func parallelRadixSortMatchesSortOnSkewedInputs() {
+    var generator = SplitMix64(seed: 5)
+    let count = 30_000
+    let shapes: [[Int64]] = [
+      (0..<count).map { _ in Int64(1 + generator.next(below: 1 << 50)) },
+      (0..<count).map { _ in 12_125_550_000 },
+      (0..<count).map { index in index % 10 == 0 ? Int64(1 + generator.next(below: 1 << 40)) : 44_000_000_000 + Int64(index % 7) },
+      (0..<count).map { index in Int64(count - index) },
+    ]
+    for values in shapes {
+      for parts in [2, 3, 8] {
+        var sorted = values
+        RadixSort.sort(&sorted, parts: parts)
+        #expect(sorted == values.sorted(), "\(parts) parts")
+      }
+    }
+  }
 }
 
 /// Large line-by-line sources are cut into pieces read on several cores;
