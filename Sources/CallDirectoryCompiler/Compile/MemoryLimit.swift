@@ -26,22 +26,24 @@ public enum MemoryLimit {
     return Int(Double(available) * defaultShare)
   }
 
-  /// Parses a size such as `4G`, `512MiB`, `800m` or `1048576` (bytes);
-  /// K, M, G and T are powers of 1024. Nil when malformed or zero.
+  /// Parses a size such as `4G`, `1.5GiB`, `800m` or `1048576` (bytes);
+  /// K, M, G and T are powers of 1024. Nil when malformed or below one byte.
   public static func parse(_ text: String) -> Int? {
-    var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+    var number = Substring(text.trimmingCharacters(in: .whitespaces))
     var unit = ""
-    while let last = digits.last, !last.isNumber {
+    while let last = number.last, last.isLetter {
       unit.insert(last, at: unit.startIndex)
-      digits.removeLast()
+      number.removeLast()
     }
     var shifts: [String: Int] = ["": 0, "b": 0]
     for (letter, shift) in [("k", 10), ("m", 20), ("g", 30), ("t", 40)] {
       for suffix in ["", "b", "ib"] { shifts[letter + suffix] = shift }
     }
-    guard let shift = shifts[unit.lowercased()], !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value > 0,
-      value <= Int.max >> shift
+    guard let shift = shifts[unit.lowercased()], !number.isEmpty,
+      number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number)
     else { return nil }
-    return value << shift
+    let bytes = (value * Double(1 << shift)).rounded(.down)
+    guard bytes >= 1, bytes < 0x1p62 else { return nil }
+    return Int(bytes)
   }
 }

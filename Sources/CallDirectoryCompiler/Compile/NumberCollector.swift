@@ -33,6 +33,8 @@ struct NumberCollector {
   private(set) var repeatsInRuns = 0
   /// Every number added.
   private(set) var added = 0
+  /// Runs written to disk (merged ones included).
+  private(set) var runsWritten = 0
 
   var hasSpilled: Bool { !runs.isEmpty }
 
@@ -46,12 +48,19 @@ struct NumberCollector {
     added += incoming.count
   }
 
-  /// Sorts the numbers in memory and writes them to `path` as a run.
-  mutating func spill(to path: String) throws(CompileError) {
+  /// Sorts the numbers in memory and writes them to a new run file; when
+  /// the runs reach `SortedRun.maximumFanIn`, merges them into one first.
+  mutating func spill(to files: SpillFiles) throws(CompileError) {
     repeatsInRuns += RadixSort.sortAndDeduplicate(&numbers)
-    let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in try SortedRun.spill(buffer, to: path) }
-    runs.append(run)
+    let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in try SortedRun.spill(buffer, to: files.newPath()) }
     numbers.removeAll(keepingCapacity: true)
+    runsWritten += 1
+    if runs.count + 1 >= SortedRun.maximumFanIn {
+      let (merged, repeats) = try SortedRun.merge(runs, to: files.newPath())
+      runs = [merged]
+      repeatsInRuns += repeats
+    }
+    runs.append(run)
   }
 
   /// Takes the unsorted numbers out (the collector must not have spilled).

@@ -233,9 +233,9 @@ struct CollectedLists {
     if list == .allow { allow.add(numbers, limit: limit) } else { block.add(numbers, limit: limit) }
     guard let (policy, files) = spill, block.numbers.count + allow.numbers.count > policy.heldNumbers else { return }
     if block.numbers.count >= allow.numbers.count {
-      try block.spill(to: files.newPath())
+      try block.spill(to: files)
     } else {
-      try allow.spill(to: files.newPath())
+      try allow.spill(to: files)
     }
   }
 
@@ -273,7 +273,7 @@ struct CollectedLists {
     statistics.blocking = counts.entries
     statistics.allowed = counts.allowed
     statistics.duplicates = block.repeatsInRuns + counts.repeats + counts.covered
-    statistics.spilledRuns = block.runs.count + allow.runs.count
+    statistics.spilledRuns = block.runsWritten + allow.runsWritten
     return BlockingEntries(storage: .spilled(spilled))
   }
 }

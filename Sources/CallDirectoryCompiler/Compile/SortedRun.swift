@@ -10,6 +10,9 @@ enum SortedRun: Sendable {
   case memory([Int64])
   case file(path: String, count: Int)
 
+  /// The most runs merged at once: each needs an open file and a buffer.
+  static let maximumFanIn = 64
+
   var count: Int {
     switch self {
     case .memory(let numbers): numbers.count
@@ -19,45 +22,82 @@ enum SortedRun: Sendable {
 
   /// Writes ascending unique positive `numbers` to a new file at `path`.
   static func spill(_ numbers: UnsafeBufferPointer<Int64>, to path: String) throws(CompileError) -> SortedRun {
-    let descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-    guard descriptor >= 0 else { throw .spill(path: path, reason: _errnoDescription(errno)) }
-    defer { close(descriptor) }
-    let capacity = 1 << 20
-    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 10)
-    defer { buffer.deallocate() }
-    var used = 0
-    var previous: Int64 = 0
-    func flush() throws(CompileError) {
-      var written = 0
-      while written < used {
-        let result = write(descriptor, buffer + written, used - written)
-        if result < 0 {
-          if errno == EINTR { continue }
-          throw .spill(path: path, reason: _errnoDescription(errno))
-        }
-        written += result
-      }
-      used = 0
-    }
-    for number in numbers {
-      var gap = UInt64(bitPattern: number &- previous)
-      previous = number
-      while gap >= 0x80 {
-        buffer[used] = UInt8(truncatingIfNeeded: gap) | 0x80
-        used &+= 1
-        gap >>= 7
-      }
-      buffer[used] = UInt8(truncatingIfNeeded: gap)
-      used &+= 1
-      if used >= capacity { try flush() }
-    }
-    try flush()
-    return .file(path: path, count: numbers.count)
+    let writer = try SortedRunWriter(path: path)
+    for number in numbers { try writer.append(number) }
+    return try writer.finish()
+  }
+
+  /// Merges `runs` into one run file at `path` and removes their files;
+  /// returns it and how many repeats the merge dropped.
+  static func merge(_ runs: [SortedRun], to path: String) throws(CompileError) -> (SortedRun, repeats: Int) {
+    let merged = try MergedRuns(runs)
+    let writer = try SortedRunWriter(path: path)
+    while let number = try merged.next() { try writer.append(number) }
+    let run = try writer.finish()
+    for input in runs { input.remove() }
+    return (run, merged.repeats)
   }
 
   /// Removes the run's file, if it has one.
   func remove() {
     if case .file(let path, _) = self { _ = path.withCString { unlink($0) } }
+  }
+}
+
+/// Writes an ascending run to a new file, one number at a time.
+final class SortedRunWriter {
+  private let path: String
+  private let descriptor: Int32
+  private let capacity = 1 << 20
+  private let buffer: UnsafeMutablePointer<UInt8>
+  private var used = 0
+  private var previous: Int64 = 0
+  private var count = 0
+
+  init(path: String) throws(CompileError) {
+    self.path = path
+    descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+    guard descriptor >= 0 else { throw .spill(path: path, reason: _errnoDescription(errno)) }
+    buffer = .allocate(capacity: capacity + 10)
+  }
+
+  deinit {
+    close(descriptor)
+    buffer.deallocate()
+  }
+
+  /// Appends a number above the previous one.
+  func append(_ number: Int64) throws(CompileError) {
+    var gap = UInt64(bitPattern: number &- previous)
+    previous = number
+    while gap >= 0x80 {
+      buffer[used] = UInt8(truncatingIfNeeded: gap) | 0x80
+      used &+= 1
+      gap >>= 7
+    }
+    buffer[used] = UInt8(truncatingIfNeeded: gap)
+    used &+= 1
+    count &+= 1
+    if used >= capacity { try flush() }
+  }
+
+  /// Writes what is buffered; the file is complete.
+  func finish() throws(CompileError) -> SortedRun {
+    try flush()
+    return .file(path: path, count: count)
+  }
+
+  private func flush() throws(CompileError) {
+    var written = 0
+    while written < used {
+      let result = write(descriptor, buffer + written, used - written)
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw .spill(path: path, reason: _errnoDescription(errno))
+      }
+      written += result
+    }
+    used = 0
   }
 }
 

@@ -86,6 +86,29 @@ import Testing
     #expect(merged.repeats == total - union.count)
   }
 
+  @Test func manyRunsAreMergedBeforeTheyPassTheFanIn() throws {
+    let workspace = try Workspace()
+    let files = SpillFiles(directory: workspace.url.path)
+    var collector = NumberCollector()
+    var generator = SplitMix64(seed: 23)
+    var expected: Set<Int64> = []
+    for _ in 0..<(SortedRun.maximumFanIn * 2 + 5) {
+      let numbers = (0..<50).map { _ in Int64(1 + generator.next(below: 5000)) }
+      expected.formUnion(numbers)
+      collector.add(numbers, limit: 50)
+      try collector.spill(to: files)
+      #expect(collector.runs.count < SortedRun.maximumFanIn)
+    }
+    let added = collector.added
+    let runs = collector.takeRuns()
+    let merged = try MergedRuns(runs)
+    var result: [Int64] = []
+    while let number = try merged.next() { result.append(number) }
+    #expect(result == expected.sorted())
+    #expect(collector.repeatsInRuns + merged.repeats == added - expected.count)
+    #expect(collector.runsWritten == SortedRun.maximumFanIn * 2 + 5)
+  }
+
   @Test func aTruncatedRunIsAnErrorNotACrash() throws {
     let workspace = try Workspace()
     let path = workspace.path("run")
@@ -104,7 +127,8 @@ import Testing
     #expect(MemoryLimit.parse("800m") == 800 << 20)
     #expect(MemoryLimit.parse("2kb") == 2048)
     #expect(MemoryLimit.parse("1048576") == 1 << 20)
-    for bad in ["", "G", "0", "-1G", "4X", "1.5G", "99999999999T"] {
+    #expect(MemoryLimit.parse("1.5GiB") == 3 << 29)
+    for bad in ["", "G", "0", "-1G", "4X", "1.2.3G", "99999999999T", "0.1"] {
       #expect(MemoryLimit.parse(bad) == nil, "\(bad)")
     }
     #expect(MemoryLimit.defaultBytes() > 0)
