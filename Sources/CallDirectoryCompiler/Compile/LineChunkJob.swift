@@ -36,23 +36,35 @@ final class LineChunkJob: @unchecked Sendable {
     numbers.reserveCapacity(bytes.count / 8)
     bytes.withUnsafeBufferPointer { buffer in
       let piece = _LinePiece(bytes: buffer, endsWithTooLongLine: endsWithTooLongLine)
-      summary.physicalLines = Format._readLines(of: piece, firstLine: 1, summary: &summary) { event in
-        switch event {
-        case .record(let record):
-          switch normalizer.normalize(utf8: record.numberBytes, region: region) {
-          case .success(let number): numbers.append(number)
-          case .failure(let rejection): rejects.append((record.line, rejection.description))
+      // The reader's per-line rules, without building events.
+      summary.physicalLines = _forEachLine(
+        in: piece, firstLine: 1,
+        onLine: { p, count, line in
+          switch Format._parseLine(p, count) {
+          case .skip:
+            break
+          case .record(let lower, let upper):
+            summary.records += 1
+            switch normalizer.normalize(utf8: UnsafeBufferPointer(start: p + lower, count: upper - lower), region: region) {
+            case .success(let number): numbers.append(number)
+            case .failure(let rejection): rejects.append((line, rejection.description))
+            }
+          case .range(let range):
+            summary.ranges += 1
+            if range.lower == range.upper {
+              numbers.append(range.lower)
+            } else {
+              ranges.append(range.lower...range.upper)
+            }
+          case .issue(let reason):
+            summary.issues += 1
+            rejects.append((line, reason))
           }
-        case .range(let item):
-          if item.range.lower == item.range.upper {
-            numbers.append(item.range.lower)
-          } else {
-            ranges.append(item.range.lower...item.range.upper)
-          }
-        case .issue(let issue):
-          rejects.append((issue.line, issue.reason))
-        }
-      }
+        },
+        onTooLong: { line in
+          summary.issues += 1
+          rejects.append((line, "line too long"))
+        })
     }
   }
 

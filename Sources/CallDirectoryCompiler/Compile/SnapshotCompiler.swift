@@ -127,12 +127,14 @@ public struct SnapshotCompiler {
       summary.physicalLines += job.summary.physicalLines
       job.reset()
     }
-    let chunker = try _LineChunker(_ByteInput(reader.input, chunkSize: reader._chunkSize))
+    let bytes = try _ByteInput(reader.input, chunkSize: reader._chunkSize)
+    let chunker = try _LineChunker(bytes)
     while let piece = try chunker.next() {
       try pipeline.nextJob(fold: fold).load(piece)
       pipeline.submit()
     }
     try pipeline.finish(fold: fold)
+    bytes.sign(&summary)
     return summary
   }
 

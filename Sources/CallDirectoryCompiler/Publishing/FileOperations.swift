@@ -61,11 +61,24 @@ enum FileOperations {
       if count == 0 { break }
       crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
-    let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+    return FileFacts(bytes: Int64(status.st_size), modifiedAt: modificationTime(status), checksum: checksumText(crc.value))
+  }
+
+  /// A source's facts from what its reader read, with the file's modification time.
+  static func facts(of path: String, read summary: SourceSummary) throws(StoreError) -> FileFacts {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw .io(path: path, reason: errorText()) }
     return FileFacts(
-      bytes: Int64(status.st_size),
-      modifiedAt: timestamp(modified),
-      checksum: "crc32c:" + String(crc.value, radix: 16).leftPadded(to: 8))
+      bytes: Int64(summary.bytes), modifiedAt: modificationTime(status), checksum: checksumText(summary.checksum))
+  }
+
+  /// `crc32c:` and eight hex digits.
+  private static func checksumText(_ value: UInt32) -> String {
+    "crc32c:" + String(value, radix: 16).leftPadded(to: 8)
+  }
+
+  private static func modificationTime(_ status: stat) -> String {
+    timestamp(Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)))
   }
 
   /// ISO 8601 UTC with seconds, e.g. `2026-11-29T13:45:00Z`.

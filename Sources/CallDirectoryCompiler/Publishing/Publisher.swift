@@ -172,7 +172,7 @@ public struct Publisher {
 
       var sources: [SourceRecordRow] = []
       for report in snapshot.sources {
-        let facts = try FileOperations.facts(of: report.spec.path)
+        let facts = try FileOperations.facts(of: report.spec.path, read: report.summary)
         sources.append(SourceRecordRow(
           position: report.spec.index, path: report.spec.path, format: report.spec.format,
           list: report.spec.list.rawValue, region: report.spec.region, priority: report.spec.priority,

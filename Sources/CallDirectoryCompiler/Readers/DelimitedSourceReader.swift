@@ -198,6 +198,7 @@ public struct DelimitedSourceReader: SourceReader {
     }
     if bytes.end > 0 { lastByte = bytes.base[bytes.end - 1] }
     summary.physicalLines = line - 1 + (lastByte == _ASCII.lineFeed ? 0 : 1)
+    bytes.sign(&summary)
     return summary
   }
 

@@ -80,6 +80,7 @@ public struct JSONLinesSourceReader: SourceReader {
         summary.issues += 1
         try body(.issue(SourceIssue(line: line, reason: "line too long")))
       })
+    bytes.sign(&summary)
     return summary
   }
 

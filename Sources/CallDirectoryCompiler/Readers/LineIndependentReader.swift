@@ -23,12 +23,14 @@ protocol _LineIndependentReader: SourceReader, _ChunkSizeAdjustable {
 extension _LineIndependentReader {
   /// Reads the source; see ``SourceReader/read(_:)``.
   public func read(_ body: (SourceEvent) throws -> Void) throws -> SourceSummary {
-    let chunker = try _LineChunker(_ByteInput(input, chunkSize: _chunkSize))
+    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
+    let chunker = try _LineChunker(bytes)
     var summary = SourceSummary()
     while let piece = try chunker.next() {
       summary.physicalLines += try Self._readLines(
         of: piece, firstLine: summary.physicalLines + 1, summary: &summary, body)
     }
+    bytes.sign(&summary)
     return summary
   }
 

@@ -28,6 +28,9 @@ public struct SourceSummary: Sendable, Hashable {
   /// Physical lines in the file (after the BOM), including blank and
   /// comment lines and a header row.
   public var physicalLines: Int = 0
+  /// Bytes read, and their CRC-32C (the catalog records both).
+  public var bytes: Int = 0
+  public var checksum: UInt32 = 0
 
   /// Creates a summary.
   public init(

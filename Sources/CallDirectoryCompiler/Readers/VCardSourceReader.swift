@@ -120,6 +120,7 @@ public struct VCardSourceReader: SourceReader {
       })
     try process()
     try flushCard()
+    bytes.sign(&summary)
     return summary
   }
 }

@@ -1,3 +1,5 @@
+import CallDirectoryFormat
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -22,6 +24,9 @@ final class _ByteInput {
   private(set) var capacity: Int
   private(set) var end = 0
   private(set) var isEOF = false
+  /// Every byte read so far: its count and CRC-32C.
+  private(set) var bytesRead = 0
+  private(set) var checksum = CRC32C()
   private let chunkSize: Int
   private var fd: Int32 = -1
   private let bytes: [UInt8]
@@ -90,13 +95,13 @@ final class _ByteInput {
         }
       }
       bytesOffset += count
-      end += count
+      record(count)
       return
     }
     while true {
       let got = Glibc_read(fd, base + end, chunkSize)
       if got > 0 {
-        end += got
+        record(got)
         return
       }
       if got == 0 {
@@ -107,6 +112,19 @@ final class _ByteInput {
       if code == EINTR { continue }
       throw .readFailed(path: name, reason: _errnoDescription(code))
     }
+  }
+
+  /// Takes in `count` new bytes at `base + end`.
+  private func record(_ count: Int) {
+    checksum.update(UnsafeRawBufferPointer(start: base + end, count: count))
+    bytesRead += count
+    end += count
+  }
+
+  /// Puts the size and checksum of what was read into `summary`.
+  func sign(_ summary: inout SourceSummary) {
+    summary.bytes = bytesRead
+    summary.checksum = checksum.value
   }
 
   /// Reads until at least `count` bytes are buffered or the input ends.
