@@ -17,8 +17,6 @@ final class LineChunkJob: @unchecked Sendable {
   /// What the reader saw; `physicalLines` is the piece's line count.
   private(set) var summary = SourceSummary()
 
-  var isEmpty: Bool { bytes.isEmpty && !endsWithTooLongLine }
-
   /// Takes a copy of `piece`.
   func load(_ piece: _LinePiece) {
     bytes.append(contentsOf: piece.bytes)

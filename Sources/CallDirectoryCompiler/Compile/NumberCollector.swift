@@ -4,13 +4,13 @@
   import Musl
 #endif
 
-/// Where and when the compiler spills sorted runs to disk.
+/// When the compiler spills sorted runs to disk, and where.
 struct SpillPolicy: Sendable {
   /// How many collected numbers (blocking plus allow) stay in memory before
   /// the larger list is sorted and spilled.
   var heldNumbers: Int
-  /// The directory for the temporary run files.
-  var directory: String
+  /// The temporary run files.
+  var files: SpillFiles
 
   /// Bytes of memory one held number may cost at worst: its slot, the
   /// radix sort's scratch slot, and growth slack.
@@ -18,9 +18,9 @@ struct SpillPolicy: Sendable {
 
   /// A policy that keeps the process within `memoryLimit` bytes: the
   /// limit less ``MemoryLimit/reservedBytes`` goes to held numbers.
-  init(memoryLimit: Int, directory: String) {
+  init(memoryLimit: Int, files: SpillFiles) {
     heldNumbers = max(1 << 12, (memoryLimit - MemoryLimit.reservedBytes) / Self.bytesPerNumber)
-    self.directory = directory
+    self.files = files
   }
 }
 

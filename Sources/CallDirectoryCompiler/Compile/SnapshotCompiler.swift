@@ -40,8 +40,7 @@ public struct SnapshotCompiler {
   func compile(_ config: BuildConfig, rejects: RejectLog) throws(CompileError) -> CompiledSnapshot {
     var lists = CollectedLists()
     if let memoryLimit, let spillDirectory {
-      let files = SpillFiles(directory: spillDirectory)
-      lists.spill = (SpillPolicy(memoryLimit: memoryLimit, directory: spillDirectory), files)
+      lists.spill = SpillPolicy(memoryLimit: memoryLimit, files: SpillFiles(directory: spillDirectory))
     }
     var reports: [SourceReport] = []
     var statistics = CompileStatistics()
@@ -216,81 +215,5 @@ public struct SnapshotCompiler {
     let current = FileManager.default.currentDirectoryPath
     let prefix = current.hasSuffix("/") ? current : current + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-  }
-}
-
-/// The numbers gathered from every source, before sorting.
-struct CollectedLists {
-  var block = NumberCollector()
-  var blockRanges: [ClosedRange<Int64>] = []
-  var allow = NumberCollector()
-  var allowRanges: [ClosedRange<Int64>] = []
-  var identification = IdentificationResolver()
-  /// When set, the larger list is spilled whenever both hold more than the policy allows.
-  var spill: (policy: SpillPolicy, files: SpillFiles)?
-
-  /// Adds numbers of a blocking or allow source.
-  mutating func add(_ numbers: some Collection<Int64>, to list: SourceList) throws(CompileError) {
-    let limit = spill?.policy.heldNumbers
-    if list == .allow { allow.add(numbers, limit: limit) } else { block.add(numbers, limit: limit) }
-    guard let (policy, files) = spill, block.numbers.count + allow.numbers.count > policy.heldNumbers else { return }
-    if block.numbers.count >= allow.numbers.count {
-      try block.spill(to: files)
-    } else {
-      try allow.spill(to: files)
-    }
-  }
-
-  /// Adds ranges of a blocking or allow source.
-  mutating func add(_ ranges: some Collection<ClosedRange<Int64>>, to list: SourceList) {
-    if list == .allow { allowRanges.append(contentsOf: ranges) } else { blockRanges.append(contentsOf: ranges) }
-  }
-
-  /// The blocking entries: sorted, deduplicated and cut by the allowlists,
-  /// in memory or (when anything was spilled) as runs merged on each walk.
-  /// Fills in the blocking, allowed and duplicate counts.
-  mutating func blockingEntries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
-    guard let files = spill?.files, block.hasSpilled || allow.hasSpilled else {
-      let candidates = block.added
-      let listed = NumberSet(singles: block.takeNumbers(), ranges: blockRanges)
-      let (blocking, allowed) = listed.subtracting(NumberSet(singles: allow.takeNumbers(), ranges: allowRanges))
-      statistics.blocking = blocking.count
-      statistics.allowed = allowed
-      // Repeated blocking numbers, and single numbers a listed range already covers.
-      statistics.duplicates = candidates - listed.singles.count
-      return BlockingEntries(storage: .memory(blocking))
-    }
-    let spilled = SpilledBlocking(
-      runs: block.takeRuns(), ranges: NumberSet.merged(blockRanges), allowRuns: allow.takeRuns(),
-      allowRanges: NumberSet.merged(allowRanges), files: files)
-    // One counting walk; the writer walks again.
-    let counts: SpilledBlocking.Counts
-    do {
-      counts = try spilled.walk(singles: { _ in }, range: { _ in })
-    } catch let error as CompileError {
-      throw error
-    } catch {
-      throw .spill(path: files.directory, reason: "\(error)")
-    }
-    statistics.blocking = counts.entries
-    statistics.allowed = counts.allowed
-    statistics.duplicates = block.repeatsInRuns + counts.repeats + counts.covered
-    statistics.spilledRuns = block.runsWritten + allow.runsWritten
-    return BlockingEntries(storage: .spilled(spilled))
-  }
-}
-
-/// What one source gave so far, with its rejects reported as they come.
-struct SourceTally {
-  let spec: SourceSpec
-  let path: String
-  let rejects: RejectLog
-  var accepted = 0
-  var rejected = 0
-
-  /// Reports a rejected data line.
-  mutating func reject(line: Int, reason: String) throws(CompileError) {
-    rejected += 1
-    try rejects.add(path: path, line: line, reason: reason)
   }
 }

@@ -27,39 +27,31 @@ extension _LineIndependentReader {
     let chunker = try _LineChunker(bytes)
     var summary = SourceSummary()
     while let piece = try chunker.next() {
-      summary.physicalLines += try Self._readLines(
-        of: piece, firstLine: summary.physicalLines + 1, summary: &summary, body)
+      let lines = try _forEachLine(
+        in: piece, firstLine: summary.physicalLines + 1,
+        onLine: { p, count, line in
+          switch Self._parseLine(p, count) {
+          case .skip:
+            break
+          case .record(let lower, let upper):
+            summary.records += 1
+            try body(.record(RawRecord(line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower))))
+          case .range(let range):
+            summary.ranges += 1
+            try body(.range(SourceRange(range: range, line: line)))
+          case .issue(let reason):
+            summary.issues += 1
+            try body(.issue(SourceIssue(line: line, reason: reason, excerpt: _excerpt(p, count))))
+          }
+        },
+        onTooLong: { line in
+          summary.issues += 1
+          try body(.issue(SourceIssue(line: line, reason: "line too long")))
+        })
+      summary.physicalLines += lines
     }
     bytes.sign(&summary)
     return summary
-  }
-
-  /// Delivers the events of one piece's lines, numbered from `firstLine`,
-  /// counting them into `summary`; returns how many lines the piece holds.
-  static func _readLines(
-    of piece: _LinePiece, firstLine: Int, summary: inout SourceSummary, _ body: (SourceEvent) throws -> Void
-  ) rethrows -> Int {
-    try _forEachLine(
-      in: piece, firstLine: firstLine,
-      onLine: { p, count, line in
-        switch _parseLine(p, count) {
-        case .skip:
-          break
-        case .record(let lower, let upper):
-          summary.records += 1
-          try body(.record(RawRecord(line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower))))
-        case .range(let range):
-          summary.ranges += 1
-          try body(.range(SourceRange(range: range, line: line)))
-        case .issue(let reason):
-          summary.issues += 1
-          try body(.issue(SourceIssue(line: line, reason: reason, excerpt: _excerpt(p, count))))
-        }
-      },
-      onTooLong: { line in
-        summary.issues += 1
-        try body(.issue(SourceIssue(line: line, reason: "line too long")))
-      })
   }
 }
 
