@@ -238,7 +238,7 @@ public struct Publisher {
       }
       options.progress?("writing \(lowers.count) shards")
       written = try ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
-        .write(blocking: snapshot.blocking, bounds: Self.shardBounds(lowers), paths: paths)
+        .write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
     } catch let error as StoreError {
       throw error
     } catch {
@@ -247,7 +247,7 @@ public struct Publisher {
     var shards: [ShardRecord] = []
     var shardDeltas: [ShardDeltaRecord] = []
     let baseShards = try bases.map { base throws(StoreError) in (base, try catalog.shards(ofVersion: base.version)) }
-    for (index, bounds) in Self.shardBounds(lowers).enumerated() {
+    for (index, bounds) in shardBounds(lowers).enumerated() {
       let shard = index + 1
       let pendingPath = paths[index]
       let facts = try FileOperations.facts(of: pendingPath)
@@ -272,13 +272,6 @@ public struct Publisher {
       }
     }
     return (shards, shardDeltas)
-  }
-
-  /// Each shard's inclusive bounds, from the lower bounds.
-  private static func shardBounds(_ lowers: [Int64]) -> [ClosedRange<Int64>] {
-    lowers.indices.map { index in
-      lowers[index]...(index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1)
-    }
   }
 
   // MARK: - Blobs

@@ -30,6 +30,7 @@ struct ShardPlanner {
     // Cut each overflowing shard into parts of about `target` entries: the
     // next cut follows the smallest value v with `target` entries in start...v.
     let target = max(1, min(limit, Int(Double(limit) * fill)))
+    let bounds = shardBounds(lowers)
     var cuts: [Int: [Int64]] = [:]
     var shard = -1
     var remaining = 0
@@ -40,7 +41,7 @@ struct ShardPlanner {
         remaining = counts[index]
         taken = 0
       }
-      let upper = index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1
+      let upper = bounds[index].upperBound
       var lower = piece.lowerBound
       while remaining > limit && lower <= piece.upperBound {
         let available = (Int(piece.upperBound - lower) + 1) * weight
@@ -61,6 +62,13 @@ struct ShardPlanner {
       }
     }
     return lowers.indices.flatMap { [lowers[$0]] + (cuts[$0] ?? []) }
+  }
+}
+
+/// Each shard's inclusive bounds, from the shards' lower bounds.
+func shardBounds(_ lowers: [Int64]) -> [ClosedRange<Int64>] {
+  lowers.indices.map { index in
+    lowers[index]...(index + 1 < lowers.count ? lowers[index + 1] - 1 : Int64.max - 1)
   }
 }
 

@@ -121,6 +121,23 @@ import Testing
     }
   }
 
+  @Test func aSpillDirectoryThatCannotBeWrittenIsASpillError() throws {
+    let workspace = try Self.workspace()
+    let config = try BuildConfig.load(contentsOf: workspace.path("calldir.json"))
+    let log = try RejectLog(directory: workspace.url)
+    defer { log.discard() }
+    var compiler = SnapshotCompiler()
+    compiler.memoryLimit = 1
+    compiler.spillDirectory = workspace.path("missing")
+    #expect {
+      _ = try compiler.compile(config, rejects: log)
+    } throws: { error in
+      guard case CompileError.spill(let path, _) = error else { return false }
+      return path.hasPrefix(workspace.path("missing") + "/.spill-")
+        && "\(error)".hasPrefix("cannot spill sorted numbers to ")
+    }
+  }
+
   @Test func sizesParseWithBinaryUnits() {
     #expect(MemoryLimit.parse("4G") == 4 << 30)
     #expect(MemoryLimit.parse("512MiB") == 512 << 20)
