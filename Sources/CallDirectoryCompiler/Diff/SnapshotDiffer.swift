@@ -235,6 +235,13 @@ struct BufferedNumbers {
     let a = mine + position
     let b = theirs + other.position
     var skipped = 0
+    // Four at a time while they agree, then one by one.
+    while skipped + 4 <= available {
+      let left = UnsafeRawPointer(a + skipped).loadUnaligned(as: SIMD4<Int64>.self)
+      let right = UnsafeRawPointer(b + skipped).loadUnaligned(as: SIMD4<Int64>.self)
+      guard all(left .== right) else { break }
+      skipped += 4
+    }
     while skipped < available && a[skipped] == b[skipped] { skipped += 1 }
     guard skipped > 0 else { return false }
     // Leave the last equal pair for the regular step, which refills buffers.
