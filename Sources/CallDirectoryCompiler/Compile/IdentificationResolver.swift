@@ -33,7 +33,7 @@ struct IdentificationResolver {
   /// The resolved list.
   struct Resolution {
     /// Ascending unique numbers with an index into `labels`.
-    var entries: [(number: Int64, label: Int32)]
+    var entries: [LabeledNumber]
     /// Labels in use, sorted by their UTF-8 bytes (deterministic), each once.
     var labels: [String]
     /// Numbers that had more than one distinct label.
@@ -42,14 +42,16 @@ struct IdentificationResolver {
     var duplicates: Int
   }
 
-  /// Sorts, picks a winner per number and builds the label dictionary.
-  func resolve() -> Resolution {
-    let ordered = candidates.sorted { left, right in
+  /// Sorts (in place, to hold the candidates once), picks a winner per
+  /// number and builds the label dictionary.
+  mutating func resolve() -> Resolution {
+    candidates.sort { left, right in
       if left.number != right.number { return left.number < right.number }
       if left.priority != right.priority { return left.priority > right.priority }
       return left.sequence < right.sequence
     }
-    var winners: [(number: Int64, label: Int32)] = []
+    let ordered = candidates
+    var winners: [LabeledNumber] = []
     winners.reserveCapacity(ordered.count)
     var conflicts = 0
     var index = 0
@@ -62,24 +64,24 @@ struct IdentificationResolver {
         next += 1
       }
       if hasConflict { conflicts += 1 }
-      winners.append((winner.number, winner.label))
+      winners.append(LabeledNumber(number: winner.number, labelID: UInt32(winner.label)))
       index = next
     }
 
     // Renumber the labels that won, in byte order, so ids do not depend on
     // which source happened to mention a label first.
     var used = [Bool](repeating: false, count: labels.count)
-    for winner in winners { used[Int(winner.label)] = true }
+    for winner in winners { used[Int(winner.labelID)] = true }
     let kept = labels.indices.filter { used[$0] }.sorted { labels[$0].utf8.lexicographicallyPrecedes(labels[$1].utf8) }
-    var newID = [Int32](repeating: -1, count: labels.count)
-    for (position, old) in kept.enumerated() { newID[old] = Int32(position) }
-    for index in winners.indices { winners[index].label = newID[Int(winners[index].label)] }
+    var newID = [UInt32](repeating: 0, count: labels.count)
+    for (position, old) in kept.enumerated() { newID[old] = UInt32(position) }
+    for index in winners.indices { winners[index].labelID = newID[Int(winners[index].labelID)] }
 
     return Resolution(
       entries: winners,
       labels: kept.map { labels[$0] },
       conflicts: conflicts,
-      duplicates: candidates.count - winners.count
+      duplicates: ordered.count - winners.count
     )
   }
 }

@@ -90,7 +90,7 @@ public struct SnapshotCompiler {
 
     return CompiledSnapshot(
       blocking: blocking,
-      identification: resolution.entries.map { LabeledNumber(number: $0.number, labelID: UInt32($0.label)) },
+      identification: resolution.entries,
       labels: resolution.labels,
       statistics: statistics,
       sources: reports,
