@@ -5,14 +5,31 @@ struct CollectedLists {
   var allow = NumberCollector()
   var allowRanges: [ClosedRange<Int64>] = []
   var identification = IdentificationResolver()
-  /// When set, the larger list is spilled whenever both hold more than the policy allows.
+  /// When set, the larger list is spilled whenever the lists hold more than the policy allows.
   var spill: SpillPolicy?
 
   /// Adds numbers of a blocking or allow source.
   mutating func add(_ numbers: some Collection<Int64>, to list: SourceList) throws(CompileError) {
     let limit = spill?.heldNumbers
     if list == .allow { allow.add(numbers, limit: limit) } else { block.add(numbers, limit: limit) }
-    guard let spill, block.numbers.count + allow.numbers.count > spill.heldNumbers else { return }
+    try spillIfNeeded()
+  }
+
+  /// Adds an identification entry. Identification stays in memory (an
+  /// entry costs about two held numbers), so it leaves less room for the
+  /// blocking and allow lists before they spill.
+  mutating func addIdentification(number: Int64, label: String, priority: Int) throws(CompileError) {
+    identification.add(number: number, label: label, priority: priority)
+    try spillIfNeeded()
+  }
+
+  /// Spills the larger of the blocking and allow lists when everything held
+  /// passes the policy; never in runs smaller than an eighth of it.
+  private mutating func spillIfNeeded() throws(CompileError) {
+    guard let spill else { return }
+    let held = block.numbers.count + allow.numbers.count + 2 * identification.count
+    let larger = max(block.numbers.count, allow.numbers.count)
+    guard held > spill.heldNumbers, larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
     if block.numbers.count >= allow.numbers.count {
       try block.spill(to: spill.files)
     } else {

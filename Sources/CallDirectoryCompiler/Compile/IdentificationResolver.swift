@@ -28,7 +28,8 @@ struct IdentificationResolver {
     candidates.append(Candidate(number: number, priority: priority, sequence: candidates.count, label: id))
   }
 
-  var isEmpty: Bool { candidates.isEmpty }
+  /// Entries added so far.
+  var count: Int { candidates.count }
 
   /// The resolved list.
   struct Resolution {

@@ -165,7 +165,7 @@ public struct SnapshotCompiler {
           switch outcomes.next() {
           case .number(let number, let label)?:
             if spec.list == .identify {
-              lists.identification.add(number: number, label: label ?? "", priority: spec.priority)
+              try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority)
             } else {
               try lists.add(CollectionOfOne(number), to: spec.list)
             }

@@ -50,6 +50,25 @@ import Testing
     #expect(chunks.contains("16465550000...16465550999"))
   }
 
+  @Test func identificationLeavesLessRoomForBlockingNumbers() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 9)
+    try workspace.write("block.txt", (0..<8_000).map { _ in "+1212555\(1000 + generator.next(below: 9000))\n" }.joined())
+    try workspace.write(
+      "names.csv", "phone,name\n" + (0..<10_000).map { "+1646\(1_000_000 + $0),Caller \($0 % 50)\n" }.joined())
+    try workspace.config([
+      #"{"path": "block.txt", "format": "lines", "list": "block"}"#,
+      #"{"path": "names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}"#,
+    ])
+    let (inMemory, _) = try workspace.compile()
+    // Room for 20,000 held numbers: the blocking list alone fits, not with
+    // the identification entries read after it.
+    let (spilled, _) = try workspace.compile(memoryLimit: MemoryLimit.reservedBytes + SpillPolicy.bytesPerNumber * 20_000)
+    #expect(spilled.statistics.spilledRuns == 1)
+    #expect(spilled.blockingNumbers == inMemory.blockingNumbers)
+    #expect(spilled.identificationPairs == inMemory.identificationPairs)
+  }
+
   @Test func runFilesAreRemovedWithTheSnapshot() throws {
     let workspace = try Self.workspace()
     do {
