@@ -131,6 +131,9 @@ public struct SnapshotCompiler {
     while let piece = try chunker.next() {
       try pipeline.nextJob(fold: fold).load(piece)
       pipeline.submit()
+      if let progress, let size = bytes.size, size > 0 {
+        progress("reading \(tally.path): \(min(100, bytes.bytesRead * 100 / size))%")
+      }
     }
     try pipeline.finish(fold: fold)
     bytes.sign(&summary)

@@ -24,6 +24,8 @@ final class _ByteInput {
   private(set) var capacity: Int
   private(set) var end = 0
   private(set) var isEOF = false
+  /// The input's size in bytes when known (a regular file, or bytes).
+  private(set) var size: Int?
   /// Every byte read so far: its count and CRC-32C.
   private(set) var bytesRead = 0
   private(set) var checksum = CRC32C()
@@ -41,6 +43,7 @@ final class _ByteInput {
     switch input {
     case .bytes(let array):
       bytes = array
+      size = array.count
     case .file(let path):
       bytes = []
       let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
@@ -48,11 +51,12 @@ final class _ByteInput {
         throw .cannotOpen(path: path, reason: _errnoDescription(errno))
       }
       var info = stat()
-      if fstat(descriptor, &info) == 0,
-        (info.st_mode & S_IFMT) == S_IFDIR
-      {
-        close(descriptor)
-        throw .cannotOpen(path: path, reason: "is a directory")
+      if fstat(descriptor, &info) == 0 {
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+          close(descriptor)
+          throw .cannotOpen(path: path, reason: "is a directory")
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG { size = Int(info.st_size) }
       }
       fd = descriptor
     }
