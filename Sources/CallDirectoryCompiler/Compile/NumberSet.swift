@@ -50,34 +50,17 @@ public struct NumberSet: Sendable, Equatable {
 
   /// The first index whose value is ≥ `value`.
   static func lowerBound(_ values: [Int64], _ value: Int64) -> Int {
-    var low = 0
-    var high = values.count
-    while low < high {
-      let middle = (low + high) / 2
-      if values[middle] < value { low = middle + 1 } else { high = middle }
-    }
-    return low
+    values.partitionPoint { $0 < value }
   }
 
   /// The first index whose value is > `value`.
   static func upperBound(_ values: [Int64], _ value: Int64) -> Int {
-    var low = 0
-    var high = values.count
-    while low < high {
-      let middle = (low + high) / 2
-      if values[middle] <= value { low = middle + 1 } else { high = middle }
-    }
-    return low
+    values.partitionPoint { $0 <= value }
   }
 
+  /// The first range that ends at or after `value`.
   private static func firstRange(endingAtOrAfter value: Int64, in ranges: [ClosedRange<Int64>]) -> Int {
-    var low = 0
-    var high = ranges.count
-    while low < high {
-      let middle = (low + high) / 2
-      if ranges[middle].upperBound < value { low = middle + 1 } else { high = middle }
-    }
-    return low
+    ranges.partitionPoint { $0.upperBound < value }
   }
 
   /// Sorts ranges and merges overlapping or adjacent ones.
@@ -103,24 +86,10 @@ public struct NumberSet: Sendable, Equatable {
 
   /// Whether `value` is in the set. - Complexity: O(log n).
   public func contains(_ value: Int64) -> Bool {
-    if Self.binarySearch(singles, value) { return true }
-    var low = 0
-    var high = ranges.count
-    while low < high {
-      let middle = (low + high) / 2
-      if ranges[middle].upperBound < value { low = middle + 1 } else { high = middle }
-    }
-    return low < ranges.count && ranges[low].contains(value)
-  }
-
-  private static func binarySearch(_ values: [Int64], _ value: Int64) -> Bool {
-    var low = 0
-    var high = values.count
-    while low < high {
-      let middle = (low + high) / 2
-      if values[middle] < value { low = middle + 1 } else { high = middle }
-    }
-    return low < values.count && values[low] == value
+    let single = Self.lowerBound(singles, value)
+    if single < singles.count && singles[single] == value { return true }
+    let range = Self.firstRange(endingAtOrAfter: value, in: ranges)
+    return range < ranges.count && ranges[range].contains(value)
   }
 
   /// The set without the numbers of `other`; also returns how many were removed.
@@ -204,5 +173,25 @@ public struct NumberSet: Sendable, Equatable {
       if value == range.upperBound { break }
       value += 1
     }
+  }
+}
+
+extension RandomAccessCollection {
+  /// The first index whose element is not `isBelow`, for a collection
+  /// where every element that is comes first (a binary search).
+  func partitionPoint(_ isBelow: (Element) -> Bool) -> Index {
+    var low = startIndex
+    var count = self.count
+    while count > 0 {
+      let half = count / 2
+      let middle = index(low, offsetBy: half)
+      if isBelow(self[middle]) {
+        low = index(after: middle)
+        count -= half + 1
+      } else {
+        count = half
+      }
+    }
+    return low
   }
 }

@@ -94,8 +94,7 @@ public struct SnapshotCompiler {
       labels: resolution.labels,
       statistics: statistics,
       sources: reports,
-      readMilliseconds: readDuration.components.seconds * 1000
-        + readDuration.components.attoseconds / 1_000_000_000_000_000
+      readMilliseconds: readDuration.milliseconds
     )
   }
 

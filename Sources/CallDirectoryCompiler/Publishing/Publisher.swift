@@ -365,8 +365,14 @@ public struct Publisher {
   }
 
   private static func milliseconds(_ start: ContinuousClock.Instant, _ end: ContinuousClock.Instant) -> Int64 {
-    let duration = end - start
-    return duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    (end - start).milliseconds
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, for reports and the catalog.
+  var milliseconds: Int64 {
+    components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
   }
 }
 

@@ -51,14 +51,8 @@ struct ShardWriter {
         var start = 0
         while start < buffer.count {
           try advance(to: buffer[start])
-          var end = start
           let upper = bounds[current].upperBound
-          // The shard's part of the buffer: a binary search for its end.
-          var high = buffer.count
-          while end < high {
-            let middle = (end + high) / 2
-            if buffer[middle] <= upper { end = middle + 1 } else { high = middle }
-          }
+          let end = buffer[start...].partitionPoint { $0 <= upper }
           try writer?.appendBlocking(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
           blockingCount += end - start
           start = end

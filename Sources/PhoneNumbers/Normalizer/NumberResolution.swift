@@ -160,7 +160,8 @@ extension PhoneNumberNormalizer {
     guard let pattern = metadata.nationalPrefixForParsing else { return number }
     return withUnsafeTemporaryAllocation(of: Int.self, capacity: pattern.captureSlotCount) { slots in
       let captures = slots.baseAddress!
-      let end = metadata.nationalPrefixEnd(number, captures: captures)
+      // The core's screen has ruled out the cheap cases: run the pattern.
+      let end = pattern.prefixMatchEnd(number, captures: captures)
       guard end >= 0 else { return number }
       func range(ofGroup group: Int) -> Range<Int>? {
         let lower = captures[2 * group]

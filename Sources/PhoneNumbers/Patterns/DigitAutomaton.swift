@@ -111,6 +111,15 @@ final class DigitAutomaton: Sendable {
   /// Whether all of `digits` (values 0–9) match.
   @inline(__always)
   func fullMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+    Self.fullMatch(digits, transitions: transitions, accepting: accepting)
+  }
+
+  /// Runs a transition table (10 columns per state, -1: no transition) over
+  /// `digits` from state 0; for holders of the table's raw pointers.
+  @inline(__always)
+  static func fullMatch(
+    _ digits: UnsafeBufferPointer<UInt8>, transitions: UnsafePointer<Int32>, accepting: UnsafePointer<Bool>
+  ) -> Bool {
     var state = 0
     for digit in digits {
       let next = transitions[state &* 10 &+ Int(digit & 15) % 10]

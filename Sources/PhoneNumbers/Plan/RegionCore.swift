@@ -43,13 +43,7 @@ struct RegionCore {
     guard let transitions, let accepting else {
       return owner._withUnsafeGuaranteedRef { $0.matchesGeneralPattern(digits) }
     }
-    var state = 0
-    for digit in digits {
-      let next = transitions[state &* 10 &+ Int(digit & 15) % 10]
-      if next < 0 { return false }
-      state = Int(next)
-    }
-    return accepting[state]
+    return DigitAutomaton.fullMatch(digits, transitions: transitions, accepting: accepting)
   }
 
   /// `RegionMetadata.internationalPrefixEnd`.
@@ -61,7 +55,7 @@ struct RegionCore {
     case .literal: return screen.literalMatchEnd(digits)
     case .pattern:
       if screen.excludes(digits) { return -1 }
-      return owner._withUnsafeGuaranteedRef { $0.internationalPrefixEnd(digits) }
+      return owner._withUnsafeGuaranteedRef { $0.internationalPrefixPatternEnd(digits) }
     }
   }
 

@@ -36,12 +36,10 @@ public final class RegionMetadata: Sendable {
   /// the number of group references (each copies at most the whole number).
   let transformLiteralCount: Int
   let transformGroupReferences: Int
-  /// Plain-value screens for the two prefix patterns, so the hot path
-  /// settles literal prefixes (`00`, `011`, `0`, `1`, `8`) and most misses
-  /// without touching the pattern objects.
-  let internationalPrefixScreen: PrefixScreen
-  let nationalPrefixScreen: PrefixScreen
-  /// The same facts as plain values for the hot path (owned, freed in deinit).
+  /// The same facts as plain values for the hot path (owned, freed in
+  /// deinit), with screens for the two prefix patterns that settle literal
+  /// prefixes (`00`, `011`, `0`, `1`, `8`) and most misses without touching
+  /// the pattern objects.
   nonisolated(unsafe) let core: UnsafeMutablePointer<RegionCore>
 
   init(
@@ -75,12 +73,11 @@ public final class RegionMetadata: Sendable {
     }
     self.transformLiteralCount = literals
     self.transformGroupReferences = references
-    self.internationalPrefixScreen = PrefixScreen(internationalPrefix)
-    self.nationalPrefixScreen = PrefixScreen(nationalPrefixForParsing)
     self.core = .allocate(capacity: 1)
     core.initialize(to: RegionCore(
       callingCode: callingCode, callingCodeDigitCount: callingCodeDigits.count, isMainRegion: isMainRegion,
-      internationalPrefixScreen: internationalPrefixScreen, nationalPrefixScreen: nationalPrefixScreen,
+      internationalPrefixScreen: PrefixScreen(internationalPrefix),
+      nationalPrefixScreen: PrefixScreen(nationalPrefixForParsing),
       possibleLengthBits: possibleLengthBits, localOnlyLengthBits: localOnlyLengthBits,
       minimumLength: minimumLength, maximumLength: maximumLength,
       transitions: generalAutomaton.map { UnsafePointer($0.transitionTable) },
@@ -160,35 +157,15 @@ extension RegionMetadata {
   /// `digits`, or -1.
   @inline(__always)
   func internationalPrefixEnd(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
-    let screen = internationalPrefixScreen
-    switch screen.kind {
-    case .none: return -1
-    case .literal: return screen.literalMatchEnd(digits)
-    case .pattern:
-      if screen.excludes(digits) { return -1 }
-      guard let pattern = internationalPrefix else { return -1 }
-      return withUnsafeTemporaryAllocation(of: Int.self, capacity: pattern.captureSlotCount) { captures in
-        pattern.prefixMatchEnd(digits, captures: captures.baseAddress!)
-      }
-    }
+    core.pointee.internationalPrefixEnd(digits)
   }
 
-  /// `nationalPrefixForParsing.prefixMatchEnd`, writing its captures (room
-  /// for `nationalPrefixForParsing.captureSlotCount`); -1 when it does not match.
-  @inline(__always)
-  func nationalPrefixEnd(_ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>) -> Int {
-    let screen = nationalPrefixScreen
-    switch screen.kind {
-    case .none: return -1
-    case .literal:
-      let end = screen.literalMatchEnd(digits)
-      captures[0] = end >= 0 ? 0 : -1
-      captures[1] = end
-      return end
-    case .pattern:
-      if screen.excludes(digits) { return -1 }
-      guard let pattern = nationalPrefixForParsing else { return -1 }
-      return pattern.prefixMatchEnd(digits, captures: captures)
+  /// The international prefix pattern's match at the start of `digits`, or
+  /// -1 (``RegionCore`` screens first).
+  func internationalPrefixPatternEnd(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let pattern = internationalPrefix else { return -1 }
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: pattern.captureSlotCount) { captures in
+      pattern.prefixMatchEnd(digits, captures: captures.baseAddress!)
     }
   }
 
