@@ -1,9 +1,12 @@
--- calldir catalog schema, version 1 (PRAGMA user_version = 1).
+-- calldir catalog schema, version 2 (PRAGMA user_version = 2).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
+-- A catalog of version 1 is migrated in place by the first build or
+-- command that writes it: the columns version 2 adds are appended (NULL in
+-- rows written before) and the tables it adds are created.
 
 CREATE TABLE snapshots (
   version          INTEGER PRIMARY KEY,  -- 1, 2, 3, … in publishing order
@@ -25,7 +28,13 @@ CREATE TABLE snapshots (
   read_ms          INTEGER NOT NULL,     -- reading and normalizing sources
   compile_ms       INTEGER NOT NULL,     -- sorting, allowlists, conflicts
   write_ms         INTEGER NOT NULL,     -- blobs and reports
-  total_ms         INTEGER NOT NULL
+  total_ms         INTEGER NOT NULL,
+  -- version 2:
+  blocking_added         INTEGER,        -- blocking entries the previous version lacked; NULL when unknown
+  blocking_removed       INTEGER,        -- blocking entries of the previous version dropped
+  identification_added   INTEGER,        -- identification numbers added (a relabel is neither)
+  identification_removed INTEGER,
+  conflicts_path         TEXT            -- the label conflicts report; NULL when none was kept
 );
 
 CREATE TABLE snapshot_sources (
@@ -42,6 +51,14 @@ CREATE TABLE snapshot_sources (
   data_lines       INTEGER NOT NULL,
   accepted         INTEGER NOT NULL,
   rejected         INTEGER NOT NULL,
+  -- version 2:
+  written_path     TEXT,                 -- the path exactly as the config writes it
+  options          TEXT,                 -- the format's options, a JSON object of strings
+  max_removal_ratio REAL,                -- the source's own maxRemovalRatio, when set
+  numbers          INTEGER,              -- distinct numbers the source gave (ranges counted in full)
+  duplicates       INTEGER,              -- numbers it gave more than once
+  unique_entries   INTEGER,              -- entries only it gives (allow: removals only it makes)
+  absent           INTEGER NOT NULL DEFAULT 0,  -- 1 when its file was missing (published with --force)
   PRIMARY KEY (version, position)
 );
 
@@ -80,3 +97,23 @@ CREATE TABLE shard_deltas (
   file_checksum    TEXT    NOT NULL,
   PRIMARY KEY (from_version, to_version, shard)
 );
+-- Rejected data lines of each source by reason (the rejects report has every line).
+CREATE TABLE source_rejects (
+  version          INTEGER NOT NULL REFERENCES snapshots(version),
+  position         INTEGER NOT NULL,
+  reason           TEXT    NOT NULL,
+  count            INTEGER NOT NULL,
+  PRIMARY KEY (version, position, reason)
+);
+
+-- Builds a guard refused: nothing was published, but the attempt is kept.
+CREATE TABLE refusals (
+  id               INTEGER PRIMARY KEY,
+  attempted_at     TEXT    NOT NULL,
+  version          INTEGER NOT NULL,     -- the version the build would have published
+  kind             TEXT    NOT NULL,     -- rejectRatio, sourceRemoval, sourceEmpty, sourceVanished, listRemoval
+  message          TEXT    NOT NULL,
+  source           TEXT,                 -- the source at fault, as the config writes it
+  rejects_path     TEXT                  -- the refused build's rejects report (under refused/)
+);
+

@@ -14,6 +14,8 @@ enum Calldir: Command {
       simulates the device side.
       """,
     version: "calldir \(version)",
-    subcommands: [Normalize.self, Build.self, Inspect.self, Diff.self, Validate.self, History.self, Device.self]
+    subcommands: [
+      Normalize.self, Build.self, Inspect.self, Diff.self, Validate.self, History.self, Device.self,
+    ]
   )
 }

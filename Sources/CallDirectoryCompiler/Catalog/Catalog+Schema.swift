@@ -1,15 +1,46 @@
 extension Catalog {
   /// The schema version this code writes (`PRAGMA user_version`).
-  static let schemaVersion: Int32 = 1
+  static let schemaVersion: Int32 = 2
+
+  /// Brings a catalog of schema version `from` up to ``schemaVersion``, in
+  /// the caller's transaction. Columns only ever get added, so every row a
+  /// catalog holds survives; values an older calldir did not record are
+  /// NULL.
+  static func migrationSQL(from version: Int32) -> String? {
+    switch version {
+    case 1: migrationFrom1
+    default: nil
+    }
+  }
+
+  /// Version 1 → 2: per-list additions and removals, the conflicts report,
+  /// what each source contributed, rejects by reason, refused builds.
+  private static let migrationFrom1 = """
+    ALTER TABLE snapshots ADD COLUMN blocking_added INTEGER;
+    ALTER TABLE snapshots ADD COLUMN blocking_removed INTEGER;
+    ALTER TABLE snapshots ADD COLUMN identification_added INTEGER;
+    ALTER TABLE snapshots ADD COLUMN identification_removed INTEGER;
+    ALTER TABLE snapshots ADD COLUMN conflicts_path TEXT;
+    ALTER TABLE snapshot_sources ADD COLUMN written_path TEXT;
+    ALTER TABLE snapshot_sources ADD COLUMN options TEXT;
+    ALTER TABLE snapshot_sources ADD COLUMN max_removal_ratio REAL;
+    ALTER TABLE snapshot_sources ADD COLUMN numbers INTEGER;
+    ALTER TABLE snapshot_sources ADD COLUMN duplicates INTEGER;
+    ALTER TABLE snapshot_sources ADD COLUMN unique_entries INTEGER;
+    ALTER TABLE snapshot_sources ADD COLUMN absent INTEGER NOT NULL DEFAULT 0;
+    """ + version2TablesSQL
 
   /// The text of `schemas/catalog.sql` (a test keeps the two equal).
   static let schemaSQL = #"""
--- calldir catalog schema, version 1 (PRAGMA user_version = 1).
+-- calldir catalog schema, version 2 (PRAGMA user_version = 2).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
+-- A catalog of version 1 is migrated in place by the first build or
+-- command that writes it: the columns version 2 adds are appended (NULL in
+-- rows written before) and the tables it adds are created.
 
 CREATE TABLE snapshots (
   version          INTEGER PRIMARY KEY,  -- 1, 2, 3, … in publishing order
@@ -31,7 +62,13 @@ CREATE TABLE snapshots (
   read_ms          INTEGER NOT NULL,     -- reading and normalizing sources
   compile_ms       INTEGER NOT NULL,     -- sorting, allowlists, conflicts
   write_ms         INTEGER NOT NULL,     -- blobs and reports
-  total_ms         INTEGER NOT NULL
+  total_ms         INTEGER NOT NULL,
+  -- version 2:
+  blocking_added         INTEGER,        -- blocking entries the previous version lacked; NULL when unknown
+  blocking_removed       INTEGER,        -- blocking entries of the previous version dropped
+  identification_added   INTEGER,        -- identification numbers added (a relabel is neither)
+  identification_removed INTEGER,
+  conflicts_path         TEXT            -- the label conflicts report; NULL when none was kept
 );
 
 CREATE TABLE snapshot_sources (
@@ -48,6 +85,14 @@ CREATE TABLE snapshot_sources (
   data_lines       INTEGER NOT NULL,
   accepted         INTEGER NOT NULL,
   rejected         INTEGER NOT NULL,
+  -- version 2:
+  written_path     TEXT,                 -- the path exactly as the config writes it
+  options          TEXT,                 -- the format's options, a JSON object of strings
+  max_removal_ratio REAL,                -- the source's own maxRemovalRatio, when set
+  numbers          INTEGER,              -- distinct numbers the source gave (ranges counted in full)
+  duplicates       INTEGER,              -- numbers it gave more than once
+  unique_entries   INTEGER,              -- entries only it gives (allow: removals only it makes)
+  absent           INTEGER NOT NULL DEFAULT 0,  -- 1 when its file was missing (published with --force)
   PRIMARY KEY (version, position)
 );
 
@@ -85,6 +130,30 @@ CREATE TABLE shard_deltas (
   bytes            INTEGER NOT NULL,
   file_checksum    TEXT    NOT NULL,
   PRIMARY KEY (from_version, to_version, shard)
+);
+
+"""# + version2TablesSQL
+
+  /// The tables schema version 2 added, as `schemas/catalog.sql` ends.
+  static let version2TablesSQL = #"""
+-- Rejected data lines of each source by reason (the rejects report has every line).
+CREATE TABLE source_rejects (
+  version          INTEGER NOT NULL REFERENCES snapshots(version),
+  position         INTEGER NOT NULL,
+  reason           TEXT    NOT NULL,
+  count            INTEGER NOT NULL,
+  PRIMARY KEY (version, position, reason)
+);
+
+-- Builds a guard refused: nothing was published, but the attempt is kept.
+CREATE TABLE refusals (
+  id               INTEGER PRIMARY KEY,
+  attempted_at     TEXT    NOT NULL,
+  version          INTEGER NOT NULL,     -- the version the build would have published
+  kind             TEXT    NOT NULL,     -- rejectRatio, sourceRemoval, sourceEmpty, sourceVanished, listRemoval
+  message          TEXT    NOT NULL,
+  source           TEXT,                 -- the source at fault, as the config writes it
+  rejects_path     TEXT                  -- the refused build's rejects report (under refused/)
 );
 
 """#

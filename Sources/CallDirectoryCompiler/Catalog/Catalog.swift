@@ -6,7 +6,8 @@ import SQLiteDatabase
 public final class Catalog {
   private let database: Database
 
-  /// Opens (creating when needed) the catalog of a store.
+  /// Opens (creating when needed) the catalog of a store; a catalog of an
+  /// older schema version is migrated in place, in one transaction.
   /// - Throws: `StoreError` when the database cannot be opened or is of an
   ///   unknown schema version.
   public init(path: String, readOnly: Bool = false) throws(StoreError) {
@@ -14,17 +15,28 @@ public final class Catalog {
       database = try Database(path: path, mode: readOnly ? .readOnly : .create)
       if readOnly { return }
       try database.setUpWALMode(synchronous: .full)
-      let version = try database.userVersion()
-      switch version {
-      case 0:
-        try database.withTransaction(.immediate) {
+      guard try database.userVersion() != Self.schemaVersion else { return }
+      try database.withTransaction(.immediate) {
+        let version = try database.userVersion()
+        switch version {
+        case 0:
           try database.execute(sql: Self.schemaSQL)
-          try database.setUserVersion(Self.schemaVersion)
+        case Self.schemaVersion:
+          return
+        case let older where older < Self.schemaVersion:
+          var from = older
+          while from < Self.schemaVersion {
+            guard let migration = Self.migrationSQL(from: from) else {
+              throw StoreError.catalog("catalog schema version \(older) cannot be migrated")
+            }
+            try database.execute(sql: migration)
+            from += 1
+          }
+        default:
+          throw StoreError.catalog(
+            "catalog schema version \(version) is newer than this calldir supports (\(Self.schemaVersion))")
         }
-      case Self.schemaVersion:
-        break
-      default:
-        throw StoreError.catalog("catalog schema version \(version) is newer than this calldir supports (\(Self.schemaVersion))")
+        try database.setUserVersion(Self.schemaVersion)
       }
     } catch let error as StoreError {
       throw error
@@ -52,77 +64,109 @@ public final class Catalog {
 
   /// The sources recorded with a snapshot, in config order.
   public func sources(ofVersion version: Int) throws(StoreError) -> [SourceRecordRow] {
-    try run {
-      try database.query(
-        "SELECT position, path, format, list, region, priority, bytes, modified_at, checksum, data_lines, accepted, rejected FROM snapshot_sources WHERE version = ? ORDER BY position",
-        arguments: [.integer(Int64(version))]
-      ).map { row in
-        SourceRecordRow(
-          position: Int(row[0].integerValue), path: row[1].textValue, format: row[2].textValue,
-          list: row[3].textValue, region: row[4].textValue, priority: Int(row[5].integerValue),
-          bytes: row[6].integerValue, modifiedAt: row[7].textValue, checksum: row[8].textValue,
-          dataLines: Int(row[9].integerValue), accepted: Int(row[10].integerValue), rejected: Int(row[11].integerValue))
+    try rows("SELECT * FROM snapshot_sources WHERE version = ? ORDER BY position", table: "snapshot_sources", [version]) {
+      row throws(StoreError) in
+      let path = try row.text("path")
+      var contribution: SourceContribution?
+      if let numbers = try row.optionalInt("numbers") {
+        contribution = SourceContribution(
+          numbers: numbers, duplicates: try row.optionalInt("duplicates") ?? 0,
+          unique: try row.optionalInt("unique_entries") ?? 0)
       }
+      return SourceRecordRow(
+        position: try row.int("position"), path: path, format: try row.text("format"), list: try row.text("list"),
+        region: try row.text("region"), priority: try row.int("priority"), bytes: try row.int64("bytes"),
+        modifiedAt: try row.text("modified_at"), checksum: try row.text("checksum"),
+        dataLines: try row.int("data_lines"), accepted: try row.int("accepted"), rejected: try row.int("rejected"),
+        writtenPath: try row.optionalText("written_path") ?? path,
+        options: try Self.decodeOptions(row.optionalText("options")),
+        maxRemovalRatio: try row.optionalReal("max_removal_ratio"), contribution: contribution,
+        isAbsent: try row.int("absent") != 0)
     }
+  }
+
+  /// Each source's rejected lines by reason, for one version, by position.
+  public func rejectReasons(ofVersion version: Int) throws(StoreError) -> [Int: [String: Int]] {
+    var reasons: [Int: [String: Int]] = [:]
+    let counted = try rows(
+      "SELECT position, reason, count FROM source_rejects WHERE version = ?", table: "source_rejects", [version]
+    ) { row throws(StoreError) in (try row.int("position"), try row.text("reason"), try row.int("count")) }
+    for (position, reason, count) in counted { reasons[position, default: [:]][reason] = count }
+    return reasons
   }
 
   /// The deltas published towards `version`, newest base first.
   public func deltas(toVersion version: Int) throws(StoreError) -> [DeltaRecord] {
-    try run {
-      try database.query(
-        "SELECT from_version, to_version, path, bytes, file_checksum FROM deltas WHERE to_version = ? ORDER BY from_version DESC",
-        arguments: [.integer(Int64(version))]
-      ).map { row in
-        DeltaRecord(
-          fromVersion: Int(row[0].integerValue), toVersion: Int(row[1].integerValue),
-          path: row[2].textValue, bytes: row[3].integerValue, fileChecksum: row[4].textValue)
-      }
+    try rows("SELECT * FROM deltas WHERE to_version = ? ORDER BY from_version DESC", table: "deltas", [version]) {
+      row throws(StoreError) in
+      DeltaRecord(
+        fromVersion: try row.int("from_version"), toVersion: try row.int("to_version"), path: try row.text("path"),
+        bytes: try row.int64("bytes"), fileChecksum: try row.text("file_checksum"))
     }
   }
 
   /// The shards of a snapshot, in order (empty when it was not sharded).
   public func shards(ofVersion version: Int) throws(StoreError) -> [ShardRecord] {
-    try run {
-      try database.query(
-        "SELECT version, shard, lower_bound, upper_bound, path, bytes, digest, file_checksum, blocking, identification FROM shards WHERE version = ? ORDER BY shard",
-        arguments: [.integer(Int64(version))]
-      ).map { row in
-        ShardRecord(
-          version: Int(row[0].integerValue), shard: Int(row[1].integerValue), lowerBound: row[2].integerValue,
-          upperBound: row[3].integerValue, path: row[4].textValue, bytes: row[5].integerValue,
-          digest: row[6].textValue, fileChecksum: row[7].textValue, blocking: Int(row[8].integerValue),
-          identification: Int(row[9].integerValue))
-      }
+    try rows("SELECT * FROM shards WHERE version = ? ORDER BY shard", table: "shards", [version]) {
+      row throws(StoreError) in
+      ShardRecord(
+        version: try row.int("version"), shard: try row.int("shard"), lowerBound: try row.int64("lower_bound"),
+        upperBound: try row.int64("upper_bound"), path: try row.text("path"), bytes: try row.int64("bytes"),
+        digest: try row.text("digest"), fileChecksum: try row.text("file_checksum"),
+        blocking: try row.int("blocking"), identification: try row.int("identification"))
     }
   }
 
   /// The shard deltas published towards `version`.
   public func shardDeltas(toVersion version: Int) throws(StoreError) -> [ShardDeltaRecord] {
-    try run {
-      try database.query(
-        "SELECT from_version, to_version, shard, path, bytes, file_checksum FROM shard_deltas WHERE to_version = ? ORDER BY shard, from_version DESC",
-        arguments: [.integer(Int64(version))]
-      ).map { row in
-        ShardDeltaRecord(
-          fromVersion: Int(row[0].integerValue), toVersion: Int(row[1].integerValue), shard: Int(row[2].integerValue),
-          path: row[3].textValue, bytes: row[4].integerValue, fileChecksum: row[5].textValue)
-      }
+    try rows(
+      "SELECT * FROM shard_deltas WHERE to_version = ? ORDER BY shard, from_version DESC", table: "shard_deltas",
+      [version]
+    ) { row throws(StoreError) in
+      ShardDeltaRecord(
+        fromVersion: try row.int("from_version"), toVersion: try row.int("to_version"), shard: try row.int("shard"),
+        path: try row.text("path"), bytes: try row.int64("bytes"), fileChecksum: try row.text("file_checksum"))
     }
   }
 
-  /// Records a published snapshot, its sources, deltas and shards in one transaction.
+  /// Every refused build, oldest first.
+  public func refusals() throws(StoreError) -> [RefusalRecord] {
+    try rows("SELECT * FROM refusals ORDER BY id", table: "refusals", []) { row throws(StoreError) in
+      RefusalRecord(
+        attemptedAt: try row.text("attempted_at"), version: try row.int("version"), kind: try row.text("kind"),
+        message: try row.text("message"), source: try row.optionalText("source"),
+        rejectsPath: try row.optionalText("rejects_path"))
+    }
+  }
+
+  /// Records a build a guard refused.
+  public func record(refusal: RefusalRecord) throws(StoreError) {
+    try run {
+      try database.execute(
+        "INSERT INTO refusals (attempted_at, version, kind, message, source, rejects_path) VALUES (?, ?, ?, ?, ?, ?)",
+        arguments: [
+          .text(refusal.attemptedAt), .integer(Int64(refusal.version)), .text(refusal.kind), .text(refusal.message),
+          refusal.source.map { .text($0) } ?? .null, refusal.rejectsPath.map { .text($0) } ?? .null,
+        ])
+    }
+  }
+
+  /// Records a published snapshot, its sources (with their rejects by
+  /// reason, by position), deltas and shards in one transaction.
   public func record(
-    _ snapshot: SnapshotRecord, sources: [SourceRecordRow], deltas: [DeltaRecord],
-    shards: [ShardRecord] = [], shardDeltas: [ShardDeltaRecord] = []
+    _ snapshot: SnapshotRecord, sources: [SourceRecordRow], rejectReasons: [Int: [String: Int]] = [:],
+    deltas: [DeltaRecord], shards: [ShardRecord] = [], shardDeltas: [ShardDeltaRecord] = []
   ) throws(StoreError) {
     try run {
       try database.withTransaction(.immediate) {
+        let changes = snapshot.changes
         try database.execute(
           """
           INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
             labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
-            read_ms, compile_ms, write_ms, total_ms)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
+            identification_removed, conflicts_path)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           arguments: [
             .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
@@ -134,20 +178,36 @@ public final class Catalog {
             .integer(snapshot.forced ? 1 : 0), .integer(snapshot.timings.readMilliseconds),
             .integer(snapshot.timings.compileMilliseconds), .integer(snapshot.timings.writeMilliseconds),
             .integer(snapshot.timings.totalMilliseconds),
+            Self.optional(changes?.blockingAdded), Self.optional(changes?.blockingRemoved),
+            Self.optional(changes?.identificationAdded), Self.optional(changes?.identificationRemoved),
+            snapshot.conflictsPath.map { .text($0) } ?? .null,
           ])
         for source in sources {
           try database.execute(
             """
             INSERT INTO snapshot_sources (version, position, path, format, list, region, priority, bytes,
-              modified_at, checksum, data_lines, accepted, rejected)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              modified_at, checksum, data_lines, accepted, rejected, written_path, options, max_removal_ratio,
+              numbers, duplicates, unique_entries, absent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             arguments: [
               .integer(Int64(snapshot.version)), .integer(Int64(source.position)), .text(source.path),
               .text(source.format), .text(source.list), .text(source.region), .integer(Int64(source.priority)),
               .integer(source.bytes), .text(source.modifiedAt), .text(source.checksum),
               .integer(Int64(source.dataLines)), .integer(Int64(source.accepted)), .integer(Int64(source.rejected)),
+              .text(source.writtenPath), .text(Self.encodeOptions(source.options)),
+              source.maxRemovalRatio.map { .real($0) } ?? .null,
+              Self.optional(source.contribution?.numbers), Self.optional(source.contribution?.duplicates),
+              Self.optional(source.contribution?.unique), .integer(source.isAbsent ? 1 : 0),
             ])
+          for (reason, count) in (rejectReasons[source.position] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try database.execute(
+              "INSERT INTO source_rejects (version, position, reason, count) VALUES (?, ?, ?, ?)",
+              arguments: [
+                .integer(Int64(snapshot.version)), .integer(Int64(source.position)), .text(reason),
+                .integer(Int64(count)),
+              ])
+          }
         }
         for delta in deltas {
           try database.execute(
@@ -183,28 +243,38 @@ public final class Catalog {
   }
 
   private func snapshots(where clause: String) throws(StoreError) -> [SnapshotRecord] {
-    try run {
-      try database.query(
-        """
-        SELECT version, created_at, path, bytes, digest, file_checksum, blocking, identification, labels,
-          rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
-          read_ms, compile_ms, write_ms, total_ms
-        FROM snapshots \(clause)
-        """
-      ).map { row in
-        SnapshotRecord(
-          version: Int(row[0].integerValue), createdAt: row[1].textValue, path: row[2].textValue,
-          bytes: row[3].integerValue, digest: row[4].textValue, fileChecksum: row[5].textValue,
-          blocking: Int(row[6].integerValue), identification: Int(row[7].integerValue),
-          labels: Int(row[8].integerValue), rejected: Int(row[9].integerValue),
-          conflicts: Int(row[10].integerValue), allowed: Int(row[11].integerValue),
-          duplicates: Int(row[12].integerValue), rejectsPath: row[13].textValue, configPath: row[14].textValue,
-          forced: row[15].integerValue != 0,
-          timings: BuildTimings(
-            readMilliseconds: row[16].integerValue, compileMilliseconds: row[17].integerValue,
-            writeMilliseconds: row[18].integerValue, totalMilliseconds: row[19].integerValue))
+    try rows("SELECT * FROM snapshots \(clause)", table: "snapshots", []) { row throws(StoreError) in
+      var changes: ListChanges?
+      if let added = try row.optionalInt("blocking_added") {
+        changes = ListChanges(
+          blockingAdded: added, blockingRemoved: try row.optionalInt("blocking_removed") ?? 0,
+          identificationAdded: try row.optionalInt("identification_added") ?? 0,
+          identificationRemoved: try row.optionalInt("identification_removed") ?? 0)
       }
+      return SnapshotRecord(
+        version: try row.int("version"), createdAt: try row.text("created_at"), path: try row.text("path"),
+        bytes: try row.int64("bytes"), digest: try row.text("digest"), fileChecksum: try row.text("file_checksum"),
+        blocking: try row.int("blocking"), identification: try row.int("identification"),
+        labels: try row.int("labels"), rejected: try row.int("rejected"), conflicts: try row.int("conflicts"),
+        allowed: try row.int("allowed"), duplicates: try row.int("duplicates"),
+        rejectsPath: try row.text("rejects_path"), configPath: try row.text("config_path"),
+        forced: try row.int("forced") != 0,
+        timings: BuildTimings(
+          readMilliseconds: try row.int64("read_ms"), compileMilliseconds: try row.int64("compile_ms"),
+          writeMilliseconds: try row.int64("write_ms"), totalMilliseconds: try row.int64("total_ms")),
+        changes: changes, conflictsPath: try row.optionalText("conflicts_path"))
     }
+  }
+
+  /// Runs a query and turns each row into a value with `make`.
+  private func rows<T>(
+    _ sql: String, table: String, _ arguments: [Int], _ make: (_CatalogRow) throws(StoreError) -> T
+  ) throws(StoreError) -> [T] {
+    let found = try run { try database.query(sql, arguments: arguments.map { .integer(Int64($0)) }) }
+    var result: [T] = []
+    result.reserveCapacity(found.count)
+    for row in found { result.append(try make(_CatalogRow(row: row, table: table))) }
+    return result
   }
 
   private func run<T>(_ body: () throws -> T) throws(StoreError) -> T {
@@ -218,16 +288,84 @@ public final class Catalog {
       throw .catalog("\(error)")
     }
   }
-}
 
-extension SQLiteValue {
-  fileprivate var integerValue: Int64 {
-    if case .integer(let value) = self { return value }
-    return 0
+  private static func optional(_ value: Int?) -> SQLiteValue {
+    value.map { .integer(Int64($0)) } ?? .null
   }
 
-  fileprivate var textValue: String {
-    if case .text(let value) = self { return value }
-    return ""
+  /// Format options as a JSON object with sorted keys.
+  static func encodeOptions(_ options: [String: String]) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(options) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  private static func decodeOptions(_ text: String?) throws(StoreError) -> [String: String] {
+    guard let text else { return [:] }
+    do {
+      return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+    } catch {
+      throw .catalog("snapshot_sources.options is not a json object of strings: \(text)")
+    }
+  }
+}
+
+/// One catalog row, read by column name with its type checked: a schema
+/// that drifted is an error, never a silent 0 or empty string.
+struct _CatalogRow {
+  let row: Row
+  let table: String
+
+  func int64(_ column: String) throws(StoreError) -> Int64 {
+    guard let value = try optionalInt64(column) else { throw drift(column, "is null") }
+    return value
+  }
+
+  func int(_ column: String) throws(StoreError) -> Int {
+    Int(try int64(column))
+  }
+
+  func optionalInt64(_ column: String) throws(StoreError) -> Int64? {
+    switch try value(column) {
+    case .null: return nil
+    case .integer(let value): return value
+    default: throw drift(column, "holds no integer")
+    }
+  }
+
+  func optionalInt(_ column: String) throws(StoreError) -> Int? {
+    try optionalInt64(column).map { Int($0) }
+  }
+
+  func text(_ column: String) throws(StoreError) -> String {
+    guard let value = try optionalText(column) else { throw drift(column, "is null") }
+    return value
+  }
+
+  func optionalText(_ column: String) throws(StoreError) -> String? {
+    switch try value(column) {
+    case .null: return nil
+    case .text(let value): return value
+    default: throw drift(column, "holds no text")
+    }
+  }
+
+  func optionalReal(_ column: String) throws(StoreError) -> Double? {
+    switch try value(column) {
+    case .null: return nil
+    case .real(let value): return value
+    case .integer(let value): return Double(value)
+    default: throw drift(column, "holds no number")
+    }
+  }
+
+  private func value(_ column: String) throws(StoreError) -> SQLiteValue {
+    guard let value = row[column] else { throw drift(column, "is missing") }
+    return value
+  }
+
+  private func drift(_ column: String, _ problem: String) -> StoreError {
+    .catalog("column \(table).\(column) \(problem) (a damaged catalog, or one of another schema)")
   }
 }

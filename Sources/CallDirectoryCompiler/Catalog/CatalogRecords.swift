@@ -23,6 +23,27 @@ public struct SnapshotRecord: Sendable, Hashable {
   /// Published with `--force` past the removal guard.
   public var forced: Bool
   public var timings: BuildTimings
+  /// Changes against the previous version; nil when the catalog did not
+  /// record them (versions published by a calldir before catalog schema 2).
+  public var changes: ListChanges? = nil
+  /// The label conflicts report, relative to the store; nil when none was kept.
+  public var conflictsPath: String? = nil
+}
+
+/// How a version's lists changed against the version before it.
+public struct ListChanges: Sendable, Hashable {
+  public var blockingAdded: Int
+  public var blockingRemoved: Int
+  /// Identification numbers added and removed; a relabelled number is neither.
+  public var identificationAdded: Int
+  public var identificationRemoved: Int
+
+  public init(blockingAdded: Int = 0, blockingRemoved: Int = 0, identificationAdded: Int = 0, identificationRemoved: Int = 0) {
+    self.blockingAdded = blockingAdded
+    self.blockingRemoved = blockingRemoved
+    self.identificationAdded = identificationAdded
+    self.identificationRemoved = identificationRemoved
+  }
 }
 
 /// How long the phases of a build took.
@@ -43,6 +64,7 @@ public struct BuildTimings: Sendable, Hashable {
 /// One source of a snapshot, as the catalog records it.
 public struct SourceRecordRow: Sendable, Hashable {
   public var position: Int
+  /// The absolute path.
   public var path: String
   public var format: String
   public var list: String
@@ -55,6 +77,67 @@ public struct SourceRecordRow: Sendable, Hashable {
   public var dataLines: Int
   public var accepted: Int
   public var rejected: Int
+  /// The path as the config writes it (the absolute path for versions
+  /// recorded before catalog schema 2).
+  public var writtenPath: String
+  /// The format's options (empty for versions before catalog schema 2).
+  public var options: [String: String]
+  /// The source's own `maxRemovalRatio`, when the config set one.
+  public var maxRemovalRatio: Double?
+  /// Distinct numbers, repeats and entries only it gives; nil before
+  /// catalog schema 2.
+  public var contribution: SourceContribution?
+  /// Whether the file was missing (published with `--force`).
+  public var isAbsent: Bool
+
+  public init(
+    position: Int, path: String, format: String, list: String, region: String, priority: Int, bytes: Int64,
+    modifiedAt: String, checksum: String, dataLines: Int, accepted: Int, rejected: Int, writtenPath: String,
+    options: [String: String] = [:], maxRemovalRatio: Double? = nil, contribution: SourceContribution? = nil,
+    isAbsent: Bool = false
+  ) {
+    self.position = position
+    self.path = path
+    self.format = format
+    self.list = list
+    self.region = region
+    self.priority = priority
+    self.bytes = bytes
+    self.modifiedAt = modifiedAt
+    self.checksum = checksum
+    self.dataLines = dataLines
+    self.accepted = accepted
+    self.rejected = rejected
+    self.writtenPath = writtenPath
+    self.options = options
+    self.maxRemovalRatio = maxRemovalRatio
+    self.contribution = contribution
+    self.isAbsent = isAbsent
+  }
+}
+
+/// A build that a guard refused: nothing was published.
+public struct RefusalRecord: Sendable, Hashable {
+  /// ISO 8601 UTC.
+  public var attemptedAt: String
+  /// The version the build would have published.
+  public var version: Int
+  /// What refused it (``BuildRefusal/Kind``'s raw value).
+  public var kind: String
+  public var message: String
+  /// The source at fault, as the config writes it.
+  public var source: String?
+  /// The refused build's rejects report, relative to the store.
+  public var rejectsPath: String?
+
+  public init(attemptedAt: String, version: Int, kind: String, message: String, source: String?, rejectsPath: String?) {
+    self.attemptedAt = attemptedAt
+    self.version = version
+    self.kind = kind
+    self.message = message
+    self.source = source
+    self.rejectsPath = rejectsPath
+  }
 }
 
 /// One published delta.

@@ -1,25 +1,60 @@
-/// The numbers gathered from every source, before sorting.
+/// The numbers gathered from every source, before sorting, kept per source
+/// so that each source's contribution can be counted.
 struct CollectedLists {
   var block = NumberCollector()
-  var blockRanges: [ClosedRange<Int64>] = []
   var allow = NumberCollector()
-  var allowRanges: [ClosedRange<Int64>] = []
   var identification = IdentificationResolver()
   /// When set, the larger list is spilled whenever the lists hold more than the policy allows.
   var spill: SpillPolicy?
+  private var current: (source: Int, list: SourceList)?
 
-  /// Adds numbers of a blocking or allow source.
-  mutating func add(_ numbers: some Collection<Int64>, to list: SourceList) throws(CompileError) {
+  /// Starts collecting the source at `index` in the config, which feeds `list`.
+  mutating func begin(source index: Int, list: SourceList) {
+    current = (index, list)
+    switch list {
+    case .block: block.begin(source: index)
+    case .allow: allow.begin(source: index)
+    case .identify: break
+    }
+  }
+
+  /// Ends the current source (its numbers are sorted into a run).
+  mutating func endSource() {
+    guard let current else { return }
+    switch current.list {
+    case .block: block.endSource()
+    case .allow: allow.endSource()
+    case .identify: break
+    }
+    self.current = nil
+  }
+
+  /// Adds numbers of the current blocking or allow source.
+  mutating func add(_ numbers: some Collection<Int64>) throws(CompileError) {
     let limit = spill?.heldNumbers
-    if list == .allow { allow.add(numbers, limit: limit) } else { block.add(numbers, limit: limit) }
+    switch current?.list {
+    case .allow?: allow.add(numbers, limit: limit)
+    case .block?: block.add(numbers, limit: limit)
+    default: return
+    }
     try spillIfNeeded()
   }
 
-  /// Adds an identification entry. Identification stays in memory (an
-  /// entry costs about two held numbers), so it leaves less room for the
-  /// blocking and allow lists before they spill.
-  mutating func addIdentification(number: Int64, label: String, priority: Int) throws(CompileError) {
-    identification.add(number: number, label: label, priority: priority)
+  /// Adds ranges of the current blocking or allow source.
+  mutating func add(ranges: some Collection<ClosedRange<Int64>>) {
+    switch current?.list {
+    case .allow?: allow.add(ranges: ranges)
+    case .block?: block.add(ranges: ranges)
+    default: return
+    }
+  }
+
+  /// Adds an entry of the current identification source. Identification
+  /// stays in memory (an entry costs about two held numbers), so it leaves
+  /// less room for the blocking and allow lists before they spill.
+  mutating func addIdentification(number: Int64, label: String, priority: Int, line: Int) throws(CompileError) {
+    guard let current else { return }
+    identification.add(number: number, label: label, priority: priority, source: current.source, line: line)
     try spillIfNeeded()
   }
 
@@ -27,29 +62,41 @@ struct CollectedLists {
   /// passes the policy; never in runs smaller than an eighth of it.
   private mutating func spillIfNeeded() throws(CompileError) {
     guard let spill else { return }
-    let held = block.numbers.count + allow.numbers.count + 2 * identification.count
-    let larger = max(block.numbers.count, allow.numbers.count)
+    let held = block.held + allow.held + 2 * identification.count
+    let larger = max(block.held, allow.held)
     guard held > spill.heldNumbers, larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
-    if block.numbers.count >= allow.numbers.count {
+    if block.held >= allow.held {
       try block.spill(to: spill.files)
     } else {
       try allow.spill(to: spill.files)
     }
   }
 
-  /// Adds ranges of a blocking or allow source.
-  mutating func add(_ ranges: some Collection<ClosedRange<Int64>>, to list: SourceList) {
-    if list == .allow { allowRanges.append(contentsOf: ranges) } else { blockRanges.append(contentsOf: ranges) }
-  }
-
   /// The blocking entries: sorted, deduplicated and cut by the allowlists,
   /// in memory or (when anything was spilled) as runs merged on each walk.
-  /// Fills in the blocking, allowed and duplicate counts.
-  mutating func blockingEntries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
+  /// Fills in the blocking, allowed and duplicate counts, and what each
+  /// blocking and allow source contributed.
+  mutating func blockingEntries(
+    statistics: inout CompileStatistics, contributions: inout [Int: SourceContribution]
+  ) throws(CompileError) -> BlockingEntries {
+    let sweep = ContributionSweep(block: block.sources, allow: allow.sources)
+    // Several sources share the lists: count who gave what before the
+    // numbers are merged and handed on.
+    if sweep.isNeeded { contributions.merge(try sweep.run()) { _, new in new } }
+    let entries = try entries(statistics: &statistics)
+    if !sweep.isNeeded { contributions.merge(sweep.soleSource(entries: statistics.blocking)) { _, new in new } }
+    return entries
+  }
+
+  private mutating func entries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
     guard let files = spill?.files, block.hasSpilled || allow.hasSpilled else {
       let candidates = block.added
-      let listed = NumberSet(singles: block.takeNumbers(), ranges: blockRanges)
-      let (blocking, allowed) = listed.subtracting(NumberSet(singles: allow.takeNumbers(), ranges: allowRanges))
+      let ranges = block.allRanges
+      let allowRanges = allow.allRanges
+      let (singles, _) = block.takeUnion()
+      let listed = NumberSet(sortedUniqueSingles: singles, ranges: ranges)
+      let (allowSingles, _) = allow.takeUnion()
+      let (blocking, allowed) = listed.subtracting(NumberSet(sortedUniqueSingles: allowSingles, ranges: allowRanges))
       statistics.blocking = blocking.count
       statistics.allowed = allowed
       // Repeated blocking numbers, and single numbers a listed range already covers.
@@ -57,8 +104,8 @@ struct CollectedLists {
       return BlockingEntries(storage: .memory(blocking))
     }
     let spilled = SpilledBlocking(
-      runs: block.takeRuns(), ranges: NumberSet.merged(blockRanges), allowRuns: allow.takeRuns(),
-      allowRanges: NumberSet.merged(allowRanges), files: files)
+      runs: block.allRuns, ranges: NumberSet.merged(block.allRanges), allowRuns: allow.allRuns,
+      allowRanges: NumberSet.merged(allow.allRanges), files: files)
     // One counting walk; the writer walks again.
     let counts: SpilledBlocking.Counts
     do {

@@ -6,8 +6,6 @@ public enum CompileError: Error, CustomStringConvertible {
   case source(SourceError)
   /// A source names a region the numbering plan does not know.
   case unknownRegion(keyPath: String, region: String)
-  /// Too many of a source's data lines were rejected: a wrong region or format, not data.
-  case tooManyRejects(path: String, rejected: Int, dataLines: Int, limit: Double)
   /// The rejects report could not be written.
   case report(path: String, reason: String)
   /// Sorted numbers could not be spilled to (or read back from) a temporary file.
@@ -19,9 +17,6 @@ public enum CompileError: Error, CustomStringConvertible {
     case .source(let error): error.description
     case .unknownRegion(let keyPath, let region):
       "\(keyPath).region: unknown region '\(region)' (expected an ISO 3166 code such as US, or ZZ)"
-    case .tooManyRejects(let path, let rejected, let dataLines, let limit):
-      "\(path): \(rejected) of \(dataLines) data lines rejected, above maxRejectRatio \(limit); "
-        + "check the source's region and format"
     case .report(let path, let reason): "cannot write rejects report \(path): \(reason)"
     case .spill(let path, let reason): "cannot spill sorted numbers to \(path): \(reason)"
     }

@@ -56,4 +56,11 @@ public struct SourceReport: Sendable, Hashable {
   public var accepted: Int
   /// Data lines rejected.
   public var rejected: Int
+  /// Rejected data lines by reason.
+  public var rejectReasons: [String: Int] = [:]
+  /// Distinct numbers, repeats and entries only this source gives.
+  public var contribution = SourceContribution()
+  /// True when the source's file was missing and the build went on
+  /// without it (`--force` past a vanished source).
+  public var isAbsent = false
 }

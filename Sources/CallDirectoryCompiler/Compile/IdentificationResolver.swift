@@ -6,8 +6,10 @@ struct IdentificationResolver {
   /// order then line order, because sources are read one after another.
   private struct Candidate {
     var number: Int64
-    var priority: Int
     var sequence: Int
+    var line: Int
+    var priority: Int32
+    var source: Int32
     var label: Int32
   }
 
@@ -15,8 +17,9 @@ struct IdentificationResolver {
   private var labelIDs: [String: Int32] = [:]
   private var labels: [String] = []
 
-  /// Adds an entry; call in source order, and in line order within a source.
-  mutating func add(number: Int64, label: String, priority: Int) {
+  /// Adds an entry of the source at `source` in the config, read at `line`;
+  /// call in source order, and in line order within a source.
+  mutating func add(number: Int64, label: String, priority: Int, source: Int, line: Int) {
     let id: Int32
     if let existing = labelIDs[label] {
       id = existing
@@ -25,7 +28,9 @@ struct IdentificationResolver {
       labelIDs[label] = id
       labels.append(label)
     }
-    candidates.append(Candidate(number: number, priority: priority, sequence: candidates.count, label: id))
+    candidates.append(Candidate(
+      number: number, sequence: candidates.count, line: line, priority: Int32(clamping: priority),
+      source: Int32(clamping: source), label: id))
   }
 
   /// Entries added so far.
@@ -41,33 +46,58 @@ struct IdentificationResolver {
     var conflicts: Int
     /// Entries dropped because the same number came again (with any label).
     var duplicates: Int
+    /// What each identification source contributed, by config index.
+    var contributions: [Int: SourceContribution]
   }
 
   /// Sorts (in place, to hold the candidates once), picks a winner per
-  /// number and builds the label dictionary.
-  mutating func resolve() -> Resolution {
+  /// number, builds the label dictionary, and reports each losing label to
+  /// `conflicts` when given.
+  mutating func resolve(conflicts log: ConflictLog? = nil) throws(CompileError) -> Resolution {
     candidates.sort { left, right in
       if left.number != right.number { return left.number < right.number }
       if left.priority != right.priority { return left.priority > right.priority }
       return left.sequence < right.sequence
     }
-    let ordered = candidates
     var winners: [LabeledNumber] = []
-    winners.reserveCapacity(ordered.count)
+    winners.reserveCapacity(candidates.count)
+    var contributions: [Int: SourceContribution] = [:]
     var conflicts = 0
     var index = 0
-    while index < ordered.count {
-      let winner = ordered[index]
+    var sourcesOfNumber: [Int32] = []
+    while index < candidates.count {
+      let winner = candidates[index]
       var hasConflict = false
       var next = index + 1
-      while next < ordered.count && ordered[next].number == winner.number {
-        if ordered[next].label != winner.label { hasConflict = true }
+      sourcesOfNumber.removeAll(keepingCapacity: true)
+      sourcesOfNumber.append(winner.source)
+      while next < candidates.count && candidates[next].number == winner.number {
+        let other = candidates[next]
+        if other.label != winner.label {
+          hasConflict = true
+          try log?.add(
+            number: winner.number, winner: (labels[Int(winner.label)], Int(winner.source), winner.line),
+            loser: (labels[Int(other.label)], Int(other.source), other.line))
+        }
+        if sourcesOfNumber.contains(other.source) {
+          contributions[Int(other.source), default: SourceContribution()].duplicates += 1
+        } else {
+          sourcesOfNumber.append(other.source)
+        }
         next += 1
+      }
+      for source in sourcesOfNumber {
+        contributions[Int(source), default: SourceContribution()].numbers += 1
+      }
+      if sourcesOfNumber.count == 1 {
+        contributions[Int(winner.source), default: SourceContribution()].unique += 1
       }
       if hasConflict { conflicts += 1 }
       winners.append(LabeledNumber(number: winner.number, labelID: UInt32(winner.label)))
       index = next
     }
+    let duplicates = candidates.count - winners.count
+    candidates = []
 
     // Renumber the labels that won, in byte order, so ids do not depend on
     // which source happened to mention a label first.
@@ -82,7 +112,8 @@ struct IdentificationResolver {
       entries: winners,
       labels: kept.map { labels[$0] },
       conflicts: conflicts,
-      duplicates: ordered.count - winners.count
+      duplicates: duplicates,
+      contributions: contributions
     )
   }
 }

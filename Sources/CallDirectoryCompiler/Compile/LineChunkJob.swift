@@ -8,12 +8,14 @@ import PhoneNumbers
 final class LineChunkJob: @unchecked Sendable {
   private var bytes: [UInt8] = []
   private var endsWithTooLongLine = false
+  private var tooLongStart: [UInt8] = []
   /// Accepted numbers, in file order (a one-number pattern counts as a number).
   private(set) var numbers: [Int64] = []
   /// Accepted ranges of more than one number, in file order.
   private(set) var ranges: [ClosedRange<Int64>] = []
-  /// Rejected data lines in order, numbered within the piece.
-  private(set) var rejects: [(line: Int, reason: String)] = []
+  /// Rejected data lines in order, numbered within the piece, with their
+  /// text as the rejects report shows it.
+  private(set) var rejects: [(line: Int, reason: String, text: String)] = []
   /// What the reader saw; `physicalLines` is the piece's line count.
   private(set) var summary = SourceSummary()
 
@@ -21,6 +23,7 @@ final class LineChunkJob: @unchecked Sendable {
   func load(_ piece: _LinePiece) {
     bytes.append(contentsOf: piece.bytes)
     endsWithTooLongLine = piece.endsWithTooLongLine
+    tooLongStart.append(contentsOf: piece.tooLongStart)
   }
 
   /// Parses the piece with `format`'s line rules and normalizes its records.
@@ -33,7 +36,8 @@ final class LineChunkJob: @unchecked Sendable {
   ) {
     numbers.reserveCapacity(bytes.count / 8)
     bytes.withUnsafeBufferPointer { buffer in
-      let piece = _LinePiece(bytes: buffer, endsWithTooLongLine: endsWithTooLongLine)
+      tooLongStart.withUnsafeBufferPointer { tooLong in
+      let piece = _LinePiece(bytes: buffer, endsWithTooLongLine: endsWithTooLongLine, tooLongStart: tooLong)
       // The reader's per-line rules, without building events.
       summary.physicalLines = _forEachLine(
         in: piece, firstLine: 1,
@@ -43,9 +47,10 @@ final class LineChunkJob: @unchecked Sendable {
             break
           case .record(let lower, let upper):
             summary.records += 1
-            switch normalizer.normalize(utf8: UnsafeBufferPointer(start: p + lower, count: upper - lower), region: region) {
-            case .success(let number): numbers.append(number)
-            case .failure(let rejection): rejects.append((line, rejection.description))
+            let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+            switch RecordAcceptance.number(field, normalizer: normalizer, region: region) {
+            case .number(let number): numbers.append(number)
+            case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
             }
           case .range(let range):
             summary.ranges += 1
@@ -56,19 +61,21 @@ final class LineChunkJob: @unchecked Sendable {
             }
           case .issue(let reason):
             summary.issues += 1
-            rejects.append((line, reason))
+            rejects.append((line, reason, _LineText.escaped(p, count)))
           }
         },
-        onTooLong: { line in
+        onTooLong: { line, start in
           summary.issues += 1
-          rejects.append((line, "line too long"))
+          rejects.append((line, "line too long", _LineText.escaped(start)))
         })
+      }
     }
   }
 
   func reset() {
     bytes.removeAll(keepingCapacity: true)
     endsWithTooLongLine = false
+    tooLongStart.removeAll(keepingCapacity: true)
     numbers.removeAll(keepingCapacity: true)
     ranges.removeAll(keepingCapacity: true)
     rejects.removeAll(keepingCapacity: true)

@@ -24,57 +24,130 @@ struct SpillPolicy: Sendable {
   }
 }
 
-/// The numbers of one list (blocking or allow) as they are read: unsorted
-/// in memory, plus the sorted runs already spilled.
+/// What one source gave a list (blocking or allow): sorted unique runs of
+/// its single numbers (in memory or spilled), its ranges, and its counts.
+struct SourceNumbers {
+  /// The source's index in the config.
+  let source: Int
+  /// Ascending unique runs; several when the source spilled midway.
+  var runs: [SortedRun] = []
+  /// Ranges as read (overlaps allowed).
+  var ranges: [ClosedRange<Int64>] = []
+  /// Single numbers added.
+  var added = 0
+  /// Numbers inside the ranges as read, overlaps counted again (saturating).
+  var rangeNumbers = 0
+}
+
+/// The numbers of one list (blocking or allow) as they are read, kept per
+/// source: the current source's numbers unsorted in memory, every earlier
+/// source's as sorted runs in memory or spilled to disk.
 struct NumberCollector {
+  /// Every source that fed the list, in config order.
+  private(set) var sources: [SourceNumbers] = []
+  /// The current source's single numbers since its last run, unsorted.
   private(set) var numbers: [Int64] = []
-  private(set) var runs: [SortedRun] = []
-  /// Numbers dropped as repeats while sorting runs.
+  /// Numbers dropped as repeats within a source while sorting its runs.
   private(set) var repeatsInRuns = 0
-  /// Every number added.
-  private(set) var added = 0
   /// Runs written to disk (merged ones included).
   private(set) var runsWritten = 0
+  /// Numbers held in memory: sorted runs plus unsorted numbers.
+  private(set) var held = 0
 
-  var hasSpilled: Bool { !runs.isEmpty }
+  /// Whether any run went to disk.
+  var hasSpilled: Bool { runsWritten > 0 }
+  /// Every single number added.
+  var added: Int { sources.reduce(0) { $0 + $1.added } }
 
-  /// Adds numbers, growing the buffer no further than `limit` when given.
+  /// Starts collecting the numbers of the source at `index` in the config.
+  mutating func begin(source index: Int) {
+    sources.append(SourceNumbers(source: index))
+  }
+
+  /// Adds numbers of the current source, growing the buffer no further
+  /// than `limit` numbers when given.
   mutating func add(_ incoming: some Collection<Int64>, limit: Int?) {
+    guard !sources.isEmpty else { return }
     let needed = numbers.count + incoming.count
     if let limit, needed > numbers.capacity {
       numbers.reserveCapacity(min(max(numbers.capacity * 2, needed), max(needed, limit + incoming.count)))
     }
     numbers.append(contentsOf: incoming)
-    added += incoming.count
+    sources[sources.count - 1].added += incoming.count
+    held += incoming.count
   }
 
-  /// Sorts the numbers in memory and writes them to a new run file; when
-  /// the runs reach `SortedRun.maximumFanIn`, merges them into one first.
-  mutating func spill(to files: SpillFiles) throws(CompileError) {
-    repeatsInRuns += RadixSort.sortAndDeduplicate(&numbers)
-    let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in try SortedRun.spill(buffer, to: files.newPath()) }
-    numbers.removeAll(keepingCapacity: true)
-    runsWritten += 1
-    if runs.count + 1 >= SortedRun.maximumFanIn {
-      let (merged, repeats) = try SortedRun.merge(runs, to: files.newPath())
-      runs = [merged]
-      repeatsInRuns += repeats
+  /// Adds ranges of the current source.
+  mutating func add(ranges incoming: some Collection<ClosedRange<Int64>>) {
+    guard !sources.isEmpty else { return }
+    sources[sources.count - 1].ranges.append(contentsOf: incoming)
+    for range in incoming {
+      let (sum, overflow) = sources[sources.count - 1].rangeNumbers.addingReportingOverflow(Int(range.upperBound - range.lowerBound) + 1)
+      sources[sources.count - 1].rangeNumbers = overflow ? Int.max : sum
     }
-    runs.append(run)
   }
 
-  /// Takes the unsorted numbers out (the collector must not have spilled).
-  mutating func takeNumbers() -> [Int64] {
-    var taken: [Int64] = []
-    swap(&taken, &numbers)
-    return taken
+  /// Ends the current source: its unsorted numbers become a sorted run in memory.
+  mutating func endSource() {
+    guard !sources.isEmpty, !numbers.isEmpty else { return }
+    var run = numbers
+    numbers = []
+    let removed = RadixSort.sortAndDeduplicate(&run)
+    repeatsInRuns += removed
+    held -= removed
+    sources[sources.count - 1].runs.append(.memory(run))
   }
 
-  /// Every number as sorted runs: the spilled ones plus the rest, sorted in memory.
-  mutating func takeRuns() -> [SortedRun] {
-    var rest = takeNumbers()
-    repeatsInRuns += RadixSort.sortAndDeduplicate(&rest)
-    return runs + [.memory(rest)]
+  /// Writes every run held in memory, and the current source's numbers
+  /// sorted, to new run files; a source whose runs reach
+  /// `SortedRun.maximumFanIn` has them merged into one first.
+  mutating func spill(to files: SpillFiles) throws(CompileError) {
+    if !numbers.isEmpty {
+      repeatsInRuns += RadixSort.sortAndDeduplicate(&numbers)
+      let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in
+        try SortedRun.spill(buffer, to: files.newPath())
+      }
+      numbers.removeAll(keepingCapacity: true)
+      runsWritten += 1
+      sources[sources.count - 1].runs.append(run)
+    }
+    for index in sources.indices {
+      for (position, run) in sources[index].runs.enumerated() {
+        guard case .memory(let values) = run else { continue }
+        sources[index].runs[position] = try values.withUnsafeBufferPointer { buffer throws(CompileError) in
+          try SortedRun.spill(buffer, to: files.newPath())
+        }
+        runsWritten += 1
+      }
+      if sources[index].runs.count >= SortedRun.maximumFanIn {
+        let (merged, repeats) = try SortedRun.merge(sources[index].runs, to: files.newPath())
+        sources[index].runs = [merged]
+        repeatsInRuns += repeats
+        runsWritten += 1
+      }
+    }
+    held = 0
+  }
+
+  /// Every run of every source (the collector must have ended its last source).
+  var allRuns: [SortedRun] { sources.flatMap(\.runs) }
+
+  /// Every range of every source.
+  var allRanges: [ClosedRange<Int64>] { sources.flatMap(\.ranges) }
+
+  /// The union of every source's numbers held in memory, sorted and unique,
+  /// and how many numbers more than one source gave (the collector must
+  /// not have spilled, and must have ended its last source).
+  mutating func takeUnion() -> (numbers: [Int64], repeats: Int) {
+    var arrays: [[Int64]] = []
+    for index in sources.indices {
+      for run in sources[index].runs {
+        if case .memory(let values) = run { arrays.append(values) }
+      }
+      sources[index].runs = []
+    }
+    held = 0
+    return SortedUnion.merge(arrays)
   }
 }
 

@@ -17,6 +17,12 @@ public struct NumberSet: Sendable, Equatable {
   public init(singles unsortedSingles: consuming [Int64], ranges unsortedRanges: [ClosedRange<Int64>]) {
     var singles = unsortedSingles
     RadixSort.sortAndDeduplicate(&singles)
+    self.init(sortedUniqueSingles: singles, ranges: unsortedRanges)
+  }
+
+  /// Builds a set from ascending unique singles and ranges (overlaps allowed).
+  init(sortedUniqueSingles: consuming [Int64], ranges unsortedRanges: [ClosedRange<Int64>]) {
+    var singles = sortedUniqueSingles
     let ranges = Self.merged(unsortedRanges)
     // Drop singles that a range covers, compacting in place.
     if !ranges.isEmpty {

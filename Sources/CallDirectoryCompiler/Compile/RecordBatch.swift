@@ -9,16 +9,18 @@ final class RecordBatch: @unchecked Sendable {
   /// One event of the source, in order.
   enum Item {
     /// A record: its number (and label) bytes are `bytes[numberStart..<labelStart]`
-    /// (and `bytes[labelStart..<labelEnd]`, when `hasLabel`).
-    case record(line: Int, numberStart: Int, labelStart: Int, labelEnd: Int, hasLabel: Bool)
-    case range(ClosedRange<Int64>, line: Int)
-    case issue(line: Int, reason: String)
+    /// (and `bytes[labelStart..<labelEnd]`, when `hasLabel`), the start of
+    /// its text as read `bytes[labelEnd..<textEnd]`.
+    case record(line: Int, numberStart: Int, labelStart: Int, labelEnd: Int, textEnd: Int, hasLabel: Bool)
+    case range(ClosedRange<Int64>, line: Int, text: String)
+    case issue(line: Int, reason: String, text: String)
   }
 
   /// What normalizing a record gave.
   enum Outcome {
     case number(Int64, label: String?)
-    case rejected(String)
+    /// The reason, and the record's text as the rejects report shows it.
+    case rejected(String, text: String)
   }
 
   private(set) var items: [Item] = []
@@ -51,19 +53,21 @@ final class RecordBatch: @unchecked Sendable {
     bytes.append(contentsOf: record.numberBytes)
     let labelStart = bytes.count
     if let label = record.labelBytes { bytes.append(contentsOf: label) }
+    let labelEnd = bytes.count
+    if let text = record.textBytes { bytes.append(contentsOf: text.prefix(_LineText.maximumBytes)) }
     items.append(.record(
-      line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: bytes.count,
+      line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: labelEnd, textEnd: bytes.count,
       hasLabel: record.labelBytes != nil))
     recordCount += 1
   }
 
-  func append(range: ClosedRange<Int64>, line: Int) {
-    items.append(.range(range, line: line))
+  func append(range: ClosedRange<Int64>, line: Int, text: String) {
+    items.append(.range(range, line: line, text: text))
     holdsOnlyRecords = false
   }
 
   func append(issue: SourceIssue) {
-    items.append(.issue(line: issue.line, reason: issue.reason))
+    items.append(.issue(line: issue.line, reason: issue.reason, text: issue.text ?? ""))
     holdsOnlyRecords = false
   }
 
@@ -82,12 +86,17 @@ final class RecordBatch: @unchecked Sendable {
     acceptedNumbers.reserveCapacity(recordCount)
     bytes.withUnsafeBufferPointer { buffer in
       for item in items {
-        guard case .record(_, let numberStart, let labelStart, let labelEnd, let hasLabel) = item else { continue }
+        guard case .record(_, let numberStart, let labelStart, let labelEnd, let textEnd, let hasLabel) = item
+        else { continue }
+        let field = UnsafeBufferPointer(rebasing: buffer[numberStart..<labelStart])
+        func text() -> String {
+          _LineText.escaped(textEnd > labelEnd ? UnsafeBufferPointer(rebasing: buffer[labelEnd..<textEnd]) : field)
+        }
         let number: Int64
-        switch normalizer.normalize(utf8: UnsafeBufferPointer(rebasing: buffer[numberStart..<labelStart]), region: region) {
-        case .success(let value): number = value
-        case .failure(let rejection):
-          outcomes.append(.rejected(rejection.description))
+        switch RecordAcceptance.number(field, normalizer: normalizer, region: region) {
+        case .number(let value): number = value
+        case .rejected(let reason):
+          outcomes.append(.rejected(reason, text: text()))
           continue
         }
         guard let labels else {
@@ -95,15 +104,12 @@ final class RecordBatch: @unchecked Sendable {
           acceptedNumbers.append(number)
           continue
         }
-        guard hasLabel else {
-          outcomes.append(.rejected("missing label"))
-          continue
-        }
-        switch labels.sanitize(bytes: UnsafeBufferPointer(rebasing: buffer[labelStart..<labelEnd])) {
+        let labelBytes = hasLabel ? UnsafeBufferPointer(rebasing: buffer[labelStart..<labelEnd]) : nil
+        switch RecordAcceptance.label(labelBytes, sanitizer: labels) {
         case .success(let label):
           outcomes.append(.number(number, label: label))
           acceptedNumbers.append(number)
-        case .failure(let rejection): outcomes.append(.rejected(rejection.description))
+        case .failure(let rejection): outcomes.append(.rejected(rejection.description, text: text()))
         }
       }
     }

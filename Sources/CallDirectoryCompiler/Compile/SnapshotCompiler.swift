@@ -36,8 +36,16 @@ public struct SnapshotCompiler {
     self.progress = progress
   }
 
-  /// Compiles `config`, writing rejected lines to `rejects`.
-  func compile(_ config: BuildConfig, rejects: RejectLog) throws(CompileError) -> CompiledSnapshot {
+  /// Compiles `config`, writing rejected lines to `rejects` and losing
+  /// labels to `conflicts`. Sources in `absent` are not read (their files
+  /// vanished and the build goes on without them, with `--force`).
+  ///
+  /// Every source is read whatever its rejects: the guards that refuse a
+  /// build (reject ratio, removals) are the publisher's, and they need the
+  /// whole picture.
+  func compile(
+    _ config: BuildConfig, rejects: RejectLog, conflicts: ConflictLog? = nil, absent: Set<Int> = []
+  ) throws(CompileError) -> CompiledSnapshot {
     var lists = CollectedLists()
     if let memoryLimit, let spillDirectory {
       lists.spill = SpillPolicy(memoryLimit: memoryLimit, files: SpillFiles(directory: spillDirectory))
@@ -49,13 +57,19 @@ public struct SnapshotCompiler {
 
     for spec in config.sources {
       let region = try self.region(for: spec)
+      var tally = SourceTally(spec: spec, rejects: rejects)
+      lists.begin(source: spec.index, list: spec.list)
+      defer { lists.endSource() }
+      guard !absent.contains(spec.index) else {
+        reports.append(SourceReport(spec: spec, summary: SourceSummary(), accepted: 0, rejected: 0, isAbsent: true))
+        continue
+      }
       let reader: any SourceReader
       do {
         reader = try registry.makeReader(for: spec)
       } catch {
         throw .config(error)
       }
-      var tally = SourceTally(spec: spec, path: Self.displayPath(spec.path), rejects: rejects)
       progress?("reading \(tally.path)")
       let summary: SourceSummary
       do {
@@ -71,22 +85,23 @@ public struct SnapshotCompiler {
       } catch {
         throw .source(.readFailed(path: spec.path, reason: "\(error)"))
       }
-      if summary.dataLines > 0 && Double(tally.rejected) > config.maxRejectRatio * Double(summary.dataLines) {
-        throw .tooManyRejects(
-          path: tally.path, rejected: tally.rejected, dataLines: summary.dataLines, limit: config.maxRejectRatio)
-      }
       statistics.rejected += tally.rejected
-      reports.append(SourceReport(spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected))
+      reports.append(SourceReport(
+        spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons))
     }
 
     let readDuration = clock.now - started
     progress?("sorting")
-    let resolution = lists.identification.resolve()
-    let blocking = try lists.blockingEntries(statistics: &statistics)
+    let resolution = try lists.identification.resolve(conflicts: conflicts)
+    var contributions = resolution.contributions
+    let blocking = try lists.blockingEntries(statistics: &statistics, contributions: &contributions)
     statistics.identification = resolution.entries.count
     statistics.labels = resolution.labels.count
     statistics.conflicts = resolution.conflicts
     statistics.duplicates += resolution.duplicates
+    for index in reports.indices {
+      reports[index].contribution = contributions[reports[index].spec.index] ?? SourceContribution()
+    }
 
     return CompiledSnapshot(
       blocking: blocking,
@@ -111,13 +126,12 @@ public struct SnapshotCompiler {
       window: 3 * ProcessInfo.processInfo.activeProcessorCount, makeJob: { LineChunkJob() },
       work: { $0.run(format: format, normalizer: normalizer, region: region) })
     var summary = SourceSummary()
-    let list = tally.spec.list
     func fold(_ job: LineChunkJob) throws(CompileError) {
       for reject in job.rejects {
-        try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason)
+        try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text)
       }
-      try lists.add(job.numbers, to: list)
-      lists.add(job.ranges, to: list)
+      try lists.add(job.numbers)
+      lists.add(ranges: job.ranges)
       tally.accepted += job.numbers.count + job.ranges.count
       summary.records += job.summary.records
       summary.ranges += job.summary.ranges
@@ -156,36 +170,36 @@ public struct SnapshotCompiler {
       defer { batch.reset() }
       if batch.isClean && spec.list != .identify {
         // Every record normalized: take the numbers in one copy.
-        try lists.add(batch.acceptedNumbers, to: spec.list)
+        try lists.add(batch.acceptedNumbers)
         tally.accepted += batch.recordCount
         return
       }
       var outcomes = batch.outcomes.makeIterator()
       for item in batch.items {
         switch item {
-        case .record(let line, _, _, _, _):
+        case .record(let line, _, _, _, _, _):
           switch outcomes.next() {
           case .number(let number, let label)?:
             if spec.list == .identify {
-              try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority)
+              try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
             } else {
-              try lists.add(CollectionOfOne(number), to: spec.list)
+              try lists.add(CollectionOfOne(number))
             }
             tally.accepted += 1
-          case .rejected(let reason)?:
-            try tally.reject(line: line, reason: reason)
+          case .rejected(let reason, let text)?:
+            try tally.reject(line: line, reason: reason, text: text)
           case nil:
             break
           }
-        case .range(let range, let line):
+        case .range(let range, let line, let text):
           guard spec.list != .identify else {
-            try tally.reject(line: line, reason: "a range cannot carry a label")
+            try tally.reject(line: line, reason: "a range cannot carry a label", text: text)
             continue
           }
-          lists.add(CollectionOfOne(range), to: spec.list)
+          lists.add(ranges: CollectionOfOne(range))
           tally.accepted += 1
-        case .issue(let line, let reason):
-          try tally.reject(line: line, reason: reason)
+        case .issue(let line, let reason, let text):
+          try tally.reject(line: line, reason: reason, text: text)
         }
       }
     }
@@ -193,7 +207,7 @@ public struct SnapshotCompiler {
       let batch = try pipeline.nextJob(fold: fold)
       switch event {
       case .record(let record): batch.append(record)
-      case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line)
+      case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line, text: item.text ?? "")
       case .issue(let issue): batch.append(issue: issue)
       }
       if batch.isFull { pipeline.submit() }
@@ -210,12 +224,5 @@ public struct SnapshotCompiler {
       throw .unknownRegion(keyPath: spec.keyPath, region: spec.region)
     }
     return region
-  }
-
-  /// A path as the user would type it: relative to the working directory when inside it.
-  static func displayPath(_ path: String) -> String {
-    let current = FileManager.default.currentDirectoryPath
-    let prefix = current.hasSuffix("/") ? current : current + "/"
-    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
   }
 }

@@ -1,14 +1,19 @@
 /// What one source gave so far, with its rejects reported as they come.
 struct SourceTally {
   let spec: SourceSpec
-  let path: String
   let rejects: RejectLog
   var accepted = 0
   var rejected = 0
+  /// Rejected data lines by reason.
+  var reasons: [String: Int] = [:]
 
-  /// Reports a rejected data line.
-  mutating func reject(line: Int, reason: String) throws(CompileError) {
+  /// The source's path as the config writes it, as reports name it.
+  var path: String { spec.writtenPath }
+
+  /// Reports a rejected data line with its text (escaped and cut, ``_LineText``).
+  mutating func reject(line: Int, reason: String, text: String) throws(CompileError) {
     rejected += 1
-    try rejects.add(path: path, line: line, reason: reason)
+    reasons[reason, default: 0] += 1
+    try rejects.add(path: path, line: line, reason: reason, text: text)
   }
 }

@@ -79,7 +79,7 @@ private struct _ConfigParser {
     "maxEntriesPerExtension", "sources",
   ]
   static let commonSourceKeys = [
-    "path", "format", "list", "region", "priority",
+    "path", "format", "list", "region", "priority", "maxRemovalRatio",
   ]
 
   mutating func parseRoot(_ root: _JSONValue) throws(ConfigError) -> BuildConfig
@@ -206,6 +206,10 @@ private struct _ConfigParser {
         value, at: "\(at).priority", minimum: -1_000_000,
         maximum: 1_000_000)
     }
+    var maxRemovalRatio: Double?
+    if let value = object["maxRemovalRatio"] {
+      maxRemovalRatio = try ratio(value, at: "\(at).maxRemovalRatio")
+    }
 
     // format options
     var options: [String: String] = [:]
@@ -243,7 +247,8 @@ private struct _ConfigParser {
     let spec = SourceSpec(
       index: index, path: _resolve(rawPath, against: baseDirectory),
       format: format.name, list: list, region: sourceRegion,
-      priority: priority, options: options)
+      priority: priority, options: options, writtenPath: rawPath,
+      maxRemovalRatio: maxRemovalRatio)
     do {
       _ = try format.makeReader(input: spec.input, options: options)
     } catch {

@@ -4,6 +4,9 @@ public struct SourceSpec: Sendable, Hashable {
   public var index: Int
   /// The file path, resolved against the config file's directory.
   public var path: String
+  /// The path exactly as the config writes it: reports and `explain` name
+  /// the source this way, whatever the working directory.
+  public var writtenPath: String
   /// The format name, registered in the registry the config was parsed
   /// with.
   public var format: String
@@ -18,15 +21,21 @@ public struct SourceSpec: Sendable, Hashable {
   public var priority: Int
   /// Format-specific options (`number`, `label`, `delimiter`, …).
   public var options: [String: String]
+  /// The source's own removal guard: a build fails when the source gives
+  /// more than this fraction fewer numbers than in the previous version;
+  /// nil falls back to the config's `maxRemovalRatio`.
+  public var maxRemovalRatio: Double?
 
   /// Creates a spec.
   public init(
     index: Int, path: String, format: String, list: SourceList,
     region: String = BuildConfig.Defaults.region, priority: Int = 0,
-    options: [String: String] = [:]
+    options: [String: String] = [:], writtenPath: String? = nil, maxRemovalRatio: Double? = nil
   ) {
     self.index = index
     self.path = path
+    self.writtenPath = writtenPath ?? path
+    self.maxRemovalRatio = maxRemovalRatio
     self.format = format
     self.list = list
     self.region = region

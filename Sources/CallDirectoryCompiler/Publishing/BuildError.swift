@@ -7,8 +7,10 @@ public enum BuildError: Error, CustomStringConvertible {
   case store(StoreError)
   /// Writing or reading a blob failed.
   case blob(path: String, error: BlobError)
-  /// The new snapshot would drop too much of the previous one (`maxRemovalRatio`).
-  case removalGuard(removed: Int, previous: Int, previousVersion: Int, limit: Double)
+  /// Guards refused the build (see ``BuildGuards``); the rejects report it
+  /// computed was kept at `rejectsPath` (inside the store, under
+  /// `refused/`), and its conflicts at `conflictsPath`.
+  case refused([BuildRefusal], rejectsPath: String?, conflictsPath: String?)
 
   public var description: String {
     switch self {
@@ -16,16 +18,32 @@ public enum BuildError: Error, CustomStringConvertible {
     case .compile(let error): error.description
     case .store(let error): error.description
     case .blob(let path, let error): "\(path): \(error)"
-    case .removalGuard(let removed, let previous, let version, let limit):
-      "the new snapshot drops \(removed) of the \(previous) entries of version \(version) "
-        + "(\(Self.percent(removed, of: previous)), above maxRemovalRatio \(limit)); "
-        + "nothing published (a truncated source?); use --force to publish anyway"
+    case .refused(let refusals, _, _): refusals.map(\.message).joined(separator: "\nerror: ")
     }
   }
 
-  private static func percent(_ part: Int, of whole: Int) -> String {
-    guard whole > 0 else { return "0%" }
-    let tenths = (part * 1000 + whole / 2) / whole
-    return "\(tenths / 10).\(tenths % 10)%"
+  /// A name for the kind of failure, for `--json` (`rejectRatio`,
+  /// `sourceRemoval`, … for a refusal; `config`, `source`, `store`, `locked`,
+  /// `blob` otherwise).
+  public var kind: String {
+    switch self {
+    case .config: "config"
+    case .compile(.config): "config"
+    case .compile(.source): "source"
+    case .compile(.unknownRegion): "config"
+    case .compile(.report), .compile(.spill): "store"
+    case .store(.locked): "locked"
+    case .store: "store"
+    case .blob: "blob"
+    case .refused(let refusals, _, _): refusals.first?.kind.rawValue ?? "refused"
+    }
+  }
+
+  /// The source at fault, as the config writes it, when there is one.
+  public var source: String? {
+    switch self {
+    case .refused(let refusals, _, _): refusals.first?.source
+    default: nil
+    }
   }
 }

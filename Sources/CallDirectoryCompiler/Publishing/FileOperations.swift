@@ -73,7 +73,7 @@ enum FileOperations {
   }
 
   /// `crc32c:` and eight hex digits.
-  private static func checksumText(_ value: UInt32) -> String {
+  static func checksumText(_ value: UInt32) -> String {
     "crc32c:" + String(value, radix: 16).leftPadded(to: 8)
   }
 

@@ -5,15 +5,22 @@ import Foundation
 /// safely under cron.
 ///
 /// The order makes every crash harmless: the lock is taken; blobs and the
-/// rejects report are written to temporary files, synced and renamed into
-/// place; only then does one catalog transaction publish the version. Files
-/// of a run that died before its transaction are removed by the next run.
+/// reports are written to temporary files, synced and renamed into place;
+/// only then does one catalog transaction publish the version. Files of a
+/// run that died before its transaction are removed by the next run.
+///
+/// Guards (``BuildGuards``) stand before publishing: a refused build
+/// publishes nothing, keeps its rejects report under `STORE/refused/`, and
+/// is recorded in the catalog. A dry run computes everything, writes its
+/// reports under `STORE/dry-run/` and publishes nothing.
 public struct Publisher {
   public struct Options {
-    /// Publish even past the removal guard.
+    /// Publish even past the guards.
     public var force = false
     /// Wait for another build's lock instead of failing.
     public var wait = true
+    /// Compute everything, publish nothing.
+    public var dryRun = false
     /// Short notes on the work in progress.
     public var progress: ((String) -> Void)? = nil
     /// Bytes the collected numbers may take before sorted runs are spilled
@@ -21,32 +28,45 @@ public struct Publisher {
     public var memoryLimit: Int = MemoryLimit.defaultBytes()
 
     public init(
-      force: Bool = false, wait: Bool = true, memoryLimit: Int = MemoryLimit.defaultBytes(),
+      force: Bool = false, wait: Bool = true, dryRun: Bool = false, memoryLimit: Int = MemoryLimit.defaultBytes(),
       progress: ((String) -> Void)? = nil
     ) {
       self.force = force
       self.wait = wait
+      self.dryRun = dryRun
       self.memoryLimit = memoryLimit
       self.progress = progress
     }
   }
 
-  /// What a build did.
+  /// What a build did (or, for a dry run, would do).
   public struct Result: Sendable {
-    /// The published version, or the latest one when unchanged.
+    /// The published version, the latest one when unchanged, or the one a
+    /// dry run would publish.
     public var version: Int
     /// True when the content equals the latest version: nothing was published.
     public var unchanged: Bool
-    /// The full snapshot blob (inside the store).
+    /// True for a dry run: nothing was published.
+    public var dryRun = false
+    /// The full snapshot blob (inside the store; for a dry run, where it
+    /// would be published).
     public var snapshotPath: String
     /// Its size in bytes.
     public var bytes: Int64
-    /// The rejects report of this build (nil when nothing was published).
+    /// The rejects report of this build (nil when unchanged).
     public var rejectsPath: String?
+    /// The label conflicts report (nil when unchanged).
+    public var conflictsPath: String?
     /// Counts of this compile.
     public var statistics: CompileStatistics
-    /// Entries of the previous version that this one drops.
+    /// Entries of the previous version that this one drops (both lists).
     public var removed: Int
+    /// Additions and removals per list against the previous version.
+    public var changes: ListChanges?
+    /// What each source gave, in config order.
+    public var sources: [SourceReport] = []
+    /// Every guard's measurement.
+    public var guards: [GuardCheck] = []
     /// Deltas published with this version, newest base first.
     public var deltas: [DeltaRecord] = []
     /// Shards published with this version (empty when not sharded).
@@ -55,6 +75,10 @@ public struct Publisher {
     public var shardDeltas: [ShardDeltaRecord] = []
     /// Problems that did not stop the build (e.g. an earlier blob that is gone).
     public var warnings: [String] = []
+
+    /// The guards that did not pass (a dry run reports them; a build
+    /// throws ``BuildError/refused(_:rejectsPath:conflictsPath:)``).
+    public var refusals: [BuildRefusal] { guards.compactMap(\.refusal) }
   }
 
   public let configPath: String
@@ -69,7 +93,7 @@ public struct Publisher {
     self.compiler = compiler
     self.compiler.progress = options.progress
     self.compiler.memoryLimit = options.memoryLimit
-    self.compiler.spillDirectory = store.snapshotsDirectory
+    self.compiler.spillDirectory = options.dryRun ? store.dryRunDirectory : store.snapshotsDirectory
   }
 
   /// Runs the build.
@@ -78,112 +102,146 @@ public struct Publisher {
     let started = clock.now
     let config: BuildConfig
     do {
-      config = try BuildConfig.load(contentsOf: configPath)
+      config = try BuildConfig.load(contentsOf: configPath, checkFiles: false)
     } catch {
       throw .config(error)
     }
-    let lock: StoreLock
-    let catalog: Catalog
-    let latest: SnapshotRecord?
-    do {
-      for directory in [store.root, store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
-        try FileOperations.createDirectory(directory)
-      }
-      lock = try StoreLock(path: store.lock, wait: options.wait)
-      catalog = try Catalog(path: store.catalog)
-      latest = try catalog.latest()
-      removeLeftovers(after: latest?.version ?? 0)
-    } catch {
-      throw .store(error)
+    let opened = try openStore()
+    defer { withExtendedLifetime(opened.lock) {} }
+    let catalog = opened.catalog
+    let latest = opened.latest
+    let previous = try latest.map { record throws(BuildError) in
+      (record: record, sources: try storeCall { () throws(StoreError) in
+        try catalog.map { catalog throws(StoreError) in try catalog.sources(ofVersion: record.version) } ?? []
+      })
     }
-    defer { withExtendedLifetime(lock) {} }
+    let guards = BuildGuards(config: config, previous: previous)
+    let absent = try absentSources(of: config, previous: previous?.sources ?? [])
+    let version = (latest?.version ?? 0) + 1
 
-    // Compile, with the rejects report in a temporary file.
+    // Compile, with the reports in temporary files.
+    var pending = PendingFiles()
+    defer { pending.removeAll() }
+    let reportDirectory = URL(fileURLWithPath: options.dryRun ? store.dryRunDirectory : store.rejectsDirectory)
     let rejects: RejectLog
+    let conflicts: ConflictLog
     let snapshot: CompiledSnapshot
     do {
-      rejects = try RejectLog(directory: URL(fileURLWithPath: store.rejectsDirectory))
-    } catch {
-      throw .compile(error)
-    }
-    var pending = PendingFiles()
-    pending.add(rejects.url.path)
-    defer { pending.removeAll() }
-    do {
-      snapshot = try compiler.compile(config, rejects: rejects)
+      rejects = try RejectLog(directory: reportDirectory)
+      pending.add(rejects.url.path)
+      conflicts = try ConflictLog(
+        directory: reportDirectory,
+        paths: Dictionary(config.sources.map { ($0.index, $0.writtenPath) }, uniquingKeysWith: { first, _ in first }))
+      pending.add(conflicts.url.path)
+      snapshot = try compiler.compile(config, rejects: rejects, conflicts: conflicts, absent: absent)
       try rejects.finish()
+      try conflicts.finish()
     } catch {
       throw .compile(error)
     }
     let compiled = clock.now
+    var checks = guards.sourceChecks(snapshot.sources)
 
     // Write the full snapshot; identical content publishes nothing.
-    let version = (latest?.version ?? 0) + 1
-    let pendingPath = pending.add(store.path("snapshots/.pending-\(version).cdir"))
+    let scratch = options.dryRun ? store.dryRunDirectory : store.snapshotsDirectory
+    let pendingPath = pending.add("\(scratch)/.pending-\(version)-\(getpid()).cdir")
     options.progress?("writing version \(version)")
     let header = try Self.writeSnapshot(
       blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
       version: version, to: pendingPath)
-    if let latest, latest.digest == header.contentDigest.hex {
+    if let latest, latest.digest == header.contentDigest.hex, !checks.contains(where: { !$0.passed }) {
       return Result(
-        version: latest.version, unchanged: true, snapshotPath: store.path(latest.path),
-        bytes: latest.bytes, rejectsPath: nil, statistics: snapshot.statistics, removed: 0)
+        version: latest.version, unchanged: true, dryRun: options.dryRun, snapshotPath: store.path(latest.path),
+        bytes: latest.bytes, rejectsPath: nil, statistics: snapshot.statistics, removed: 0,
+        changes: ListChanges(), sources: snapshot.sources, guards: checks)
     }
 
-    var removed = 0
     var warnings: [String] = []
+    var changes: ListChanges?
     if let latest {
       do {
-        removed = try countRemoved(from: latest, to: pendingPath)
+        changes = try countChanges(from: latest, to: pendingPath)
+        checks += guards.listChecks(changes ?? ListChanges())
       } catch {
         // A damaged previous blob must not block publishing forever: with
-        // --force the guard is skipped, as it would be anyway.
+        // --force the list guard is skipped, as it would be anyway.
         guard options.force else { throw error }
         warnings.append("removal guard skipped: \(error)")
       }
-      let previous = latest.blocking + latest.identification
-      if !options.force && Double(removed) > config.maxRemovalRatio * Double(previous) {
-        throw .removalGuard(removed: removed, previous: previous, previousVersion: latest.version, limit: config.maxRemovalRatio)
-      }
+    }
+    let refusals = checks.compactMap(\.refusal)
+    if !refusals.isEmpty && !options.force && !options.dryRun {
+      throw refuse(
+        refusals, version: version, rejects: rejects.url.path, conflicts: conflicts.url.path, catalog: catalog,
+        pending: &pending)
+    }
+    if !refusals.isEmpty && options.force && !options.dryRun {
+      warnings += refusals.map { "published with --force past a guard: \($0.message)" }
     }
 
-    do {
+    do throws(StoreError) {
       var renames: [(from: String, to: String)] = []
       let blobFacts = try FileOperations.facts(of: pendingPath)
-      let bases = config.deltaHistory > 0 ? Array(try catalog.allSnapshots().suffix(config.deltaHistory).reversed()) : []
+      let allSnapshots = try catalog.map { catalog throws(StoreError) in try catalog.allSnapshots() } ?? []
+      let bases = config.deltaHistory > 0 ? Array(allSnapshots.suffix(config.deltaHistory).reversed()) : []
+      let deltaScratch = options.dryRun ? store.dryRunDirectory : store.deltasDirectory
 
       var deltas: [DeltaRecord] = []
       for base in bases {
         let name = StoreLayout.deltaName(from: base.version, to: version)
+        let deltaPending = pending.add("\(deltaScratch)/.pending-\(base.version)-\(version)-\(getpid()).cdir")
         guard let facts = try writeDelta(
-          from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes,
-          pendingPath: pending.add(store.path("deltas/.pending-\(base.version)-\(version).cdir")),
+          from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes, pendingPath: deltaPending,
           description: "version \(base.version)", warnings: &warnings)
         else { continue }
-        renames.append((store.path("deltas/.pending-\(base.version)-\(version).cdir"), store.path(name)))
+        renames.append((deltaPending, store.path(name)))
         deltas.append(DeltaRecord(
           fromVersion: base.version, toVersion: version, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
       }
 
       let (shards, shardDeltas) = try writeShards(
         of: snapshot, version: version, config: config, latest: latest, bases: bases, catalog: catalog,
-        pending: &pending, renames: &renames, warnings: &warnings)
+        scratch: (scratch, deltaScratch), pending: &pending, renames: &renames, warnings: &warnings)
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
+      var rejectReasons: [Int: [String: Int]] = [:]
       for report in snapshot.sources {
-        let facts = try FileOperations.facts(of: report.spec.path, read: report.summary)
+        let spec = report.spec
+        let facts = report.isAbsent
+          ? FileOperations.FileFacts(bytes: 0, modifiedAt: "", checksum: "")
+          : try FileOperations.facts(of: spec.path, read: report.summary)
         sources.append(SourceRecordRow(
-          position: report.spec.index, path: report.spec.path, format: report.spec.format,
-          list: report.spec.list.rawValue, region: report.spec.region, priority: report.spec.priority,
-          bytes: facts.bytes, modifiedAt: facts.modifiedAt, checksum: facts.checksum,
-          dataLines: report.summary.dataLines, accepted: report.accepted, rejected: report.rejected))
+          position: spec.index, path: spec.path, format: spec.format, list: spec.list.rawValue, region: spec.region,
+          priority: spec.priority, bytes: facts.bytes, modifiedAt: facts.modifiedAt, checksum: facts.checksum,
+          dataLines: report.summary.dataLines, accepted: report.accepted, rejected: report.rejected,
+          writtenPath: spec.writtenPath, options: spec.options, maxRemovalRatio: spec.maxRemovalRatio,
+          contribution: report.contribution, isAbsent: report.isAbsent))
+        rejectReasons[spec.index] = report.rejectReasons
+      }
+
+      let snapshotName = StoreLayout.snapshotName(version)
+      var result = Result(
+        version: version, unchanged: false, dryRun: options.dryRun, snapshotPath: store.path(snapshotName),
+        bytes: blobFacts.bytes, rejectsPath: nil, conflictsPath: nil, statistics: snapshot.statistics,
+        removed: (changes?.blockingRemoved ?? 0) + (changes?.identificationRemoved ?? 0), changes: changes,
+        sources: snapshot.sources, guards: checks, deltas: deltas, shards: shards, shardDeltas: shardDeltas,
+        warnings: warnings)
+      if options.dryRun {
+        // Keep the reports; every blob goes with the pending files.
+        for (report, name) in [(rejects.url.path, StoreLayout.dryRunRejectsName), (conflicts.url.path, StoreLayout.dryRunConflictsName)] {
+          try FileOperations.durableRename(report, to: store.path(name))
+        }
+        result.rejectsPath = store.path(StoreLayout.dryRunRejectsName)
+        result.conflictsPath = store.path(StoreLayout.dryRunConflictsName)
+        return result
       }
 
       // Rename everything into place, then publish in one transaction.
-      let snapshotName = StoreLayout.snapshotName(version)
       let rejectsName = StoreLayout.rejectsName(version)
+      let conflictsName = StoreLayout.conflictsName(version)
       renames.append((rejects.url.path, store.path(rejectsName)))
+      renames.append((conflicts.url.path, store.path(conflictsName)))
       renames.append((pendingPath, store.path(snapshotName)))
       for rename in renames { try FileOperations.durableRename(rename.from, to: rename.to) }
       pending.removeAll()
@@ -201,15 +259,95 @@ public struct Publisher {
           readMilliseconds: snapshot.readMilliseconds,
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
           writeMilliseconds: Self.milliseconds(compiled, written),
-          totalMilliseconds: Self.milliseconds(started, finished)))
-      try catalog.record(record, sources: sources, deltas: deltas, shards: shards, shardDeltas: shardDeltas)
-      return Result(
-        version: version, unchanged: false, snapshotPath: store.path(snapshotName), bytes: blobFacts.bytes,
-        rejectsPath: store.path(rejectsName), statistics: statistics, removed: removed,
-        deltas: deltas, shards: shards, shardDeltas: shardDeltas, warnings: warnings)
+          totalMilliseconds: Self.milliseconds(started, finished)),
+        changes: changes, conflictsPath: conflictsName)
+      guard let catalog else { throw StoreError.catalog("no catalog is open") }
+      try catalog.record(
+        record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
+        shardDeltas: shardDeltas)
+      result.rejectsPath = store.path(rejectsName)
+      result.conflictsPath = store.path(conflictsName)
+      return result
     } catch {
       throw .store(error)
     }
+  }
+
+  // MARK: - The store
+
+  /// The lock (a real build's), the catalog and its latest version.
+  private struct OpenStore {
+    var lock: StoreLock?
+    var catalog: Catalog?
+    var latest: SnapshotRecord?
+  }
+
+  /// A real build creates the store, takes its lock, opens (or creates) the
+  /// catalog and removes what a crashed run left; a dry run only makes its
+  /// own directory and reads the catalog, if there is one.
+  private func openStore() throws(BuildError) -> OpenStore {
+    try storeCall { () throws(StoreError) in
+      if options.dryRun {
+        try FileOperations.createDirectory(store.dryRunDirectory)
+        guard FileManager.default.fileExists(atPath: store.catalog) else { return OpenStore() }
+        let catalog = try Catalog(path: store.catalog, readOnly: true)
+        return OpenStore(catalog: catalog, latest: try catalog.latest())
+      }
+      for directory in [
+        store.root, store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory, store.refusedDirectory,
+      ] {
+        try FileOperations.createDirectory(directory)
+      }
+      let lock = try StoreLock(path: store.lock, wait: options.wait)
+      let catalog = try Catalog(path: store.catalog)
+      let latest = try catalog.latest()
+      removeLeftovers(after: latest?.version ?? 0)
+      return OpenStore(lock: lock, catalog: catalog, latest: latest)
+    }
+  }
+
+  /// The sources whose files are gone although the previous version read
+  /// numbers from them: the build goes on without them (and a guard
+  /// refuses it unless `--force`). Any other missing file is an error.
+  private func absentSources(of config: BuildConfig, previous: [SourceRecordRow]) throws(BuildError) -> Set<Int> {
+    var absent: Set<Int> = []
+    for spec in config.sources {
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: spec.path, isDirectory: &isDirectory)
+      if exists && isDirectory.boolValue {
+        throw .config(.invalidValue(keyPath: "\(spec.keyPath).path", reason: "is a directory: \(spec.path)"))
+      }
+      guard !exists else { continue }
+      let gaveNumbers = previous.contains {
+        $0.path == spec.path && $0.list == spec.list.rawValue && ($0.contribution?.numbers ?? $0.accepted) > 0
+      }
+      guard gaveNumbers else { throw .config(.fileNotFound(keyPath: "\(spec.keyPath).path", path: spec.path)) }
+      absent.insert(spec.index)
+    }
+    return absent
+  }
+
+  /// Keeps a refused build's reports under `refused/`, records the refusal
+  /// in the catalog, and returns the error to throw.
+  private func refuse(
+    _ refusals: [BuildRefusal], version: Int, rejects: String, conflicts: String, catalog: Catalog?,
+    pending: inout PendingFiles
+  ) -> BuildError {
+    var kept: (rejects: String?, conflicts: String?) = (nil, nil)
+    if (try? FileOperations.durableRename(rejects, to: store.path(StoreLayout.refusedRejectsName(version)))) != nil {
+      kept.rejects = store.path(StoreLayout.refusedRejectsName(version))
+    }
+    if (try? FileOperations.durableRename(conflicts, to: store.path(StoreLayout.refusedConflictsName(version)))) != nil {
+      kept.conflicts = store.path(StoreLayout.refusedConflictsName(version))
+    }
+    let now = FileOperations.timestamp(Date())
+    for refusal in refusals {
+      // The refusal stands whether or not the catalog can keep a note of it.
+      try? catalog?.record(refusal: RefusalRecord(
+        attemptedAt: now, version: version, kind: refusal.kind.rawValue, message: refusal.message,
+        source: refusal.source, rejectsPath: kept.rejects == nil ? nil : StoreLayout.refusedRejectsName(version)))
+    }
+    return .refused(refusals, rejectsPath: kept.rejects, conflictsPath: kept.conflicts)
   }
 
   // MARK: - Shards
@@ -218,11 +356,11 @@ public struct Publisher {
   /// sharding and the snapshot needs it (or the previous version was sharded).
   private func writeShards(
     of snapshot: CompiledSnapshot, version: Int, config: BuildConfig, latest: SnapshotRecord?,
-    bases: [SnapshotRecord], catalog: Catalog, pending: inout PendingFiles,
+    bases: [SnapshotRecord], catalog: Catalog?, scratch: (blobs: String, deltas: String), pending: inout PendingFiles,
     renames: inout [(from: String, to: String)], warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
     guard let limit = config.maxEntriesPerExtension else { return ([], []) }
-    let previous = try latest.map { record throws(StoreError) in try catalog.shards(ofVersion: record.version) } ?? []
+    let previous = try latest.flatMap { record throws(StoreError) in try catalog?.shards(ofVersion: record.version) } ?? []
     let total = snapshot.statistics.blocking + snapshot.statistics.identification
     guard total > limit || !previous.isEmpty else { return ([], []) }
 
@@ -234,7 +372,7 @@ public struct Publisher {
       lowers = try ShardPlanner(limit: limit).boundaries(
         blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
       for shard in 1...lowers.count {
-        paths.append(pending.add(store.path("snapshots/.pending-\(version)-shard-\(shard).cdir")))
+        paths.append(pending.add("\(scratch.blobs)/.pending-\(version)-shard-\(shard)-\(getpid()).cdir"))
       }
       options.progress?("writing \(lowers.count) shards")
       written = try ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
@@ -246,7 +384,9 @@ public struct Publisher {
     }
     var shards: [ShardRecord] = []
     var shardDeltas: [ShardDeltaRecord] = []
-    let baseShards = try bases.map { base throws(StoreError) in (base, try catalog.shards(ofVersion: base.version)) }
+    let baseShards = try bases.map { base throws(StoreError) in
+      (base, try catalog.map { catalog throws(StoreError) in try catalog.shards(ofVersion: base.version) } ?? [])
+    }
     for (index, bounds) in shardBounds(lowers).enumerated() {
       let shard = index + 1
       let pendingPath = paths[index]
@@ -259,7 +399,7 @@ public struct Publisher {
         blocking: written[index].blocking, identification: written[index].identification))
       for (base, baseShardList) in baseShards {
         guard let baseShard = baseShardList.first(where: { $0.shard == shard }) else { continue }
-        let deltaPending = pending.add(store.path("deltas/.pending-\(base.version)-\(version)-shard-\(shard).cdir"))
+        let deltaPending = pending.add("\(scratch.deltas)/.pending-\(base.version)-\(version)-shard-\(shard)-\(getpid()).cdir")
         guard let deltaFacts = try writeDelta(
           from: store.path(baseShard.path), to: pendingPath, maxBytes: facts.bytes, pendingPath: deltaPending,
           description: "version \(base.version) shard \(shard)", warnings: &warnings)
@@ -320,19 +460,21 @@ public struct Publisher {
     return try FileOperations.facts(of: pendingPath)
   }
 
-  /// How many entries of the latest version the new snapshot (the blob at
-  /// `pendingPath`) no longer holds; a relabelled number is not dropped.
-  /// Streams both blobs.
-  private func countRemoved(from latest: SnapshotRecord, to pendingPath: String) throws(BuildError) -> Int {
+  /// How the lists of the new snapshot (the blob at `pendingPath`) differ
+  /// from the latest version's: entries added and removed per list (a
+  /// relabelled number is neither). Streams both blobs.
+  private func countChanges(from latest: SnapshotRecord, to pendingPath: String) throws(BuildError) -> ListChanges {
     let path = store.path(latest.path)
     do {
       let old = try BlobReader(path: path)
       let new = try BlobReader(path: pendingPath)
-      let blocking = try Self.countMissing(old.blocking().next, from: new.blocking().next)
+      let blocking = try Self.countDifferences(old.blocking().next, new.blocking().next)
       let oldEntries = try old.identification()
       let newEntries = try new.identification()
-      let identification = try Self.countMissing({ try oldEntries.next()?.number }, from: { try newEntries.next()?.number })
-      return blocking + identification
+      let identification = try Self.countDifferences({ try oldEntries.next()?.number }, { try newEntries.next()?.number })
+      return ListChanges(
+        blockingAdded: blocking.added, blockingRemoved: blocking.removed,
+        identificationAdded: identification.added, identificationRemoved: identification.removed)
     } catch let error as BlobError {
       throw .blob(path: path, error: error)
     } catch {
@@ -340,16 +482,33 @@ public struct Publisher {
     }
   }
 
-  /// How many numbers of the ascending sequence `old` the ascending
-  /// sequence `new` lacks.
-  private static func countMissing(_ old: () throws -> Int64?, from new: () throws -> Int64?) throws -> Int {
-    var missing = 0
-    var candidate = try new()
-    while let number = try old() {
-      while let value = candidate, value < number { candidate = try new() }
-      if candidate != number { missing += 1 }
+  /// How many numbers the ascending sequence `new` has that `old` lacks,
+  /// and the reverse.
+  private static func countDifferences(
+    _ old: () throws -> Int64?, _ new: () throws -> Int64?
+  ) throws -> (added: Int, removed: Int) {
+    var added = 0
+    var removed = 0
+    var left = try old()
+    var right = try new()
+    while true {
+      switch (left, right) {
+      case (nil, nil):
+        return (added, removed)
+      case (let a?, let b?) where a == b:
+        left = try old()
+        right = try new()
+      case (let a?, let b?) where a < b:
+        removed += 1
+        left = try old()
+      case (_?, nil):
+        removed += 1
+        left = try old()
+      default:
+        added += 1
+        right = try new()
+      }
     }
-    return missing
   }
 
   /// Removes files that a run which died before its catalog transaction left:
@@ -361,6 +520,14 @@ public struct Publisher {
       for name in names where name.hasPrefix(".") || (StoreLayout.version(ofFileNamed: name) ?? 0) > latestVersion {
         try? manager.removeItem(atPath: directory + "/" + name)
       }
+    }
+  }
+
+  private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(BuildError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .store(error)
     }
   }
 

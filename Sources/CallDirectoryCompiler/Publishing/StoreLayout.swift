@@ -6,6 +6,9 @@
 ///     STORE/snapshots/snapshot-000042-shard-03.cdir   shard 3 of it (maxEntriesPerExtension)
 ///     STORE/deltas/delta-000041-000042.cdir  deltas between versions (and per shard)
 ///     STORE/rejects/rejects-000042.txt       rejected lines of a build
+///     STORE/rejects/conflicts-000042.txt     its label conflicts
+///     STORE/refused/rejects-000043.txt       the reports of a build a guard refused
+///     STORE/dry-run/rejects.txt              the reports of the last `build --dry-run`
 public struct StoreLayout: Sendable {
   /// The store directory as the user named it.
   public let root: String
@@ -19,6 +22,10 @@ public struct StoreLayout: Sendable {
   public var snapshotsDirectory: String { path("snapshots") }
   public var deltasDirectory: String { path("deltas") }
   public var rejectsDirectory: String { path("rejects") }
+  /// Reports of builds a guard refused (never published).
+  public var refusedDirectory: String { path("refused") }
+  /// Reports and scratch files of `build --dry-run` (never published).
+  public var dryRunDirectory: String { path("dry-run") }
 
   /// A path inside the store from a path relative to it.
   public func path(_ relative: String) -> String { root + "/" + relative }
@@ -43,6 +50,11 @@ public struct StoreLayout: Sendable {
     return shard < 10 ? "-shard-0\(shard)" : "-shard-\(shard)"
   }
   static func rejectsName(_ version: Int) -> String { "rejects/rejects-\(padded(version)).txt" }
+  static func conflictsName(_ version: Int) -> String { "rejects/conflicts-\(padded(version)).txt" }
+  static func refusedRejectsName(_ version: Int) -> String { "refused/rejects-\(padded(version)).txt" }
+  static func refusedConflictsName(_ version: Int) -> String { "refused/conflicts-\(padded(version)).txt" }
+  static let dryRunRejectsName = "dry-run/rejects.txt"
+  static let dryRunConflictsName = "dry-run/conflicts.txt"
 
   private static func padded(_ value: Int) -> String {
     let text = String(value)

@@ -90,7 +90,7 @@ public struct DelimitedSourceReader: SourceReader {
         .issue(
           SourceIssue(
             line: line, reason: reason,
-            excerpt: _excerpt(base + start, stop - start))))
+            text: _LineText.escaped(base + start, stop - start))))
     }
 
     reading: while true {
@@ -171,12 +171,27 @@ public struct DelimitedSourceReader: SourceReader {
           continue
         case .record(let next, let newlines):
           if let chosen = columns {
-            switch extract(base, chosen, fields: fields, line: line) {
-            case .record(let record):
-              summary.records += 1
-              try body(.record(record))
-            case .issue(let reason):
-              try issue(reason, pos, next)
+            var stop = next
+            while stop > pos, base[stop - 1] == _ASCII.lineFeed || base[stop - 1] == _ASCII.carriageReturn {
+              stop -= 1
+            }
+            let text = UnsafeBufferPointer(start: base + pos, count: min(stop - pos, _LineText.maximumBytes))
+            // Collapsing doubled quotes rewrites the buffer: keep the
+            // record as read for the rejects report first.
+            let kept = fields.contains(where: \.escaped) ? Array(text) : nil
+            let outcome = extract(base, chosen, fields: fields, line: line)
+            try (kept ?? []).withUnsafeBufferPointer { copy in
+              let recordText = kept == nil ? text : copy
+              switch outcome {
+              case .record(let record):
+                summary.records += 1
+                try body(.record(RawRecord(
+                  line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
+                  textBytes: recordText)))
+              case .issue(let reason):
+                summary.issues += 1
+                try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
+              }
             }
           } else {
             columns = try resolveHeader(base, fields, name: bytes.name)

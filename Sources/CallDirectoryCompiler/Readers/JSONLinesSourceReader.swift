@@ -48,6 +48,7 @@ public struct JSONLinesSourceReader: SourceReader {
         _trim(p, &lower, &upper)
         if lower == upper { return }
         let text = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+        let lineBytes = UnsafeBufferPointer(start: p, count: count)
         switch extract(text, decoder: decoder) {
         case .success(let record):
           summary.records += 1
@@ -60,11 +61,11 @@ public struct JSONLinesSourceReader: SourceReader {
                   .record(
                     RawRecord(
                       line: line, numberBytes: numberBytes,
-                      labelBytes: labelBytes)))
+                      labelBytes: labelBytes, textBytes: lineBytes)))
               }
             } else {
               try body(
-                .record(RawRecord(line: line, numberBytes: numberBytes)))
+                .record(RawRecord(line: line, numberBytes: numberBytes, textBytes: lineBytes)))
             }
           }
         case .failure(let failure):
@@ -73,12 +74,12 @@ public struct JSONLinesSourceReader: SourceReader {
             .issue(
               SourceIssue(
                 line: line, reason: failure.reason,
-                excerpt: _excerpt(p, count))))
+                text: _LineText.escaped(p, count))))
         }
       },
-      onTooLong: { line in
+      onTooLong: { line, start in
         summary.issues += 1
-        try body(.issue(SourceIssue(line: line, reason: "line too long")))
+        try body(.issue(SourceIssue(line: line, reason: "line too long", text: _LineText.escaped(start))))
       })
     bytes.sign(&summary)
     return summary

@@ -35,18 +35,20 @@ extension _LineIndependentReader {
             break
           case .record(let lower, let upper):
             summary.records += 1
-            try body(.record(RawRecord(line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower))))
+            try body(.record(RawRecord(
+              line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower),
+              textBytes: UnsafeBufferPointer(start: p, count: count))))
           case .range(let range):
             summary.ranges += 1
-            try body(.range(SourceRange(range: range, line: line)))
+            try body(.range(SourceRange(range: range, line: line, text: _LineText.escaped(p, count))))
           case .issue(let reason):
             summary.issues += 1
-            try body(.issue(SourceIssue(line: line, reason: reason, excerpt: _excerpt(p, count))))
+            try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(p, count))))
           }
         },
-        onTooLong: { line in
+        onTooLong: { line, start in
           summary.issues += 1
-          try body(.issue(SourceIssue(line: line, reason: "line too long")))
+          try body(.issue(SourceIssue(line: line, reason: "line too long", text: _LineText.escaped(start))))
         })
       summary.physicalLines += lines
     }

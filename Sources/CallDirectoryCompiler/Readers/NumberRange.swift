@@ -31,10 +31,13 @@ public struct SourceRange: Sendable, Hashable {
   public var range: NumberRange
   /// The 1-based physical line of the pattern.
   public var line: Int
+  /// The line as read, escaped and cut for reports, when the reader kept it.
+  public var text: String?
 
   /// Creates a located range.
-  public init(range: NumberRange, line: Int) {
+  public init(range: NumberRange, line: Int, text: String? = nil) {
     self.range = range
     self.line = line
+    self.text = text
   }
 }

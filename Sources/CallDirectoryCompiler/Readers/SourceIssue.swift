@@ -8,15 +8,16 @@ public struct SourceIssue: Sendable, Hashable, CustomStringConvertible {
   public var line: Int
   /// Why the line was rejected, lowercase.
   public var reason: String
-  /// Up to 80 characters of the offending text (invalid UTF-8 replaced by
-  /// U+FFFD), for diagnostics.
-  public var excerpt: String?
+  /// The rejected line as read, escaped and cut at 120 characters (see
+  /// the rejects report in `schemas/reports.md`), or nil when the reader
+  /// kept none.
+  public var text: String?
 
   /// Creates an issue.
-  public init(line: Int, reason: String, excerpt: String? = nil) {
+  public init(line: Int, reason: String, text: String? = nil) {
     self.line = line
     self.reason = reason
-    self.excerpt = excerpt
+    self.text = text
   }
 
   /// `line N: reason`.

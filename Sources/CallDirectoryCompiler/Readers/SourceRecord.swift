@@ -33,16 +33,28 @@ public struct RawRecord {
   /// The UTF-8 bytes of the trimmed label, or `nil` when there is none or it
   /// is empty.
   public let labelBytes: UnsafeBufferPointer<UInt8>?
+  /// The bytes of the whole record as read (its line or lines, without the
+  /// final line ending; any bytes, not only UTF-8), for the rejects report;
+  /// `nil` when the reader keeps none, and then the number is shown.
+  public let textBytes: UnsafeBufferPointer<UInt8>?
 
   /// Creates a view; the buffers must stay valid while the view is used.
   public init(
     line: Int,
     numberBytes: UnsafeBufferPointer<UInt8>,
-    labelBytes: UnsafeBufferPointer<UInt8>? = nil
+    labelBytes: UnsafeBufferPointer<UInt8>? = nil,
+    textBytes: UnsafeBufferPointer<UInt8>? = nil
   ) {
     self.line = line
     self.numberBytes = numberBytes
     self.labelBytes = labelBytes
+    self.textBytes = textBytes
+  }
+
+  /// The record's text as the rejects report shows it (escaped, at most
+  /// 120 characters).
+  public var reportedText: String {
+    _LineText.escaped(textBytes ?? numberBytes)
   }
 
   /// The number text, copied into a `String`.

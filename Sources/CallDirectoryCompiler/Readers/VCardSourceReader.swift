@@ -37,15 +37,18 @@ public struct VCardSourceReader: SourceReader {
 
     func flushCard() throws {
       let label = card.label
-      for (number, line) in card.numbers {
+      for (number, line, text) in card.numbers {
         summary.records += 1
         try number.withUnsafeBufferPointer { numberBytes in
           try label.withUnsafeBufferPointer { labelBytes in
-            try body(
-              .record(
-                RawRecord(
-                  line: line, numberBytes: numberBytes,
-                  labelBytes: labelBytes.isEmpty ? nil : labelBytes)))
+            try text.withUnsafeBufferPointer { textBytes in
+              try body(
+                .record(
+                  RawRecord(
+                    line: line, numberBytes: numberBytes,
+                    labelBytes: labelBytes.isEmpty ? nil : labelBytes,
+                    textBytes: textBytes)))
+            }
           }
         }
       }
@@ -82,16 +85,16 @@ public struct VCardSourceReader: SourceReader {
             .issue(
               SourceIssue(
                 line: logicalLine, reason: "empty number",
-                excerpt: _excerpt(logical))))
+                text: logical.withUnsafeBufferPointer { _LineText.escaped($0) })))
         } else if !_isValidUTF8(value) {
           summary.issues += 1
           try body(
             .issue(
               SourceIssue(
                 line: logicalLine, reason: "invalid utf-8",
-                excerpt: _excerpt(logical))))
+                text: logical.withUnsafeBufferPointer { _LineText.escaped($0) })))
         } else {
-          card.numbers.append((value, logicalLine))
+          card.numbers.append((value, logicalLine, Array(logical.prefix(_LineText.maximumBytes))))
         }
       default:
         break
@@ -113,10 +116,10 @@ public struct VCardSourceReader: SourceReader {
         logical.append(
           contentsOf: UnsafeBufferPointer(start: p, count: count))
       },
-      onTooLong: { line in
+      onTooLong: { line, start in
         try process()
         summary.issues += 1
-        try body(.issue(SourceIssue(line: line, reason: "line too long")))
+        try body(.issue(SourceIssue(line: line, reason: "line too long", text: _LineText.escaped(start))))
       })
     try process()
     try flushCard()
@@ -127,7 +130,8 @@ public struct VCardSourceReader: SourceReader {
 
 /// The parts of one card the reader keeps until `END:VCARD`.
 private struct _Card {
-  var numbers: [([UInt8], Int)] = []
+  /// Each `TEL` value with its line and the start of its content line.
+  var numbers: [([UInt8], Int, [UInt8])] = []
   var formattedName: [UInt8] = []
   var organization: [UInt8] = []
 

@@ -12,21 +12,25 @@ extension Calldir {
         policy, and publishes a full snapshot blob into the store with a catalog entry \
         (version 1, 2, 3, …). Content identical to the latest version publishes nothing. \
         Safe under cron: a lock serializes runs, files are renamed into place before one \
-        catalog transaction publishes them, and a snapshot that would drop more than \
-        maxRemovalRatio of the previous version is refused unless --force. Prints a summary \
-        when standard output is a terminal (or with --verbose); quiet otherwise.
+        catalog transaction publishes them, and guards refuse a build (exit 65) whose source \
+        rejects too many lines, whose source or list drops more than maxRemovalRatio of the \
+        previous version, or whose source file is empty or gone where it gave numbers; the \
+        refused build's rejects report is kept under STORE/refused/. --dry-run computes \
+        everything and publishes nothing. Prints a summary when standard output is a terminal \
+        (or with --verbose); quiet otherwise.
         """,
       arguments: [
         .option("config", valueName: "file", isRequired: true, help: "The build config (JSON, schemas/config.schema.json)."),
         .option("store", valueName: "dir", isRequired: true, help: "The store directory (created when missing)."),
-        .flag("json", help: "Print the result as one JSON object."),
-        .flag("force", help: "Publish even when the removal guard refuses."),
+        .flag("json", help: "Print the result (or the refusal) as one JSON object."),
+        .flag("force", help: "Publish even when a guard refuses."),
+        .flag("dry-run", help: "Compute everything (sources, rejects, conflicts, guards, shards) and publish nothing."),
         .flag("no-wait", help: "Exit 75 at once when another build holds the store."),
         .option(
           "memory-limit", valueName: "size",
           help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
             + "Past it, sorted runs of numbers are spilled into the store and merged."),
-        .flag("verbose", short: "v", help: "Print the summary even when standard output is not a terminal."),
+        .flag("verbose", short: "v", help: "Print the summary, with every source, even when standard output is not a terminal."),
       ]
     )
 
@@ -34,6 +38,7 @@ extension Calldir {
     let storePath: String
     let json: Bool
     let force: Bool
+    let dryRun: Bool
     let noWait: Bool
     let verbose: Bool
     let memoryLimit: Int
@@ -43,6 +48,7 @@ extension Calldir {
       storePath = try arguments.requiredString("store")
       json = arguments.flag("json")
       force = arguments.flag("force")
+      dryRun = arguments.flag("dry-run")
       noWait = arguments.flag("no-wait")
       verbose = arguments.flag("verbose")
       if let text = arguments.string("memory-limit") {
@@ -61,75 +67,54 @@ extension Calldir {
       let publisher = Publisher(
         configPath: configPath, store: StoreLayout(root: storePath),
         options: Publisher.Options(
-          force: force, wait: !noWait, memoryLimit: memoryLimit, progress: { progress.update($0) }))
+          force: force, wait: !noWait, dryRun: dryRun, memoryLimit: memoryLimit, progress: { progress.update($0) }))
       let result: Publisher.Result
       do {
         result = try publisher.build()
       } catch {
+        progress.finish()
+        if json { context.standardOutput.writeJSONLine(Self.errorObject(error)) }
+        if case .refused(_, let rejects?, _) = error {
+          context.standardError.writeLine("rejected lines of the refused build: \(rejects)")
+        }
         throw ExitCodes.mapped(error)
       }
       progress.finish()
       for warning in result.warnings { context.standardError.writeLine("warning: \(warning)") }
-      let counts = result.statistics
+      let refusals = result.refusals
       if json {
-        context.standardOutput.writeJSONLine([
-          "version": .int(Int64(result.version)),
-          "unchanged": .bool(result.unchanged),
-          "snapshot": .string(result.snapshotPath),
-          "counts": [
-            "blocking": .int(Int64(counts.blocking)),
-            "identification": .int(Int64(counts.identification)),
-            "labels": .int(Int64(counts.labels)),
-            "rejected": .int(Int64(counts.rejected)),
-            "conflicts": .int(Int64(counts.conflicts)),
-            "allowed": .int(Int64(counts.allowed)),
-            "duplicates": .int(Int64(counts.duplicates)),
-          ],
-          "bytes": .int(result.bytes),
-          "removed": .int(Int64(result.removed)),
-          "spilledRuns": .int(Int64(counts.spilledRuns)),
-          "rejects": result.rejectsPath.map { .string($0) } ?? .null,
-          "deltas": .array(result.deltas.map { delta in
-            ["from": .int(Int64(delta.fromVersion)), "path": .string(publisher.store.path(delta.path)), "bytes": .int(delta.bytes)]
-          }),
-          "shards": .array(result.shards.map { shard in
-            [
-              "shard": .int(Int64(shard.shard)), "path": .string(publisher.store.path(shard.path)),
-              "bytes": .int(shard.bytes), "lower": .int(shard.lowerBound), "upper": .int(shard.upperBound),
-              "blocking": .int(Int64(shard.blocking)), "identification": .int(Int64(shard.identification)),
-              "deltas": .array(result.shardDeltas.filter { $0.shard == shard.shard }.map { delta in
-                ["from": .int(Int64(delta.fromVersion)), "path": .string(publisher.store.path(delta.path)), "bytes": .int(delta.bytes)]
-              }),
-            ]
-          }),
-        ])
-        return
+        var object = BuildSummary(result: result, store: publisher.store).json
+        if let first = refusals.first, case .object(let members) = object {
+          let error = Self.errorFields(kind: first.kind.rawValue, message: first.message, source: first.source)
+          object = .object([("error", error)] + members)
+        }
+        context.standardOutput.writeJSONLine(object)
+      } else if verbose || context.standardOutput.isTerminal {
+        BuildSummary(result: result, store: publisher.store).write(to: context.standardOutput, sources: true)
       }
-      guard verbose || context.standardOutput.isTerminal else { return }
-      let output = context.standardOutput
-      if result.unchanged {
-        output.writeLine("unchanged: same content as version \(result.version) (\(result.snapshotPath)); nothing published")
-      } else {
-        output.writeLine("published version \(result.version): \(result.snapshotPath) (\(result.bytes) bytes)")
+      // A dry run that a guard would refuse ends as the build would.
+      if let first = refusals.first, dryRun, !force {
+        throw MappedError(exitCode: .dataError, message: "dry run: the build would be refused: " + first.message)
       }
-      output.writeLine(
-        "blocking \(counts.blocking), identification \(counts.identification) (\(counts.labels) labels), "
-          + "rejected \(counts.rejected), conflicts \(counts.conflicts), allowed \(counts.allowed), "
-          + "duplicates \(counts.duplicates)")
-      if counts.spilledRuns > 0 {
-        output.writeLine("past the memory limit: \(counts.spilledRuns) sorted runs spilled to disk and merged")
+    }
+
+    /// `{"error": {"kind", "message", "source"}, "refusals": […], "rejects": …}` for a failed build.
+    static func errorObject(_ error: BuildError) -> JSONValue {
+      var members: [(key: String, value: JSONValue)] = [
+        ("error", errorFields(kind: error.kind, message: error.description, source: error.source))
+      ]
+      if case .refused(let refusals, let rejects, let conflicts) = error {
+        members.append(("refusals", .array(refusals.map { errorFields(kind: $0.kind.rawValue, message: $0.message, source: $0.source) })))
+        members.append(("rejects", rejects.map { .string($0) } ?? .null))
+        members.append(("conflicts", conflicts.map { .string($0) } ?? .null))
       }
-      if let rejects = result.rejectsPath, counts.rejected > 0 {
-        output.writeLine("rejected lines: \(rejects)")
-      }
-      for delta in result.deltas {
-        output.writeLine("delta from version \(delta.fromVersion): \(publisher.store.path(delta.path)) (\(delta.bytes) bytes)")
-      }
-      for shard in result.shards {
-        output.writeLine(
-          "shard \(shard.shard) [\(shard.lowerBound)…\(shard.upperBound)]: \(publisher.store.path(shard.path)) "
-            + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
-      }
+      return .object(members)
+    }
+
+    static func errorFields(kind: String, message: String, source: String?) -> JSONValue {
+      var fields: [(key: String, value: JSONValue)] = [("kind", .string(kind)), ("message", .string(message))]
+      if let source { fields.append(("source", .string(source))) }
+      return .object(fields)
     }
   }
 }

@@ -29,13 +29,13 @@ enum ExitCodes {
       case .config(let error): code(for: error)
       case .source(.cannotOpen): .noInput
       case .source(.readFailed): .ioError
-      case .source, .unknownRegion, .tooManyRejects: .dataError
+      case .source, .unknownRegion: .dataError
       case .report: .cantCreate
       case .spill: .ioError
       }
     case .store(let error): code(for: error)
     case .blob(_, let error): code(for: error)
-    case .removalGuard: .dataError
+    case .refused: .dataError
     }
   }
 

@@ -109,6 +109,7 @@ import Testing
     let workspace = try Workspace()
     let files = SpillFiles(directory: workspace.url.path)
     var collector = NumberCollector()
+    collector.begin(source: 0)
     var generator = SplitMix64(seed: 23)
     var expected: Set<Int64> = []
     for _ in 0..<(SortedRun.maximumFanIn * 2 + 5) {
@@ -116,16 +117,17 @@ import Testing
       expected.formUnion(numbers)
       collector.add(numbers, limit: 50)
       try collector.spill(to: files)
-      #expect(collector.runs.count < SortedRun.maximumFanIn)
+      #expect(collector.sources[0].runs.count < SortedRun.maximumFanIn)
     }
+    collector.endSource()
     let added = collector.added
-    let runs = collector.takeRuns()
-    let merged = try MergedRuns(runs)
+    let merged = try MergedRuns(collector.allRuns)
     var result: [Int64] = []
     while let number = try merged.next() { result.append(number) }
     #expect(result == expected.sorted())
     #expect(collector.repeatsInRuns + merged.repeats == added - expected.count)
-    #expect(collector.runsWritten == SortedRun.maximumFanIn * 2 + 5)
+    // One run per spill, and one per merge of a full fan-in.
+    #expect(collector.runsWritten == SortedRun.maximumFanIn * 2 + 5 + 2)
   }
 
   @Test func aTruncatedRunIsAnErrorNotACrash() throws {

@@ -49,20 +49,20 @@ private func withSource(_ entry: String) -> String {
       config.sources == [
         SourceSpec(
           index: 0, path: "/data/build/block.txt", format: "lines",
-          list: .block, region: "GB"),
+          list: .block, region: "GB", writtenPath: "block.txt"),
         SourceSpec(
           index: 1, path: "/data/build/ftc.csv", format: "csv", list: .block,
-          region: "US", options: ["number": "Company_Phone_Number"]),
+          region: "US", options: ["number": "Company_Phone_Number"], writtenPath: "ftc.csv"),
         SourceSpec(
           index: 2, path: "/data/build/names.csv", format: "csv",
           list: .identify, region: "US", priority: 10,
-          options: ["number": "phone", "label": "name"]),
+          options: ["number": "phone", "label": "name"], writtenPath: "names.csv"),
         SourceSpec(
           index: 3, path: "/data/build/ranges.txt", format: "patterns",
-          list: .block, region: "US"),
+          list: .block, region: "US", writtenPath: "ranges.txt"),
         SourceSpec(
           index: 4, path: "/data/shared/allow.txt", format: "lines",
-          list: .allow, region: "US"),
+          list: .allow, region: "US", writtenPath: "../shared/allow.txt"),
       ])
     #expect(config.sources[2].label == "name")
     #expect(config.sources[2].keyPath == "sources[2]")

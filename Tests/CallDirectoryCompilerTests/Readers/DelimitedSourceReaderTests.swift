@@ -87,13 +87,13 @@ import Testing
       contents.issues == [
         SourceIssue(
           line: 2, reason: "short row: 1 field, expected at least 2",
-          excerpt: "+1 555 0100"),
+          text: "+1 555 0100"),
         SourceIssue(
           line: 3, reason: "unexpected text after closing quote",
-          excerpt: "\"+1 555 0101\"x,bad"),
+          text: "\"+1 555 0101\"x,bad"),
         SourceIssue(
           line: 5, reason: "unbalanced quotes",
-          excerpt: "\"+1 555 0103,never closed"),
+          text: "\"+1 555 0103,never closed"),
       ])
     #expect(contents.summary.dataLines == 6)
   }

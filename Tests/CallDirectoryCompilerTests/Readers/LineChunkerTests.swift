@@ -27,7 +27,7 @@ import Testing
       onLine: { p, length, line in
         seen.append("\(line):" + String(decoding: UnsafeBufferPointer(start: p, count: length), as: UTF8.self))
       },
-      onTooLong: { line in seen.append("\(line):too long") })
+      onTooLong: { line, _ in seen.append("\(line):too long") })
     #expect(count == seen.count)
     return seen
   }

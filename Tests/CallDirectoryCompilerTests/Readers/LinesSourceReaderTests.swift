@@ -84,7 +84,7 @@ import Testing
         SourceIssue(
           line: 1,
           reason: "tab inside number (labelled lists need format 'tsv')",
-          excerpt: "+15550100\tAcme")
+          text: "+15550100\\tAcme")
       ])
   }
 
@@ -112,7 +112,8 @@ import Testing
     let reader = LinesSourceReader(input: input("+1\n\(long)\n+2\n"))
     let contents = try reader.readAll()
     #expect(numbers(contents) == ["+1", "+2"])
-    #expect(contents.issues == [SourceIssue(line: 2, reason: "line too long")])
+    // The report keeps the line's first 120 characters.
+    #expect(contents.issues == [SourceIssue(line: 2, reason: "line too long", text: String(repeating: "1", count: 120))])
     #expect(contents.records.map(\.line) == [1, 3])
   }
 

@@ -109,7 +109,7 @@ struct PatternCase: CustomTestStringConvertible, Sendable {
     #expect(contents.ranges.map(\.line) == [2, 5])
     #expect(
       contents.issues == [
-        SourceIssue(line: 4, reason: "invalid utf-8", excerpt: "2\u{FFFD}")
+        SourceIssue(line: 4, reason: "invalid utf-8", text: "2\\xC3")
       ])
     #expect(contents.summary.physicalLines == 5)
   }

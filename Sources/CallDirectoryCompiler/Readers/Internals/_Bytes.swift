@@ -44,23 +44,6 @@ func _trim(
   while upper > lower, _isBlank(p[upper - 1]) { upper -= 1 }
 }
 
-/// Up to 80 characters of `bytes`, decoded leniently, for an issue excerpt.
-func _excerpt(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
-  let text = String(
-    decoding: UnsafeBufferPointer(start: p, count: min(count, 320)),
-    as: UTF8.self)
-  if text.count <= 80, count <= 320 { return text }
-  return String(text.prefix(79)) + "…"
-}
-
-/// Up to 80 characters of `bytes` for an issue excerpt.
-func _excerpt(_ bytes: [UInt8]) -> String {
-  bytes.withUnsafeBufferPointer { buffer in
-    guard let start = buffer.baseAddress else { return "" }
-    return _excerpt(start, buffer.count)
-  }
-}
-
 /// Whether the text after a `#` comment start is only `##…` (two or more),
 /// i.e. detached wildcards such as `+41 21 560 ####`.
 @inline(__always)

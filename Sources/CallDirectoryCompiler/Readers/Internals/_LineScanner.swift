@@ -11,10 +11,12 @@
 /// `bytes` holds complete lines, each ending in LF, except that the last
 /// piece of the input may end with a line that has none. When
 /// `endsWithTooLongLine` is set, one more line follows these bytes: a line
-/// longer than the limit, whose bytes were dropped.
+/// longer than the limit, whose bytes were dropped but for the first
+/// ``_LineText/maximumBytes`` (`tooLongStart`), kept for the rejects report.
 struct _LinePiece {
   var bytes: UnsafeBufferPointer<UInt8>
   var endsWithTooLongLine: Bool
+  var tooLongStart = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 }
 
 /// Cuts an input into pieces of whole lines, so the lines of one piece can
@@ -61,7 +63,9 @@ final class _LineChunker {
       } else if available > maxLineBytes + 1 {
         discarding = true
         position = input.end
-        return _LinePiece(bytes: UnsafeBufferPointer(start: start, count: 0), endsWithTooLongLine: true)
+        return _LinePiece(
+          bytes: UnsafeBufferPointer(start: start, count: 0), endsWithTooLongLine: true,
+          tooLongStart: UnsafeBufferPointer(start: start, count: min(available, _LineText.maximumBytes)))
       }
       if input.isEOF {
         finished = true
@@ -85,7 +89,7 @@ final class _LineChunker {
 
 /// Calls `onLine` for each line of `piece` (without its LF or CRLF),
 /// numbering from `firstLine`; a line longer than `maxLineBytes` goes to
-/// `onTooLong` instead.
+/// `onTooLong` instead, with its first bytes.
 ///
 /// - Returns: The number of lines the piece holds.
 @inline(__always)
@@ -94,7 +98,7 @@ func _forEachLine(
   firstLine: Int,
   maxLineBytes: Int = _maxRecordBytes,
   onLine: (UnsafePointer<UInt8>, Int, Int) throws -> Void,
-  onTooLong: (Int) throws -> Void
+  onTooLong: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
 ) rethrows -> Int {
   var lineNumber = firstLine
   if let base = piece.bytes.baseAddress {
@@ -105,7 +109,7 @@ func _forEachLine(
       var length = newline - cursor
       if length > 0, newline[-1] == 0x0D { length -= 1 }
       if length > maxLineBytes {
-        try onTooLong(lineNumber)
+        try onTooLong(lineNumber, UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes)))
       } else {
         try onLine(cursor, length, lineNumber)
       }
@@ -114,7 +118,7 @@ func _forEachLine(
     }
   }
   if piece.endsWithTooLongLine {
-    try onTooLong(lineNumber)
+    try onTooLong(lineNumber, piece.tooLongStart)
     lineNumber += 1
   }
   return lineNumber - firstLine
@@ -123,7 +127,7 @@ func _forEachLine(
 /// Calls `onLine` for each physical line of `input`, without its LF or CRLF.
 ///
 /// Skips a UTF-8 BOM. A line longer than `maxLineBytes` is reported once
-/// through `onTooLong` and dropped. The pointer passed to `onLine` is only
+/// through `onTooLong` (with its first bytes) and dropped. The pointer passed to `onLine` is only
 /// valid during the call.
 ///
 /// - Returns: The number of physical lines.
@@ -132,7 +136,7 @@ func _forEachLine(
   _ input: _ByteInput,
   maxLineBytes: Int = _maxRecordBytes,
   onLine: (UnsafePointer<UInt8>, Int, Int) throws -> Void,
-  onTooLong: (Int) throws -> Void
+  onTooLong: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
 ) throws -> Int {
   let chunker = try _LineChunker(input, maxLineBytes: maxLineBytes)
   var lines = 0

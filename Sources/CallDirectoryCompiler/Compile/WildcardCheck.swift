@@ -1,0 +1,86 @@
+/// Recognizes number fields that are really patterns: regular expressions
+/// (`+5695977.*`, `^\+4121\d{6}$`, `[0-9]{10}`) and wildcards
+/// (`0800****`, `+4121560????`, `+1 800 555 XXXX`, `33162######`).
+///
+/// Such a line must never be read as one number: libphonenumber turns
+/// `XXXX` into the keypad digits `9999` and cuts `.*` off, so the list
+/// would block a number nobody meant. The compiler rejects them with a
+/// reason that points to the `patterns` format instead.
+enum WildcardCheck {
+  /// Why `text` (a record's raw number field) is a pattern rather than a
+  /// number, or nil when it looks like a number.
+  static func reason(for text: UnsafeBufferPointer<UInt8>) -> String? {
+    guard mayHoldPattern(text) else { return nil }
+    let bytes = Array(text)
+    if let token = regularExpressionToken(bytes) {
+      return "looks like a regular expression ('\(token)'); " + advice(bytes)
+    }
+    if let token = wildcardToken(bytes) {
+      return "looks like a wildcard pattern ('\(token)'); " + advice(bytes)
+    }
+    return nil
+  }
+
+  /// A fast screen: whether `text` holds any byte a pattern needs. Plain
+  /// numbers (digits, `+`, spaces, dashes, parentheses) never do.
+  @inline(__always)
+  static func mayHoldPattern(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in text where byte >= 0x3A || byte == 0x23 || byte == 0x24 || byte == 0x2A || byte == 0x2E {
+      return true
+    }
+    return false
+  }
+
+  private static func advice(_ bytes: [UInt8]) -> String {
+    var prefix = ""
+    for byte in bytes {
+      if _isDigit(byte) {
+        prefix.unicodeScalars.append(Unicode.Scalar(byte))
+      } else if byte == _ASCII.plus && prefix.isEmpty {
+        prefix = "+"
+      } else if byte != _ASCII.space && byte != _ASCII.hyphen && byte != 0x28 && byte != 0x29 {
+        break
+      }
+    }
+    let example = prefix.contains(where: \.isNumber) ? " such as \(prefix)####" : ""
+    return "wildcards need format 'patterns', one '#' per digit\(example)"
+  }
+
+  /// The first regular-expression construct in `bytes`, if any.
+  private static func regularExpressionToken(_ bytes: [UInt8]) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    for token in ["\\d", "\\D", ".*", ".+", ".?", ".{", "(?", "|"] where text.contains(token) {
+      return token
+    }
+    let trimmed = text.trimmingASCIIWhitespace()
+    if trimmed.hasPrefix("^") { return "^" }
+    if trimmed.hasSuffix("$") { return "$" }
+    // A character class such as [0-9] or [2-9], or a repetition such as {6}.
+    for (open, close) in [(UInt8(ascii: "["), UInt8(ascii: "]")), (UInt8(ascii: "{"), UInt8(ascii: "}"))] {
+      guard let start = bytes.firstIndex(of: open),
+        let end = bytes[start...].firstIndex(of: close), end > start + 1
+      else { continue }
+      let inside = bytes[(start + 1)..<end]
+      if inside.allSatisfy({ _isDigit($0) || $0 == _ASCII.hyphen || $0 == _ASCII.comma }) {
+        return String(decoding: bytes[start...end], as: UTF8.self)
+      }
+    }
+    return nil
+  }
+
+  /// The first wildcard run in `bytes`: `#`, `*` or `?` anywhere, or two or
+  /// more `X`/`x` that end the field and follow a digit or separator.
+  private static func wildcardToken(_ bytes: [UInt8]) -> String? {
+    for wildcard in [_ASCII.hash, UInt8(ascii: "*"), UInt8(ascii: "?")] {
+      guard let start = bytes.firstIndex(of: wildcard) else { continue }
+      let end = bytes[start...].firstIndex(where: { $0 != wildcard }) ?? bytes.endIndex
+      return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+    var end = bytes.count
+    while end > 0, _isBlank(bytes[end - 1]) { end -= 1 }
+    var start = end
+    while start > 0, bytes[start - 1] | 0x20 == UInt8(ascii: "x") { start -= 1 }
+    guard end - start >= 2, start == 0 || !_isLetter(bytes[start - 1]) else { return nil }
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+}

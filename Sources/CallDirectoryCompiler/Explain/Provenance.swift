@@ -1,0 +1,122 @@
+import PhoneNumbers
+import UnicodeText
+
+/// One source line that gave a number.
+public struct ProvenanceLine: Sendable, Hashable {
+  /// How the line names the number.
+  public enum Kind: String, Sendable, Hashable {
+    /// The number itself.
+    case number
+    /// A prefix with `#` wildcards (`33162######`).
+    case pattern
+    /// An inclusive range (`a-b`).
+    case range
+  }
+
+  /// The source's path, as the config writes it.
+  public var path: String
+  public var line: Int
+  public var list: SourceList
+  public var kind: Kind
+  /// The cleaned label (identification sources).
+  public var label: String?
+  /// The source's priority.
+  public var priority: Int
+}
+
+/// Whether a source recorded with a version could be read again as it was.
+public enum SourceState: Sendable, Hashable {
+  /// Read again; its checksum matches the version's.
+  case unchanged
+  /// Its file changed since the version was built: its lines are not used.
+  case changed
+  /// Its file is gone.
+  case missing
+  /// The version was recorded by a calldir that did not keep the source's
+  /// options, so it cannot be read the same way.
+  case unknownOptions
+  /// Reading failed.
+  case unreadable(String)
+}
+
+/// Finds every line of a version's sources that gives one of a set of
+/// numbers, reading each source once, exactly as `build` read it
+/// (``RecordAcceptance``): the same reader, options, region and label
+/// cleaning. A source whose file changed since (its CRC-32C differs from
+/// the catalog's) is read but its lines are dropped.
+struct ProvenanceScanner {
+  let normalizer: PhoneNumberNormalizer
+  let registry: SourceFormatRegistry
+  let labelSanitizer: LabelSanitizer
+
+  /// The lines of `sources` that give any of `numbers`, by number, and each
+  /// source's state, in the sources' order.
+  func scan(
+    _ sources: [SourceRecordRow], for numbers: Set<Int64>
+  ) -> (lines: [Int64: [ProvenanceLine]], states: [(path: String, state: SourceState)]) {
+    let sorted = numbers.sorted()
+    var lines: [Int64: [ProvenanceLine]] = [:]
+    var states: [(path: String, state: SourceState)] = []
+    for source in sources {
+      let (found, state) = scan(source, numbers: numbers, sorted: sorted)
+      states.append((source.writtenPath, state))
+      guard state == .unchanged else { continue }
+      for line in found { lines[line.number, default: []].append(line.provenance) }
+    }
+    return (lines, states)
+  }
+
+  private func scan(
+    _ source: SourceRecordRow, numbers: Set<Int64>, sorted: [Int64]
+  ) -> ([(number: Int64, provenance: ProvenanceLine)], SourceState) {
+    guard !source.isAbsent, let list = SourceList(rawValue: source.list) else { return ([], .missing) }
+    guard let format = registry[source.format] else { return ([], .unreadable("unknown format '\(source.format)'")) }
+    if source.options.isEmpty && format.options.contains(where: \.isRequired) { return ([], .unknownOptions) }
+    let spec = SourceSpec(
+      index: source.position, path: source.path, format: source.format, list: list, region: source.region,
+      priority: source.priority, options: source.options, writtenPath: source.writtenPath)
+    let region = source.region == "ZZ" ? nil : normalizer.plan.region(source.region)
+    var found: [(number: Int64, provenance: ProvenanceLine)] = []
+    func note(_ number: Int64, line: Int, kind: ProvenanceLine.Kind, label: String?) {
+      found.append((number, ProvenanceLine(
+        path: source.writtenPath, line: line, list: list, kind: kind, label: label, priority: source.priority)))
+    }
+    let summary: SourceSummary
+    do {
+      let reader = try registry.makeReader(for: spec)
+      summary = try reader.read { event in
+        switch event {
+        case .record(let record):
+          guard case .number(let number) = RecordAcceptance.number(record.numberBytes, normalizer: normalizer, region: region),
+            numbers.contains(number)
+          else { return }
+          var label: String?
+          if list == .identify {
+            guard case .success(let cleaned) = RecordAcceptance.label(record.labelBytes, sanitizer: labelSanitizer)
+            else { return }
+            label = cleaned
+          }
+          note(number, line: record.line, kind: .number, label: label)
+        case .range(let item):
+          guard list != .identify else { return }
+          let kind: ProvenanceLine.Kind =
+            item.range.lower == item.range.upper ? .number : (item.text?.contains("#") == true ? .pattern : .range)
+          var index = sorted.partitionPoint { $0 < item.range.lower }
+          while index < sorted.count && sorted[index] <= item.range.upper {
+            note(sorted[index], line: item.line, kind: kind, label: nil)
+            index += 1
+          }
+        case .issue:
+          break
+        }
+      }
+    } catch let error as SourceError {
+      if case .cannotOpen = error { return ([], .missing) }
+      return ([], .unreadable(error.description))
+    } catch {
+      return ([], .unreadable("\(error)"))
+    }
+    guard FileOperations.checksumText(summary.checksum) == source.checksum else { return ([], .changed) }
+    return (found, .unchanged)
+  }
+}

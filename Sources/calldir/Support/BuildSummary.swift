@@ -1,0 +1,155 @@
+import CallDirectoryCompiler
+import CommandLineKit
+
+/// What `calldir build` prints: the summary on a terminal (or with
+/// `--verbose`) and the `--json` object.
+struct BuildSummary {
+  let result: Publisher.Result
+  let store: StoreLayout
+
+  /// The `--json` object.
+  var json: JSONValue {
+    let counts = result.statistics
+    return [
+      "version": .int(Int64(result.version)),
+      "unchanged": .bool(result.unchanged),
+      "dryRun": .bool(result.dryRun),
+      "snapshot": .string(result.snapshotPath),
+      "counts": [
+        "blocking": .int(Int64(counts.blocking)),
+        "identification": .int(Int64(counts.identification)),
+        "labels": .int(Int64(counts.labels)),
+        "rejected": .int(Int64(counts.rejected)),
+        "conflicts": .int(Int64(counts.conflicts)),
+        "allowed": .int(Int64(counts.allowed)),
+        "duplicates": .int(Int64(counts.duplicates)),
+      ],
+      "bytes": .int(result.bytes),
+      "removed": .int(Int64(result.removed)),
+      "changes": result.changes.map { changes in
+        [
+          "blocking": ["added": .int(Int64(changes.blockingAdded)), "removed": .int(Int64(changes.blockingRemoved))],
+          "identification": [
+            "added": .int(Int64(changes.identificationAdded)), "removed": .int(Int64(changes.identificationRemoved)),
+          ],
+        ]
+      } ?? .null,
+      "spilledRuns": .int(Int64(counts.spilledRuns)),
+      "rejects": result.rejectsPath.map { .string($0) } ?? .null,
+      "conflicts": result.conflictsPath.map { .string($0) } ?? .null,
+      "sources": .array(result.sources.map(Self.json)),
+      "guards": .array(result.guards.map(Self.json)),
+      "deltas": .array(result.deltas.map { delta in
+        ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
+      }),
+      "shards": .array(result.shards.map { shard in
+        [
+          "shard": .int(Int64(shard.shard)), "path": .string(store.path(shard.path)),
+          "bytes": .int(shard.bytes), "lower": .int(shard.lowerBound), "upper": .int(shard.upperBound),
+          "blocking": .int(Int64(shard.blocking)), "identification": .int(Int64(shard.identification)),
+          "deltas": .array(result.shardDeltas.filter { $0.shard == shard.shard }.map { delta in
+            ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
+          }),
+        ]
+      }),
+    ]
+  }
+
+  private static func json(_ source: SourceReport) -> JSONValue {
+    [
+      "path": .string(source.spec.writtenPath),
+      "list": .string(source.spec.list.rawValue),
+      "format": .string(source.spec.format),
+      "dataLines": .int(Int64(source.summary.dataLines)),
+      "accepted": .int(Int64(source.accepted)),
+      "rejected": .int(Int64(source.rejected)),
+      "duplicates": .int(Int64(source.contribution.duplicates)),
+      "numbers": .int(Int64(source.contribution.numbers)),
+      "unique": .int(Int64(source.contribution.unique)),
+      "missing": .bool(source.isAbsent),
+      "rejectReasons": .object(source.rejectReasons.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }),
+    ]
+  }
+
+  private static func json(_ check: GuardCheck) -> JSONValue {
+    [
+      "kind": .string(check.kind.rawValue),
+      "subject": .string(check.subject),
+      "previous": .int(Int64(check.previous)),
+      "current": .int(Int64(check.current)),
+      "limit": .double(check.limit),
+      "passed": .bool(check.passed),
+    ]
+  }
+
+  /// The text summary; with `sources`, one line per source.
+  func write(to output: any OutputSink, sources: Bool) {
+    let counts = result.statistics
+    if result.unchanged {
+      output.writeLine("unchanged: same content as version \(result.version) (\(result.snapshotPath)); nothing published")
+    } else if result.dryRun {
+      output.writeLine("dry run: version \(result.version) would be \(result.snapshotPath) (\(result.bytes) bytes); nothing published")
+    } else {
+      output.writeLine("published version \(result.version): \(result.snapshotPath) (\(result.bytes) bytes)")
+    }
+    var line = "blocking \(counts.blocking)"
+    if let changes = result.changes, !result.unchanged {
+      line += " (+\(changes.blockingAdded) -\(changes.blockingRemoved))"
+    }
+    line += ", identification \(counts.identification)"
+    if let changes = result.changes, !result.unchanged {
+      line += " (+\(changes.identificationAdded) -\(changes.identificationRemoved))"
+    }
+    output.writeLine(
+      line + " (\(counts.labels) labels), rejected \(counts.rejected), conflicts \(counts.conflicts), "
+        + "allowed \(counts.allowed), duplicates \(counts.duplicates)")
+    if counts.spilledRuns > 0 {
+      output.writeLine("past the memory limit: \(counts.spilledRuns) sorted runs spilled to disk and merged")
+    }
+    if let rejects = result.rejectsPath, counts.rejected > 0 { output.writeLine("rejected lines: \(rejects)") }
+    if let conflicts = result.conflictsPath, counts.conflicts > 0 { output.writeLine("label conflicts: \(conflicts)") }
+    for refusal in result.refusals {
+      output.writeLine((result.dryRun ? "would be refused: " : "guard overridden by --force: ") + refusal.message)
+    }
+    if sources && !result.sources.isEmpty {
+      let header = ["source", "list", "data lines", "accepted", "rejected", "duplicates", "numbers", "unique"]
+      let rows = result.sources.map { source in
+        [
+          source.spec.writtenPath + (source.isAbsent ? " (missing)" : ""), source.spec.list.rawValue,
+          String(source.summary.dataLines), String(source.accepted), String(source.rejected),
+          String(source.contribution.duplicates), String(source.contribution.numbers),
+          String(source.contribution.unique),
+        ]
+      }
+      for row in TextTable.format([header] + rows) { output.writeLine(row) }
+    }
+    for delta in result.deltas {
+      output.writeLine("delta from version \(delta.fromVersion): \(store.path(delta.path)) (\(delta.bytes) bytes)")
+    }
+    for shard in result.shards {
+      output.writeLine(
+        "shard \(shard.shard) [\(shard.lowerBound)…\(shard.upperBound)]: \(store.path(shard.path)) "
+          + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
+    }
+  }
+}
+
+/// Left-aligned text columns, two spaces apart.
+enum TextTable {
+  static func format(_ rows: [[String]]) -> [String] {
+    var widths: [Int] = []
+    for row in rows {
+      for (index, cell) in row.enumerated() {
+        if index >= widths.count { widths.append(0) }
+        widths[index] = max(widths[index], cell.count)
+      }
+    }
+    return rows.map { row in
+      var line = ""
+      for (index, cell) in row.enumerated() {
+        line += index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+      }
+      return line
+    }
+  }
+}
