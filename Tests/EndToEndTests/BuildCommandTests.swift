@@ -138,6 +138,17 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(usage.status == 64)
   }
 
+  @Test func anUnknownSourceRegionSuggestsTheCodeMeant() throws {
+    let sample = try SampleStore()
+    try sample.directory.write("calldir.json", """
+      {"sources": [{"path": "block.txt", "format": "lines", "list": "block", "region": "UK"}]}
+      """)
+    let result = try sample.build()
+    #expect(result.status == 65)
+    #expect(result.standardError == "error: sources[0].region: unknown region 'UK' "
+      + "(expected an ISO 3166 code such as US, or ZZ); did you mean 'GB'?\n")
+  }
+
   @Test func tooManyRejectsFailsWithNothingPublished() throws {
     let sample = try SampleStore(blockLines: ["nonsense", "more nonsense", "020 7946 0018"])
     let result = try sample.build()

@@ -4,8 +4,9 @@ public enum CompileError: Error, CustomStringConvertible {
   case config(ConfigError)
   /// A source could not be read as a whole.
   case source(SourceError)
-  /// A source names a region the numbering plan does not know.
-  case unknownRegion(keyPath: String, region: String)
+  /// A source names a region the numbering plan does not know;
+  /// `suggestion` is the region it most likely means, if any.
+  case unknownRegion(keyPath: String, region: String, suggestion: String?)
   /// Too many of a source's data lines were rejected: a wrong region or format, not data.
   case tooManyRejects(path: String, rejected: Int, dataLines: Int, limit: Double)
   /// The rejects report could not be written.
@@ -17,8 +18,9 @@ public enum CompileError: Error, CustomStringConvertible {
     switch self {
     case .config(let error): error.description
     case .source(let error): error.description
-    case .unknownRegion(let keyPath, let region):
+    case .unknownRegion(let keyPath, let region, let suggestion):
       "\(keyPath).region: unknown region '\(region)' (expected an ISO 3166 code such as US, or ZZ)"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     case .tooManyRejects(let path, let rejected, let dataLines, let limit):
       "\(path): \(rejected) of \(dataLines) data lines rejected, above maxRejectRatio \(limit); "
         + "check the source's region and format"
