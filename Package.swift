@@ -61,7 +61,10 @@ let package = Package(
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
-    .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler", "FormatFixtures", "PhoneNumbers"]),
+    .testTarget(
+      name: "CallDirectoryCompilerTests",
+      dependencies: ["CallDirectoryCompiler", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase"]
+    ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
     .testTarget(
       name: "CallDirectoryValidationTests",

@@ -6,13 +6,14 @@ import SQLiteDatabase
 public final class Catalog {
   private let database: Database
 
-  /// Opens (creating when needed) the catalog of a store.
+  /// Opens (creating when needed) the catalog of a store, for publishing.
+  ///
+  /// To read an existing store, use ``openForReading(_:)``.
   /// - Throws: `StoreError` when the database cannot be opened or is of an
   ///   unknown schema version.
-  public init(path: String, readOnly: Bool = false) throws(StoreError) {
+  public init(path: String) throws(StoreError) {
     do {
-      database = try Database(path: path, mode: readOnly ? .readOnly : .create)
-      if readOnly { return }
+      database = try Database(path: path, mode: .create)
       try database.setUpWALMode(synchronous: .full)
       let version = try database.userVersion()
       switch version {
@@ -33,6 +34,11 @@ public final class Catalog {
     } catch {
       throw .catalog("\(error)")
     }
+  }
+
+  /// Wraps a connection ``openForReading(_:)`` opened and checked.
+  init(checkedReadOnly database: Database) {
+    self.database = database
   }
 
   /// The newest published snapshot, if any.
