@@ -24,13 +24,41 @@ public final class Database {
     /// Read and write, creating the file if needed
     /// (`SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE`).
     case create
+    /// Read only, for a file that cannot change while it is open, such as
+    /// one on a read-only mount or in a directory this process may not
+    /// write: the path is opened as a `file:` URI with `immutable=1`
+    /// (`SQLITE_OPEN_READONLY | SQLITE_OPEN_URI`), so SQLite takes no locks
+    /// and needs no `-shm` or `-wal` file. The file must exist.
+    ///
+    /// Only safe when nothing writes the database meanwhile, and only for a
+    /// WAL database without a `-wal` file (a cleanly closed one): SQLite
+    /// then reads the database file alone.
+    case immutable
 
     var _flags: Int32 {
       switch self {
       case .readOnly: return SQLITE_OPEN_READONLY
       case .readWrite: return SQLITE_OPEN_READWRITE
       case .create: return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+      case .immutable: return SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
       }
+    }
+
+    /// The file name handed to `sqlite3_open_v2` for `path`.
+    func _fileName(for path: String) -> String {
+      guard self == .immutable else { return path }
+      // RFC 3986 as SQLite reads it: `%`, `?` and `#` are escaped; an
+      // absolute path gets an empty authority so that `//` stays a path.
+      var escaped = ""
+      for character in path.unicodeScalars {
+        switch character {
+        case "%": escaped += "%25"
+        case "?": escaped += "%3F"
+        case "#": escaped += "%23"
+        default: escaped.unicodeScalars.append(character)
+        }
+      }
+      return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
     }
   }
 
@@ -47,7 +75,7 @@ public final class Database {
   ///
   /// - Parameters:
   ///   - path: A file path, or `":memory:"` for a private in-memory database.
-  ///   - mode: Read-only, read-write, or create (the default).
+  ///   - mode: Read-only, read-write, create (the default), or immutable.
   ///   - busyTimeout: How long to wait for another connection's lock before
   ///     failing with `SQLITE_BUSY`; `.zero` fails at once.
   /// - Throws: ``SQLiteError`` if the file cannot be opened; the handle is
@@ -62,7 +90,7 @@ public final class Database {
     var connection: SQLiteConnection?
     // NOMUTEX: the type is not Sendable, so SQLite's own mutexes add nothing.
     let code = sqlite3_open_v2(
-      path, &connection, mode._flags | SQLITE_OPEN_NOMUTEX, nil)
+      mode._fileName(for: path), &connection, mode._flags | SQLITE_OPEN_NOMUTEX, nil)
     guard let connection else {
       throw SQLiteError(
         code: SQLiteResultCode(rawValue: code == SQLITE_OK ? SQLITE_NOMEM : code),

@@ -167,6 +167,19 @@ import Testing
     #expect(try harness.held() == v2.entries)
   }
 
+  @Test func theLoaderRefusesAnOlderSnapshotByDefault() throws {
+    let harness = try Harness()
+    let v2 = sampleSnapshot(version: 2, count: 30)
+    let v1 = sampleSnapshot(version: 1, count: 20)
+    try harness.load([("v2.cdir", try v2.encoded())])
+    let store = try harness.storeBytes()
+    let report = try harness.load([("v1.cdir", try v1.encoded())])
+    #expect((report.error as? CallDirectoryProviderError)?.errorCode == 9)
+    #expect(report.trace == [.readIncremental(true), .cancel(domain: CallDirectoryProviderError.errorDomain, code: 9)])
+    #expect(try harness.storeBytes() == store)
+    #expect(try harness.state() == ProviderState(loaded: try v2.identity()))
+  }
+
   @Test func unreadableBlobsAreSkippedWhenAnotherFits() throws {
     let harness = try Harness()
     let v1 = sampleSnapshot(version: 1, count: 30)
@@ -231,6 +244,48 @@ final class RecordingSink: CallDirectoryEntrySink {
     #expect(throws: CallDirectoryProviderError.self) {
       try LoadPlanner.plan(isIncremental: false, state: ProviderState(), candidates: [d12])
     }
+  }
+
+  @Test func plannerRefusesDowngradesUnlessAllowed() throws {
+    let directory = try TemporaryDirectory()
+    let v3 = sampleSnapshot(version: 3, count: 7)
+    let v5 = sampleSnapshot(version: 5, count: 9)
+    let full3 = try candidate(directory, "v3", try v3.encoded())
+    let full5 = try candidate(directory, "v5", try v5.encoded())
+    let backwards = try candidate(directory, "d53", try SnapshotDelta(from: v5, to: v3).encoded())
+    let v3Identity = try v3.identity()
+    let v5Identity = try v5.identity()
+    let held = ProviderState(loaded: v5Identity)
+    for older in [full3, backwards] {
+      let error = #expect(throws: CallDirectoryProviderError.self) {
+        try LoadPlanner.plan(isIncremental: true, state: held, candidates: [older])
+      }
+      #expect(error == .downgrade(held: v5Identity, offered: v3Identity))
+      #expect(error?.errorCode == 9)
+      #expect(error?.description == "the extension holds version 5; refusing to load version 3 (older)")
+      let allowed = try LoadPlanner.plan(isIncremental: true, state: held, candidates: [older], allowsDowngrade: true)
+      #expect(allowed.target == v3Identity)
+    }
+    // The held version itself, a newer one, or a complete request are no downgrades.
+    #expect(try LoadPlanner.plan(isIncremental: true, state: held, candidates: [full5]).strategy == .upToDate)
+    #expect(try LoadPlanner.plan(isIncremental: true, state: held, candidates: [full3, full5]).strategy == .upToDate)
+    #expect(try LoadPlanner.plan(isIncremental: false, state: held, candidates: [full3]).strategy == .complete)
+  }
+
+  @Test func plannerNamesADeltaOnADifferentSnapshotOfTheHeldVersion() throws {
+    let directory = try TemporaryDirectory()
+    let held = sampleSnapshot(version: 4, count: 5)
+    let rebuilt = sampleSnapshot(version: 4, count: 6)
+    let v5 = sampleSnapshot(version: 5, count: 7)
+    let delta = try candidate(directory, "d45", try SnapshotDelta(from: rebuilt, to: v5).encoded())
+    let error = #expect(throws: CallDirectoryProviderError.self) {
+      try LoadPlanner.plan(isIncremental: true, state: ProviderState(loaded: try held.identity()), candidates: [delta])
+    }
+    let baseDigest = try rebuilt.contentDigest().hex.prefix(12)
+    let heldDigest = try held.contentDigest().hex.prefix(12)
+    let expected = "no usable blob: delta 4 → 5 is built on a different version 4 "
+      + "(base digest \(baseDigest)…, the extension holds \(heldDigest)…); load a full snapshot; available: delta 4 → 5"
+    #expect(error?.description == expected)
   }
 
   @Test func streamingReadsNothingButTheEntriesInCallKitOrder() throws {

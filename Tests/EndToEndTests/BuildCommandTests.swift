@@ -31,6 +31,16 @@ struct SampleStore {
   func entries(_ path: String) throws -> [String] {
     try CalldirProcess.run(["inspect", "--entries", path]).lines
   }
+
+  /// The `versions` of `calldir history --json`, which prints one document.
+  func versions() throws -> [[String: Any]] {
+    let result = try CalldirProcess.run(["history", "--store", store, "--json"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.lines.count == 1)
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(document["store"] as? String == store)
+    return try #require(document["versions"] as? [[String: Any]])
+  }
 }
 
 /// Reads a JSON line.
@@ -71,8 +81,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     let json = try jsonObject(second.standardOutput)
     #expect(json["unchanged"] as? Bool == true)
     #expect(json["version"] as? Int == 1)
-    let history = try CalldirProcess.run(["history", "--store", sample.store, "--json"])
-    #expect(history.lines.count == 1)
+    #expect(try sample.versions().count == 1)
   }
 
   @Test func changedContentPublishesTheNextVersion() throws {
@@ -82,9 +91,9 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     let result = try sample.build()
     let json = try jsonObject(result.standardOutput)
     #expect(json["version"] as? Int == 2)
-    let history = try CalldirProcess.run(["history", "--store", sample.store, "--json"])
-    #expect(history.lines.count == 2)
-    let latest = try jsonObject(history.lines[1])
+    let versions = try sample.versions()
+    #expect(versions.count == 2)
+    let latest = try #require(versions.last)
     #expect((latest["counts"] as? [String: Int])?["blocking"] == 13)
   }
 
@@ -95,7 +104,7 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     let refused = try sample.build()
     #expect(refused.status == 65)
     #expect(refused.standardError.contains("maxRemovalRatio"))
-    #expect(try CalldirProcess.run(["history", "--store", sample.store, "--json"]).lines.count == 1)
+    #expect(try sample.versions().count == 1)
     let forced = try sample.build(["--force"])
     #expect(forced.status == 0)
     #expect(try jsonObject(forced.standardOutput)["version"] as? Int == 2)
@@ -138,6 +147,17 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(usage.status == 64)
   }
 
+  @Test func anUnknownSourceRegionSuggestsTheCodeMeant() throws {
+    let sample = try SampleStore()
+    try sample.directory.write("calldir.json", """
+      {"sources": [{"path": "block.txt", "format": "lines", "list": "block", "region": "UK"}]}
+      """)
+    let result = try sample.build()
+    #expect(result.status == 65)
+    #expect(result.standardError == "error: sources[0].region: unknown region 'UK' "
+      + "(expected an ISO 3166 code such as US, or ZZ); did you mean 'GB'?\n")
+  }
+
   @Test func tooManyRejectsFailsWithNothingPublished() throws {
     let sample = try SampleStore(blockLines: ["nonsense", "more nonsense", "020 7946 0018"])
     let result = try sample.build()
@@ -162,10 +182,8 @@ func jsonObject(_ text: String) throws -> [String: Any] {
       usleep(delay)
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      let history = try CalldirProcess.run(["history", "--store", sample.store, "--json"])
-      #expect(history.status == 0)
-      for line in history.lines {
-        let snapshot = try #require(try jsonObject(line)["snapshot"] as? String)
+      for version in try sample.versions() {
+        let snapshot = try #require(version["snapshot"] as? String)
         #expect(try CalldirProcess.run(["inspect", snapshot]).status == 0)
       }
     }

@@ -91,6 +91,67 @@ import Testing
     #expect(statusAfter["reloadCount"] as? Int == statusBefore.first?["reloadCount"] as? Int)
   }
 
+  @Test func anOlderVersionIsRefusedUnlessDowngradesAreAllowed() throws {
+    let v29 = sampleSnapshot(version: 29, count: 300)
+    let v5 = sampleSnapshot(version: 5, count: 200, start: 44_700_000_000)
+    let full29 = try directory.full("v29.cdir", v29)
+    let full5 = try directory.full("v5.cdir", v5)
+    let backwards = try directory.delta("v29-v5.cdir", from: v29, to: v5)
+    #expect(try load([full29]).status == 0)
+    let before = try dump()
+    let reloads = try status().first?["reloadCount"] as? Int
+
+    let refusal = "error: extension 1 holds version 29; refusing to load version 5 (older); "
+      + "use --allow-downgrade to load it anyway\n"
+    for file in [full5, backwards] {
+      let result = try load([file])
+      #expect(result.status == 65)
+      #expect(result.standardError == refusal)
+      #expect(result.standardOutput.isEmpty)
+    }
+    #expect(try dump() == before)
+    let unchanged = try #require(try status().first)
+    #expect(unchanged["version"] as? Int == 29 && unchanged["reloadCount"] as? Int == reloads)
+
+    // The held version again is still just up to date.
+    let same = try load([full29])
+    #expect(same.status == 0)
+    #expect(same.standardOutput.contains("already up to date"))
+
+    // Allowed: the extension process applies the backwards delta, then the full snapshot loads.
+    var allowed = try load([backwards], ["--allow-downgrade", "--json"])
+    #expect(allowed.status == 0, "\(allowed.standardError)")
+    #expect(try extensions(allowed.standardOutput).first?["strategy"] as? String == "delta")
+    #expect(try dump() == inspectEntries(full5))
+    #expect(try load([full29]).status == 0)
+    allowed = try load([full5], ["--allow-downgrade", "--json"])
+    #expect(allowed.status == 0, "\(allowed.standardError)")
+    let info = try #require(try extensions(allowed.standardOutput).first)
+    #expect(info["strategy"] as? String == "replace" && info["version"] as? Int == 5)
+    #expect(try dump() == inspectEntries(full5))
+    #expect(try CalldirProcess.run(["device", "load", "--help"]).standardOutput.contains("--allow-downgrade"))
+  }
+
+  @Test func aDeltaOnARebuiltVersionNamesBothDigests() throws {
+    // Two different snapshots that both call themselves version 4.
+    let held = sampleSnapshot(version: 4, count: 100)
+    let rebuilt = sampleSnapshot(version: 4, count: 110)
+    let v5 = sampleSnapshot(version: 5, count: 120)
+    #expect(try load([try directory.full("v4.cdir", held)]).status == 0)
+    let before = try dump()
+    let result = try load([try directory.delta("v4-v5.cdir", from: rebuilt, to: v5)])
+    #expect(result.status == 65)
+    let heldDigest = String(try held.contentDigest().hex.prefix(12))
+    let baseDigest = String(try rebuilt.contentDigest().hex.prefix(12))
+    #expect(result.standardError.contains(
+      "no usable blob: delta 4 → 5 is built on a different version 4 "
+        + "(base digest \(baseDigest)…, the extension holds \(heldDigest)…); load a full snapshot"),
+      "\(result.standardError)")
+    #expect(!result.standardError.contains("no delta applies"))
+    #expect(try dump() == before)
+    #expect(try status().first?["version"] as? Int == 4)
+  }
+
   @Test func deltaOnAFreshDeviceIsRefusedBeforeInstalling() throws {
     let v1 = sampleSnapshot(version: 1, count: 10)
     let v2 = sampleSnapshot(version: 2, count: 12)

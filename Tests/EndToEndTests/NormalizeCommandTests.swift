@@ -34,7 +34,19 @@ import Testing
   @Test func unknownRegionIsAUsageError() throws {
     let result = try CalldirProcess.run(["normalize", "--region", "XX", "1"])
     #expect(result.status == 64)
-    #expect(result.standardError.hasPrefix("error: unknown region 'XX'"))
+    #expect(result.standardError.hasPrefix(
+      "error: unknown region 'XX' (expected an ISO 3166 code such as US or GB, or ZZ)\n"))
+    #expect(!result.standardError.contains("did you mean"))
+    #expect(result.standardOutput.isEmpty)
+  }
+
+  @Test(arguments: [("ch", "CH"), ("Gb", "GB"), ("zz", "ZZ"), ("UK", "GB"), ("+41", "CH"), ("1", "US")])
+  func unknownRegionSuggestsTheCodeMeant(typed: String, meant: String) throws {
+    let result = try CalldirProcess.run(["normalize", "--region", typed, "0791234567"])
+    #expect(result.status == 64)
+    #expect(result.standardError.hasPrefix(
+      "error: unknown region '\(typed)' (expected an ISO 3166 code such as US or GB, or ZZ); did you mean '\(meant)'?\n"),
+      "\(result.standardError)")
     #expect(result.standardOutput.isEmpty)
   }
 

@@ -30,7 +30,7 @@ private struct BodyFailure: Error, Equatable {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("missing.sqlite")
-    for mode in [Database.OpenMode.readOnly, .readWrite] {
+    for mode in [Database.OpenMode.readOnly, .readWrite, .immutable] {
       let error = #expect(throws: SQLiteError.self) {
         _ = try Database(path: path, mode: mode)
       }
@@ -67,6 +67,32 @@ private struct BodyFailure: Error, Equatable {
     let error = #expect(throws: SQLiteError.self) { try memory.setUpWALMode() }
     #expect(error?.message == "could not enable wal mode (journal mode is memory)")
     #expect(error?.sql == "PRAGMA journal_mode = WAL")
+  }
+
+  @Test func immutableReadsAWALDatabaseWithoutSideFiles() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // Characters a `file:` URI would otherwise read as syntax.
+    let folder = directory.path("a ?b#c%20d")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/wal.sqlite"
+    do {
+      let db = try Database(path: path)
+      try db.setUpWALMode()
+      try db.execute(sql: "CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1), (2), (3);")
+    }
+    // A clean close checkpoints and removes the WAL and its index.
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    let reader = try Database(path: path, mode: .immutable)
+    #expect(reader.path == path)
+    #expect(try reader.query("SELECT count(*) FROM t").first?[0] == .integer(3))
+    #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    #expect {
+      try reader.execute(sql: "INSERT INTO t VALUES (4)")
+    } throws: { error in
+      (error as? SQLiteError)?.primaryCode == .readOnly
+    }
   }
 
   @Test func userVersionRoundTrips() throws {

@@ -5,15 +5,22 @@ import SQLiteDatabase
 /// digests and deltas, in `STORE/catalog.sqlite` (schema: `schemas/catalog.sql`).
 public final class Catalog {
   private let database: Database
+  /// The schema version of the file: ``schemaVersion`` once opened for
+  /// publishing; an older one when a store of an older calldir is only
+  /// read (its rows then lack what that calldir did not record).
+  let fileVersion: Int32
 
-  /// Opens (creating when needed) the catalog of a store; a catalog of an
-  /// older schema version is migrated in place, in one transaction.
+  /// Opens (creating when needed) the catalog of a store, for publishing; a
+  /// catalog of an older schema version is migrated in place, in one
+  /// transaction.
+  ///
+  /// To read an existing store, use ``openForReading(_:)``.
   /// - Throws: `StoreError` when the database cannot be opened or is of an
   ///   unknown schema version.
-  public init(path: String, readOnly: Bool = false) throws(StoreError) {
+  public init(path: String) throws(StoreError) {
+    fileVersion = Self.schemaVersion
     do {
-      database = try Database(path: path, mode: readOnly ? .readOnly : .create)
-      if readOnly { return }
+      database = try Database(path: path, mode: .create)
       try database.setUpWALMode(synchronous: .full)
       guard try database.userVersion() != Self.schemaVersion else { return }
       try database.withTransaction(.immediate) {
@@ -45,6 +52,12 @@ public final class Catalog {
     } catch {
       throw .catalog("\(error)")
     }
+  }
+
+  /// Wraps a connection ``openForReading(_:)`` opened and checked.
+  init(checkedReadOnly database: Database, fileVersion: Int32) {
+    self.database = database
+    self.fileVersion = fileVersion
   }
 
   /// The newest published snapshot, if any.
@@ -87,6 +100,7 @@ public final class Catalog {
 
   /// Each source's rejected lines by reason, for one version, by position.
   public func rejectReasons(ofVersion version: Int) throws(StoreError) -> [Int: [String: Int]] {
+    guard fileVersion >= 2 else { return [:] }
     var reasons: [Int: [String: Int]] = [:]
     let counted = try rows(
       "SELECT position, reason, count FROM source_rejects WHERE version = ?", table: "source_rejects", [version]
@@ -131,7 +145,8 @@ public final class Catalog {
 
   /// Every refused build, oldest first.
   public func refusals() throws(StoreError) -> [RefusalRecord] {
-    try rows("SELECT * FROM refusals ORDER BY id", table: "refusals", []) { row throws(StoreError) in
+    guard fileVersion >= 2 else { return [] }
+    return try rows("SELECT * FROM refusals ORDER BY id", table: "refusals", []) { row throws(StoreError) in
       RefusalRecord(
         attemptedAt: try row.text("attempted_at"), version: try row.int("version"), kind: try row.text("kind"),
         message: try row.text("message"), source: try row.optionalText("source"),
@@ -273,7 +288,8 @@ public final class Catalog {
     let found = try run { try database.query(sql, arguments: arguments.map { .integer(Int64($0)) }) }
     var result: [T] = []
     result.reserveCapacity(found.count)
-    for row in found { result.append(try make(_CatalogRow(row: row, table: table))) }
+    let older = fileVersion < Self.schemaVersion
+    for row in found { result.append(try make(_CatalogRow(row: row, table: table, isOlderSchema: older))) }
     return result
   }
 
@@ -316,6 +332,8 @@ public final class Catalog {
 struct _CatalogRow {
   let row: Row
   let table: String
+  /// The row comes from an older schema: a column it lacks reads as NULL.
+  var isOlderSchema = false
 
   func int64(_ column: String) throws(StoreError) -> Int64 {
     guard let value = try optionalInt64(column) else { throw drift(column, "is null") }
@@ -361,7 +379,10 @@ struct _CatalogRow {
   }
 
   private func value(_ column: String) throws(StoreError) -> SQLiteValue {
-    guard let value = row[column] else { throw drift(column, "is missing") }
+    guard let value = row[column] else {
+      if isOlderSchema { return .null }
+      throw drift(column, "is missing")
+    }
     return value
   }
 

@@ -4,8 +4,9 @@ public enum CompileError: Error, CustomStringConvertible {
   case config(ConfigError)
   /// A source could not be read as a whole.
   case source(SourceError)
-  /// A source names a region the numbering plan does not know.
-  case unknownRegion(keyPath: String, region: String)
+  /// A source names a region the numbering plan does not know;
+  /// `suggestion` is the region it most likely means, if any.
+  case unknownRegion(keyPath: String, region: String, suggestion: String?)
   /// The rejects report could not be written.
   case report(path: String, reason: String)
   /// Sorted numbers could not be spilled to (or read back from) a temporary file.
@@ -15,8 +16,9 @@ public enum CompileError: Error, CustomStringConvertible {
     switch self {
     case .config(let error): error.description
     case .source(let error): error.description
-    case .unknownRegion(let keyPath, let region):
+    case .unknownRegion(let keyPath, let region, let suggestion):
       "\(keyPath).region: unknown region '\(region)' (expected an ISO 3166 code such as US, or ZZ)"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     case .report(let path, let reason): "cannot write rejects report \(path): \(reason)"
     case .spill(let path, let reason): "cannot spill sorted numbers to \(path): \(reason)"
     }

@@ -221,7 +221,8 @@ public struct SnapshotCompiler {
   private func region(for spec: SourceSpec) throws(CompileError) -> RegionMetadata? {
     guard spec.region != "ZZ" else { return nil }
     guard let region = normalizer.plan.region(spec.region) else {
-      throw .unknownRegion(keyPath: spec.keyPath, region: spec.region)
+      throw .unknownRegion(
+        keyPath: spec.keyPath, region: spec.region, suggestion: normalizer.plan.suggestedRegionCode(for: spec.region))
     }
     return region
   }

@@ -289,8 +289,13 @@ public struct Publisher {
     try storeCall { () throws(StoreError) in
       if options.dryRun {
         try FileOperations.createDirectory(store.dryRunDirectory)
-        guard FileManager.default.fileExists(atPath: store.catalog) else { return OpenStore() }
-        let catalog = try Catalog(path: store.catalog, readOnly: true)
+        let catalog: Catalog
+        do throws(StoreError) {
+          catalog = try Catalog.openForReading(store)
+        } catch {
+          if case .noCatalog = error { return OpenStore() }
+          throw error
+        }
         return OpenStore(catalog: catalog, latest: try catalog.latest())
       }
       for directory in [

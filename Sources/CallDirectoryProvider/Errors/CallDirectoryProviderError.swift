@@ -31,6 +31,9 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
   case stateWriteFailed(path: String, reason: String)
   /// The data directory exists but cannot be listed.
   case dataDirectoryUnreadable(path: String, reason: String)
+  /// The request would replace the held snapshot with an older version
+  /// (see ``LoadPlanner``), and downgrades were not allowed.
+  case downgrade(held: SnapshotIdentity, offered: SnapshotIdentity)
 
   /// The error domain, `CallDirectoryProvider`.
   public static let errorDomain = "CallDirectoryProvider"
@@ -47,6 +50,7 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
     case .stateUnreadable: 6
     case .stateWriteFailed: 7
     case .dataDirectoryUnreadable: 8
+    case .downgrade: 9
     }
   }
 
@@ -69,6 +73,8 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
       "cannot write the provider state '\(path)': \(reason)"
     case .dataDirectoryUnreadable(let path, let reason):
       "cannot list the data directory '\(path)': \(reason)"
+    case .downgrade(let held, let offered):
+      "the extension holds version \(held.version); refusing to load version \(offered.version) (older)"
     }
   }
 }

@@ -38,11 +38,16 @@ public final class CallDirectoryLoader {
     /// Whether a full snapshot's content digest is recomputed while
     /// streaming and checked before `completeRequest` (default `true`).
     public var verifiesContentDigest: Bool
+    /// Whether a request may replace the held snapshot with an older
+    /// version (default `false`: such a request is cancelled with
+    /// ``CallDirectoryProviderError/downgrade(held:offered:)``).
+    public var allowsDowngrade: Bool
 
     /// Creates options.
-    public init(batchSize: Int = 4096, verifiesContentDigest: Bool = true) {
+    public init(batchSize: Int = 4096, verifiesContentDigest: Bool = true, allowsDowngrade: Bool = false) {
       self.batchSize = max(1, batchSize)
       self.verifiesContentDigest = verifiesContentDigest
+      self.allowsDowngrade = allowsDowngrade
     }
   }
 
@@ -117,7 +122,8 @@ public final class CallDirectoryLoader {
   private func plan(isIncremental: Bool, state: ProviderState) throws(CallDirectoryProviderError) -> LoadPlan {
     let found = try candidates()
     return try LoadPlanner.plan(
-      isIncremental: isIncremental, state: state, candidates: found.readable, skipped: found.skipped)
+      isIncremental: isIncremental, state: state, candidates: found.readable, skipped: found.skipped,
+      allowsDowngrade: options.allowsDowngrade)
   }
 
   // MARK: - Streaming

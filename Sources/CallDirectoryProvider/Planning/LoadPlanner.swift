@@ -16,10 +16,18 @@ import CallDirectoryFormat
 ///      snapshot itself, otherwise ``LoadStrategy/replace``;
 ///   3. else, when a delta's target is the held snapshot (it was applied
 ///      already), ``LoadStrategy/upToDate``;
-///   4. else refused: only deltas on other bases are available.
+///   4. else refused: only deltas on other bases are available. A delta
+///      whose base has the held version but another digest (a snapshot
+///      rebuilt under the same number) is named in the message.
 /// - **Incremental request without a known held snapshot** (no state file,
 ///   or a request whose outcome was never recorded): ``LoadStrategy/replace``
 ///   with the newest full snapshot; without one, refused.
+/// - **No downgrades:** a plan whose target version is lower than the held
+///   snapshot's (an older full snapshot, or a delta that goes backwards) is
+///   refused with ``CallDirectoryProviderError/downgrade(held:offered:)``
+///   unless `allowsDowngrade` is set; reloading the held version is not a
+///   downgrade. An app's sync can plan a downloaded blob against the
+///   extension's state the same way before it places the blob.
 ///
 /// Ties between blobs of the same version keep the first in path order.
 public enum LoadPlanner {
@@ -31,14 +39,33 @@ public enum LoadPlanner {
   ///   - candidates: The readable blobs.
   ///   - skipped: Blobs whose header could not be read (kept in the plan
   ///     and in the refusal message).
+  ///   - allowsDowngrade: Whether a plan may replace the held snapshot with
+  ///     an older version (default `false`).
   /// - Returns: The plan.
   /// - Throws: ``CallDirectoryProviderError/noUsableBlob(_:)`` when nothing
-  ///   fits; the context must then be left untouched.
+  ///   fits, ``CallDirectoryProviderError/downgrade(held:offered:)`` when
+  ///   the plan would load an older version; the context must then be left
+  ///   untouched.
   public static func plan(
     isIncremental: Bool,
     state: ProviderState,
     candidates: [BlobCandidate],
-    skipped: [CallDirectoryProviderError] = []
+    skipped: [CallDirectoryProviderError] = [],
+    allowsDowngrade: Bool = false
+  ) throws(CallDirectoryProviderError) -> LoadPlan {
+    let plan = try choose(isIncremental: isIncremental, state: state, candidates: candidates, skipped: skipped)
+    if let held = plan.held, plan.target.version < held.version, !allowsDowngrade {
+      throw .downgrade(held: held, offered: plan.target)
+    }
+    return plan
+  }
+
+  /// The plan the rules choose, before the downgrade check.
+  private static func choose(
+    isIncremental: Bool,
+    state: ProviderState,
+    candidates: [BlobCandidate],
+    skipped: [CallDirectoryProviderError]
   ) throws(CallDirectoryProviderError) -> LoadPlan {
     let held = isIncremental ? state.heldSnapshot : nil
     let fulls = candidates.filter { $0.header.kind == .full }
@@ -72,7 +99,18 @@ public enum LoadPlanner {
     if candidates.contains(where: { $0.target == held }) {
       return make(.upToDate, nil, held)
     }
+    if let rebuilt = candidates.first(where: { $0.base?.version == held.version }), let base = rebuilt.base {
+      let reason = "\(rebuilt.summary) is built on a different version \(held.version) "
+        + "(base digest \(abbreviated(base.digest)), the extension holds \(abbreviated(held.digest))); "
+        + "load a full snapshot"
+      throw .noUsableBlob(refusal(reason, candidates, skipped))
+    }
     throw .noUsableBlob(refusal("no delta applies to the loaded \(held)", candidates, skipped))
+  }
+
+  /// The first 12 hexadecimal digits of a digest and an ellipsis.
+  private static func abbreviated(_ digest: ContentDigest) -> String {
+    String(digest.hex.prefix(12)) + "…"
   }
 
   private static func newest(_ blobs: [BlobCandidate]) -> BlobCandidate? {

@@ -26,9 +26,15 @@ extension Calldir {
 /// The provider calldir's extensions run: CallDirectoryProvider's loader
 /// over the extension's app-group container.
 final class CalldirCallDirectoryProvider: CXCallDirectoryProvider {
+  let options: CallDirectoryLoader.Options
+
+  init(options: CallDirectoryLoader.Options = CallDirectoryLoader.Options()) {
+    self.options = options
+  }
+
   override func beginRequest(with context: CXCallDirectoryExtensionContext) {
     let layout = ProviderLayout(containerPath: context.simulatedAppGroupContainerURL.path)
-    CallDirectoryLoader(layout: layout).serve(context)
+    CallDirectoryLoader(layout: layout, options: options).serve(context)
   }
 }
 

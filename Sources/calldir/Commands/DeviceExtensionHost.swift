@@ -1,3 +1,4 @@
+import CallDirectoryProvider
 import CallKitMock
 import CommandLineKit
 
@@ -12,13 +13,21 @@ extension Calldir.Device {
         Runs calldir's provider for the request the simulated system passes through the \
         environment and inherited descriptors. Run directly, it exits 64.
         """,
+      arguments: [
+        .flag("allow-downgrade", help: "Let the request load an older version than the held one."),
+      ],
       isHidden: true
     )
 
-    init(arguments: ParsedArguments) throws {}
+    let allowsDowngrade: Bool
+
+    init(arguments: ParsedArguments) throws {
+      allowsDowngrade = arguments.flag("allow-downgrade")
+    }
 
     func run(context: CommandContext) throws {
-      let status = CallDirectoryExtensionProcess.run { CalldirCallDirectoryProvider() }
+      let options = CallDirectoryLoader.Options(allowsDowngrade: allowsDowngrade)
+      let status = CallDirectoryExtensionProcess.run { CalldirCallDirectoryProvider(options: options) }
       if status != 0 { throw ExitCode(rawValue: status) ?? .failure }
     }
   }

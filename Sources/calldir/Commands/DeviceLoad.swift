@@ -23,16 +23,20 @@ extension Calldir.Device {
         Extensions are reloaded in order and the first failure stops the command; each \
         request is atomic, so a failed extension keeps its entries and its loaded version. \
         Every FILE is checked first (header, and whether it fits the extension's loaded \
-        version), so a refused load changes nothing. \
+        version), so a refused load changes nothing. A FILE older than the version its \
+        extension holds (a full snapshot, or a delta going backwards) is refused unless \
+        --allow-downgrade is given; loading the held version again does nothing. \
         Exit status: 0 loaded; 1 the system failed a request (prints `error: <case> (<raw value>)`, \
         e.g. `error: maximumEntriesExceeded (5)`); 65 a blob is corrupt, or does not fit: \
-        a delta on another base, or a delta for an extension that holds nothing; \
+        a delta on another base (or on a different snapshot of the same version), a delta \
+        for an extension that holds nothing, or an older version without --allow-downgrade; \
         66 a FILE is missing; 74 the device cannot be read or written.
         """,
       arguments: [
         .positional("file", arity: .oneOrMore, help: "A blob (full snapshot or delta) per extension, in shard order."),
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
         .flag("json", help: "Print one JSON object describing each extension's request."),
+        .flag("allow-downgrade", help: "Load a FILE even when it is older than the version its extension holds."),
         .option(
           "memory-budget", valueName: "size", defaultValue: defaultMemoryBudget,
           help: "Memory the extension process may add above its footprint at launch (peak RSS)."),
@@ -48,6 +52,7 @@ extension Calldir.Device {
     let files: [String]
     let devicePath: String
     let json: Bool
+    let allowsDowngrade: Bool
     let memoryBudget: Int
     let maxEntries: Int
     let timeout: Int
@@ -56,6 +61,7 @@ extension Calldir.Device {
       files = arguments.strings("file")
       devicePath = try arguments.requiredString("device")
       json = arguments.flag("json")
+      allowsDowngrade = arguments.flag("allow-downgrade")
       memoryBudget = try arguments.size("memory-budget") ?? 0
       maxEntries = try arguments.int("max-entries") ?? Self.defaultMaxEntries
       timeout = try arguments.int("timeout") ?? Self.defaultTimeout
@@ -80,12 +86,13 @@ extension Calldir.Device {
       let candidates = try files.map(Self.candidate)
       let device = try DeviceSupport.open(devicePath)
       let shards = try candidates.enumerated().map { index, candidate in
-        try preflight(device, DeviceSupport.identifier(shard: index + 1), candidate)
+        try preflight(device, shard: index + 1, candidate)
       }
       let settings = ExtensionSettings(
         maximumEntryCount: maxEntries, memoryBudgetBytes: memoryBudget, requestTimeout: Double(timeout))
       let launch = ExtensionLaunch.childProcess(
-        executablePath: DeviceSupport.executablePath(), arguments: ["device", ExtensionHost.configuration.name])
+        executablePath: DeviceSupport.executablePath(),
+        arguments: ["device", ExtensionHost.configuration.name] + (allowsDowngrade ? ["--allow-downgrade"] : []))
 
       var results: [JSONValue] = []
       var failure: (any Error)?
@@ -128,14 +135,21 @@ extension Calldir.Device {
 
     /// Plans an extension's request exactly as its provider will, to refuse
     /// a blob that does not fit before anything changes.
-    private func preflight(_ device: SimulatedDevice, _ identifier: String, _ candidate: BlobCandidate) throws -> Shard {
+    private func preflight(_ device: SimulatedDevice, shard: Int, _ candidate: BlobCandidate) throws -> Shard {
+      let identifier = DeviceSupport.identifier(shard: shard)
       let status = try? device.status(forExtensionWithIdentifier: identifier)
       let state = status == nil ? ProviderState() : DeviceSupport.providerState(device, identifier)
       do {
         let plan = try LoadPlanner.plan(
-          isIncremental: status?.hasStore ?? false, state: state, candidates: [candidate])
+          isIncremental: status?.hasStore ?? false, state: state, candidates: [candidate],
+          allowsDowngrade: allowsDowngrade)
         return Shard(
           identifier: identifier, file: candidate.path, candidate: candidate, plan: plan, isInstalled: status != nil)
+      } catch .downgrade(let held, let offered) {
+        throw MappedError(
+          exitCode: .dataError,
+          message: "extension \(shard) holds version \(held.version); refusing to load version \(offered.version) "
+            + "(older); use --allow-downgrade to load it anyway")
       } catch {
         throw MappedError(exitCode: .dataError, message: "\(identifier): \(candidate.path): \(error)")
       }
@@ -204,7 +218,7 @@ extension Calldir.Device {
     /// The exit code for a provider refusal, by ``CallDirectoryProviderError/errorCode``.
     static func exitCode(providerCode: Int) -> ExitCode {
       switch providerCode {
-      case 1, 2, 3, 4: .dataError  // no usable blob, unreadable, corrupt, digest mismatch
+      case 1, 2, 3, 4, 9: .dataError  // no usable blob, unreadable, corrupt, digest mismatch, downgrade
       case 5: .tempFail  // the blob changed meanwhile
       default: .ioError  // state or data directory I/O
       }

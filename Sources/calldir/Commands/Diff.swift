@@ -13,7 +13,8 @@ extension Calldir {
         The delta holds blocking removes and adds and identification removes and adds, each \
         ascending; a changed label is a remove plus an add. It names its base and target \
         versions and content digests, so a loader refuses it on any other base. Identical \
-        snapshots give an empty delta.
+        snapshots give an empty delta. With --store, a store without a catalog or a version \
+        it has not published exits 66; a read-only store can be read.
         """,
       arguments: [
         .positional("old", help: "The base: a full snapshot blob, or a version with --store."),
@@ -38,11 +39,19 @@ extension Calldir {
       json = arguments.flag("json")
     }
 
+    func validate() throws {
+      guard store != nil else { return }
+      for argument in [old, new] where Self.version(argument) == nil {
+        throw UsageError.invalid("'\(argument)' is not a version number (with --store, OLD and NEW are versions)")
+      }
+    }
+
     func run(context: CommandContext) throws {
       let summary: SnapshotDiffer.Summary
       do {
-        let oldReader = try BlobReader(path: try resolve(old))
-        let newReader = try BlobReader(path: try resolve(new))
+        let published = try store.map { try PublishedVersions(store: StoreLayout(root: $0)) }
+        let oldReader = try BlobReader(path: try resolve(old, in: published))
+        let newReader = try BlobReader(path: try resolve(new, in: published))
         summary = try SnapshotDiffer.writeDelta(from: oldReader, to: newReader, path: output)
       } catch {
         throw ExitCodes.mapped(error)
@@ -66,18 +75,30 @@ extension Calldir {
       }
     }
 
+    /// The store named by --store, with its catalog open for reading.
+    private struct PublishedVersions {
+      let store: StoreLayout
+      let catalog: Catalog
+
+      init(store: StoreLayout) throws {
+        self.store = store
+        catalog = try Catalog.openForReading(store)
+      }
+    }
+
     /// A blob path, or with --store the path of a published version.
-    private func resolve(_ argument: String) throws -> String {
-      guard let store else { return argument }
-      guard let version = Int(argument), version > 0 else {
-        throw UsageError.invalid("'\(argument)' is not a version number (with --store, OLD and NEW are versions)")
+    private func resolve(_ argument: String, in published: PublishedVersions?) throws -> String {
+      guard let published, let version = Self.version(argument) else { return argument }
+      guard let record = try published.catalog.snapshot(version: version) else {
+        throw MappedError(exitCode: .noInput, message: "version \(version) is not published in \(published.store.root)")
       }
-      let layout = StoreLayout(root: store)
-      let catalog = try Catalog(path: layout.catalog, readOnly: true)
-      guard let record = try catalog.snapshot(version: version) else {
-        throw MappedError(exitCode: .noInput, message: "version \(version) is not published in \(store)")
-      }
-      return layout.path(record.path)
+      return published.store.path(record.path)
+    }
+
+    /// A positive version number, or nil.
+    private static func version(_ argument: String) -> Int? {
+      guard let version = Int(argument), version > 0 else { return nil }
+      return version
     }
   }
 }

@@ -10,12 +10,14 @@ extension Calldir {
       discussion: """
         Prints one line per input, in input order: the digits (country calling code \
         and national number, e.g. 442079460018), or INVALID, a tab and the reason. \
-        With no NUMBER, reads standard input, one input per line (LF or CRLF).
+        With no NUMBER, reads standard input, one input per line (LF or CRLF). \
+        An unknown --region exits 64, suggesting the code meant when it is clear \
+        (ch → CH, UK → GB, +41 → CH).
         """,
       arguments: [
         .positional("number", arity: .zeroOrMore, help: "Numbers to normalize; standard input when none."),
         .option("region", valueName: "cc", defaultValue: "ZZ",
-                help: "Default region (ISO 3166 code) for numbers without a country code; ZZ for none."),
+                help: "Default region (ISO 3166 code, case-sensitive) for numbers without a country code; ZZ for none."),
         .flag("json", help: "Print one JSON object per input: input, number, reason."),
       ]
     )
@@ -31,8 +33,11 @@ extension Calldir {
     }
 
     func validate() throws {
-      if regionCode != "ZZ" && NumberingPlan.standard.region(regionCode) == nil {
-        throw UsageError.invalid("unknown region '\(regionCode)' (expected an ISO 3166 code such as US or GB, or ZZ)")
+      let plan = NumberingPlan.standard
+      if regionCode != "ZZ" && plan.region(regionCode) == nil {
+        var message = "unknown region '\(regionCode)' (expected an ISO 3166 code such as US or GB, or ZZ)"
+        if let suggestion = plan.suggestedRegionCode(for: regionCode) { message += "; did you mean '\(suggestion)'?" }
+        throw UsageError.invalid(message)
       }
     }
 

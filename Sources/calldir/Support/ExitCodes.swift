@@ -52,6 +52,7 @@ enum ExitCodes {
     case .locked: .tempFail
     case .database(_, let busy): busy ? .tempFail : .ioError
     case .catalog: .dataError
+    case .noCatalog: .noInput
     case .cannotCreate: .cantCreate
     case .io: .ioError
     }
