@@ -100,8 +100,10 @@ extension Calldir {
 
     /// `{"error": {"kind", "message", "source"}, "refusals": […], "rejects": …}` for a failed build.
     static func errorObject(_ error: BuildError) -> JSONValue {
+      var message = error.description
+      if case .refused(let refusals, _, _) = error, let first = refusals.first { message = first.message }
       var members: [(key: String, value: JSONValue)] = [
-        ("error", errorFields(kind: error.kind, message: error.description, source: error.source))
+        ("error", errorFields(kind: error.kind, message: message, source: error.source))
       ]
       if case .refused(let refusals, let rejects, let conflicts) = error {
         members.append(("refusals", .array(refusals.map { errorFields(kind: $0.kind.rawValue, message: $0.message, source: $0.source) })))
