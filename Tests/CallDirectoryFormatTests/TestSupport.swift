@@ -61,10 +61,24 @@ func drain(_ iterator: IdentificationIterator, chunk: Int = 4096) throws -> [(nu
   }
 }
 
-/// Reads every section and label of a blob; returns normally or throws,
-/// which is all the corruption tests require (they run under a trap check
-/// by virtue of not crashing the test process).
+/// Looks up, in every number section of a blob, each frame's base and the
+/// number after it and the extremes; then reads every section and label
+/// of the blob. Returns normally or throws, which is all the corruption
+/// tests require (they run under a trap check by virtue of not crashing the
+/// test process).
 func exercise(_ bytes: [UInt8]) throws {
+  let lookup = BlobLookup(reader: try BlobReader(bytes: bytes))
+  for info in lookup.reader.header.sections where info.section.isNumberSection {
+    let bases = try lookup._index(info.section).frames.map { Int64($0.base) }
+    let probes = bases + bases.map { $0 + 1 } + [1, BlobLimits.maxNumber]
+    if info.section.carriesLabels {
+      for id in try lookup.labelIDs(for: probes, in: info.section) {
+        if let id { _ = try lookup.reader.label(id) }
+      }
+    } else {
+      _ = try lookup.contains(probes, in: info.section)
+    }
+  }
   let reader = try BlobReader(bytes: bytes)
   for info in reader.header.sections where info.section.isNumberSection {
     if info.section.carriesLabels {

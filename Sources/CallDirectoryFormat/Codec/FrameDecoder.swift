@@ -3,10 +3,10 @@
 /// Elias–Fano structure (through `_BlockDecoder`), label ids, and the
 /// entries against the frame's declared count.
 ///
-/// The one decoder of frame payloads, so that any reader of a frame
-/// validates it the same way as the sequential `_SectionCursor`. The caller
-/// has checked the frame's CRC and keeps at least 16 readable bytes after
-/// the payload (see `_BlockDecoder`).
+/// The one decoder of frame payloads: the sequential `_SectionCursor` and the
+/// random-access `_FrameReader` both use it, so a frame is validated the same
+/// way whichever path reads it. The caller has checked the frame's CRC and
+/// keeps at least 16 readable bytes after the payload (see `_BlockDecoder`).
 struct _FrameDecoder {
   /// One decoded block.
   enum Block {

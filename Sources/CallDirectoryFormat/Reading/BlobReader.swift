@@ -15,7 +15,9 @@
 /// Every iterator checks each frame's CRC-32C before it returns any of the
 /// frame's numbers, and the section checksum and count when it reaches the
 /// end. Label lookups check offsets and UTF-8 but not the label section's
-/// checksum; ``verify(recomputingDigest:)`` checks everything.
+/// checksum; ``verify(recomputingDigest:)`` checks everything. For
+/// membership questions about single numbers, ``BlobLookup`` searches a
+/// blob without reading it front to back.
 ///
 /// Format versions 1 and 2 read the same way.
 public final class BlobReader {

@@ -38,11 +38,19 @@ final class _SectionCursor {
 
   /// Entries returned so far.
   private(set) var delivered: UInt64 = 0
+  /// Where each frame read so far lies and what it holds, if the cursor was
+  /// asked to record them (`nil` otherwise).
+  private(set) var recordedFrames: [_FrameLocation]?
 
   /// Prepares to stream `info`'s section.
-  /// - Parameter formatVersion: The blob's format version, which decides the
-  ///   frame header layout.
-  init(source: _ByteSource, info: BlobSectionInfo, labelCount: UInt64, formatVersion: UInt16) {
+  /// - Parameters:
+  ///   - formatVersion: The blob's format version, which decides the frame
+  ///     header layout.
+  ///   - recordingFrames: Whether to collect ``recordedFrames``.
+  init(
+    source: _ByteSource, info: BlobSectionInfo, labelCount: UInt64, formatVersion: UInt16,
+    recordingFrames: Bool = false
+  ) {
     self.source = source
     self.info = info
     self.labelLimit = labelCount
@@ -50,6 +58,7 @@ final class _SectionCursor {
     self.readOffset = info.offset
     self.sectionEnd = info.offset + info.length
     self.unframedEntries = info.entryCount
+    self.recordedFrames = recordingFrames ? [] : nil
     buffer = UnsafeMutableRawPointer.allocate(
       byteCount: capacity + _SectionCursor.padding, alignment: 16)
     buffer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity + _SectionCursor.padding)
@@ -154,6 +163,10 @@ final class _SectionCursor {
     if let base = header.base, base != previous {
       throw _corrupt("frame base \(base) is not the last number before the frame, \(previous)")
     }
+    let frameOffset = readOffset - UInt64(bufferEnd - bufferStart)
+    recordedFrames?.append(_FrameLocation(
+      offset: frameOffset, payloadLength: header.payloadLength, entryCount: header.entryCount,
+      base: previous))
     checksum.update(littleEndian: header.storedChecksum)
     frame = _FrameDecoder(
       payload: start + headerSize, header: header, base: previous, section: info.section,
