@@ -66,7 +66,10 @@ let package = Package(
       name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "CallDirectoryCompilerTests", dependencies: ["CallDirectoryCompiler", "FormatFixtures", "PhoneNumbers"]),
+    .testTarget(
+      name: "CallDirectoryCompilerTests",
+      dependencies: ["CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers"]
+    ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
     .testTarget(
       name: "CallDirectoryValidationTests",
