@@ -60,10 +60,15 @@ let package = Package(
     // `make bench`: calldir against sort, comm and Python phonenumbers.
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
-    .testTarget(name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
+    // Fixtures: blobs written by the format version 1 writer, kept to prove
+    // that readers still accept version 1.
+    .testTarget(
+      name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"],
+      resources: [.copy("Fixtures")]
+    ),
     .testTarget(
       name: "CallDirectoryCompilerTests",
-      dependencies: ["CallDirectoryCompiler", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase"]
+      dependencies: ["CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase"]
     ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
     .testTarget(

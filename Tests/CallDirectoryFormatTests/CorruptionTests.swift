@@ -23,7 +23,9 @@ import FormatFixtures
       version: 2, blocking: Array(numbers.dropFirst(100).prefix(600)),
       identification: entries.prefix(50).map { IdentificationEntry(number: $0.number, label: labels[Int($0.label)]) })
     let delta = (try? SnapshotDelta(from: base, to: target).encoded()) ?? []
-    return [full, delta]
+    // The same blobs in format version 1, which readers still accept.
+    let versionOne = [full, delta].map { (try? BlobSurgery.downgradeToVersion1($0)) ?? [] }
+    return [full, delta] + versionOne
   }()
 
   @Test func samplesAreValid() throws {
@@ -99,7 +101,7 @@ import FormatFixtures
         if rng.next(below: 2) == 0 {
           damaged[header.headerSize + Int(rng.next(below: UInt64(sample.count - header.headerSize)))] = UInt8(truncatingIfNeeded: rng.next())
         }
-        reseal(&damaged)
+        BlobSurgery.reseal(&damaged)
         total += 1
         do {
           let reader = try BlobReader(bytes: damaged)
@@ -125,13 +127,19 @@ import FormatFixtures
     var magic = sample
     magic[0] = UInt8(ascii: "X")
     #expect(throws: BlobError.badMagic) { _ = try BlobReader(bytes: magic) }
-    var version = sample
-    version[4] = 2
-    #expect(throws: BlobError.unsupportedVersion(2)) { _ = try BlobReader(bytes: version) }
+    for unsupported: UInt16 in [0, 3, 0x0102, .max] {
+      var version = sample
+      BlobSurgery.store(UInt64(unsupported), &version, 4, width: 2)
+      #expect(throws: BlobError.unsupportedVersion(unsupported)) { _ = try BlobReader(bytes: version) }
+    }
+    // A version 2 header relabelled as version 1 announces the wrong length.
+    var relabelled = sample
+    relabelled[4] = 1
+    #expect(throws: BlobError.self) { _ = try BlobReader(bytes: relabelled) }
     var kind = sample
     kind[6] = 9
     #expect(throws: BlobError.checksumMismatch(section: .header)) { _ = try BlobReader(bytes: kind) }
-    reseal(&kind)
+    BlobSurgery.reseal(&kind)
     #expect(throws: BlobError.self) { _ = try BlobReader(bytes: kind) }
     #expect(throws: BlobError.truncated(section: .header)) { _ = try BlobReader(bytes: []) }
     #expect(throws: BlobError.badMagic) { _ = try BlobReader(bytes: Array("PK\u{3}\u{4}hello world, not a blob".utf8)) }

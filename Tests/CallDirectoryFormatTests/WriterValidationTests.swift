@@ -122,7 +122,8 @@ import Testing
       .checksumMismatch(section: .identificationAdds), .corrupt("x"),
       .wrongKind(expected: .full, actual: .delta), .baseMismatch("y"),
       .numberOutOfRange(section: .blocking, number: 0), .duplicateLabel("q"),
-      .labelDictionaryTooLarge, .misuse("z"), .io(operation: "open", path: "/nope", errno: 2),
+      .labelDictionaryTooLarge, .datasetTooLong(byteCount: 65), .datasetContainsNUL, .misuse("z"),
+      .io(operation: "open", path: "/nope", errno: 2),
     ]
     for error in errors {
       let text = error.description

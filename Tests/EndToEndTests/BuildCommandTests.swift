@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import Foundation
 import Glibc
 import Testing
@@ -203,6 +204,24 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(json["version"] as? Int == 1)
     #expect(json["checksums"] as? String == "ok")
     #expect((json["digest"] as? String)?.count == 64)
+    #expect(json["formatVersion"] as? Int == 2)
+    #expect(json["dataset"] as? String == "")
+    let text = try CalldirProcess.run(["inspect", snapshot])
+    #expect(text.lines.contains("format: calldir blob version 2"))
+    #expect(!text.lines.contains { $0.hasPrefix("dataset:") })
+  }
+
+  @Test func reportsTheDataset() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("named.cdir")
+    let writer = try FullSnapshotWriter(path: path, version: 3, dataset: "fr-arcep 🚫")
+    try writer.appendBlocking(33_612_345_678)
+    try writer.finish()
+    let text = try CalldirProcess.run(["inspect", path])
+    #expect(text.status == 0, "\(text.standardError)")
+    #expect(text.lines.contains("dataset: fr-arcep 🚫"))
+    let json = try jsonObject(try CalldirProcess.run(["inspect", "--json", path]).standardOutput)
+    #expect(json["dataset"] as? String == "fr-arcep 🚫")
   }
 
   @Test func corruptAndMissingBlobsAreRefused() throws {

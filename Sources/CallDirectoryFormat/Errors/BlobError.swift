@@ -35,6 +35,11 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
   case labelTooLong(byteCount: Int)
   /// The label dictionary exceeds the 32-bit offsets of the format.
   case labelDictionaryTooLarge
+  /// A dataset name's UTF-8 encoding exceeds ``BlobLimits/maxDatasetBytes``.
+  case datasetTooLong(byteCount: Int)
+  /// A dataset name contains a NUL character, which the header's
+  /// zero-padded dataset field cannot hold.
+  case datasetContainsNUL
   /// The API was used in an order the format cannot express.
   case misuse(String)
   /// A system call failed.
@@ -75,6 +80,10 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
       return "label of \(byteCount) utf-8 bytes exceeds the limit of \(BlobLimits.maxLabelBytes)"
     case .labelDictionaryTooLarge:
       return "label dictionary exceeds 4 gib of text or 2^32-1 labels"
+    case .datasetTooLong(let byteCount):
+      return "dataset name of \(byteCount) utf-8 bytes exceeds the limit of \(BlobLimits.maxDatasetBytes)"
+    case .datasetContainsNUL:
+      return "dataset name contains a nul character"
     case .misuse(let message):
       return "invalid use: \(message)"
     case .io(let operation, let path, let code):
@@ -83,7 +92,8 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Limits of format version 1, enforced by writers and readers.
+/// Limits of the blob format (the same in versions 1 and 2, except that
+/// only version 2 stores a dataset name), enforced by writers and readers.
 public enum BlobLimits {
   /// The largest number a list may hold: `CXCallDirectoryPhoneNumberMax`.
   public static let maxNumber: Int64 = Int64.max - 1
@@ -95,4 +105,6 @@ public enum BlobLimits {
   public static let maxBlockEntries = 2048
   /// The widest bitmap block, in bits (numbers spanned).
   public static let maxBitmapSpan = 65_536
+  /// The longest dataset name, in UTF-8 bytes (format version 2).
+  public static let maxDatasetBytes = 64
 }

@@ -24,21 +24,23 @@ public struct BlobSectionInfo: Sendable, Hashable {
   }
 }
 
-/// The fixed header of a blob: identity, versions, digests and section table.
+/// The fixed header of a blob: identity, versions, digests, dataset name and
+/// section table.
 ///
 /// It can be read alone (``BlobReader/readHeader(path:)``), for example by
-/// an `inspect` command.
+/// an `inspect` command. Readers accept format versions 1 and 2; writers
+/// write ``currentFormatVersion``.
 public struct BlobHeader: Sendable, Hashable {
   /// The four magic bytes, `CDIR`.
   public static let magic: [UInt8] = [0x43, 0x44, 0x49, 0x52]
-  /// The format version this library writes and reads.
-  public static let currentFormatVersion: UInt16 = 1
-  /// Bytes before the section table.
-  static let fixedSize = 104
+  /// The format version this library writes.
+  public static let currentFormatVersion: UInt16 = 2
+  /// The format versions this library reads.
+  static let readableFormatVersions: ClosedRange<UInt16> = 1...currentFormatVersion
   /// Bytes per section table entry.
   static let sectionEntrySize = 32
 
-  /// The format version stored in the file.
+  /// The format version stored in the file (1 or 2).
   public var formatVersion: UInt16
   /// Full snapshot or delta.
   public var kind: BlobKind
@@ -54,14 +56,23 @@ public struct BlobHeader: Sendable, Hashable {
   public var fileSize: UInt64
   /// The sections, in stored order.
   public var sections: [BlobSectionInfo]
+  /// The name of the dataset the blob was compiled from, or `""` when the
+  /// blob names none (always `""` in format version 1, which cannot store it).
+  public var dataset: String
 
   /// The size of the header in bytes, including its checksum.
   public var headerSize: Int {
-    BlobHeader.headerSize(sectionCount: sections.count)
+    BlobHeader.headerSize(sectionCount: sections.count, formatVersion: formatVersion)
   }
 
-  static func headerSize(sectionCount: Int) -> Int {
-    fixedSize + sectionEntrySize * sectionCount + 4
+  /// Bytes before the section table: 104 in version 1; 168 in version 2,
+  /// which adds the dataset identifier.
+  static func fixedSize(formatVersion: UInt16) -> Int {
+    formatVersion >= 2 ? _DatasetField.offset + _DatasetField.size : _DatasetField.offset
+  }
+
+  static func headerSize(sectionCount: Int, formatVersion: UInt16) -> Int {
+    fixedSize(formatVersion: formatVersion) + sectionEntrySize * sectionCount + 4
   }
 
   /// The table entry of `section`, if the blob has it.
@@ -89,7 +100,10 @@ public struct BlobHeader: Sendable, Hashable {
     }
   }
 
-  /// The header bytes, with the header checksum.
+  /// The header bytes, with the header checksum, in ``formatVersion``'s
+  /// layout (writers always use ``currentFormatVersion``).
+  ///
+  /// - Precondition: ``dataset`` passes `_DatasetField.validate(_:)`.
   func serialized() -> [UInt8] {
     var out = [UInt8]()
     out.reserveCapacity(headerSize)
@@ -104,6 +118,7 @@ public struct BlobHeader: Sendable, Hashable {
     _appendLE(baseVersion, to: &out)
     out.append(contentsOf: contentDigest.bytes)
     out.append(contentsOf: baseDigest.bytes)
+    if formatVersion >= 2 { _DatasetField.append(dataset, to: &out) }
     for info in sections {
       out.append(info.section.rawValue)
       out.append(contentsOf: [0, 0, 0])
@@ -127,10 +142,10 @@ public struct BlobHeader: Sendable, Hashable {
     else { throw BlobError.badMagic }
     guard bytes.count >= probeSize else { throw BlobError.truncated(section: .header) }
     let version = _loadLE(bytes, 4, as: UInt16.self)
-    guard version == currentFormatVersion else { throw BlobError.unsupportedVersion(version) }
+    guard readableFormatVersions.contains(version) else { throw BlobError.unsupportedVersion(version) }
     let length = _loadLE(bytes, 8, as: UInt32.self)
     let count = _loadLE(bytes, 12, as: UInt32.self)
-    guard count <= 16, Int(length) == headerSize(sectionCount: Int(count)) else {
+    guard count <= 16, Int(length) == headerSize(sectionCount: Int(count), formatVersion: version) else {
       throw BlobError.corrupt("header length \(length) does not match \(count) sections")
     }
     return Int(length)
@@ -150,6 +165,7 @@ public struct BlobHeader: Sendable, Hashable {
     let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(size - 4)]))
     guard stored == computed else { throw BlobError.checksumMismatch(section: .header) }
 
+    let formatVersion = _loadLE(bytes, 4, as: UInt16.self)
     guard let kind = BlobKind(rawValue: bytes[6]) else { throw BlobError.unsupportedKind(bytes[6]) }
     guard bytes[7] == 0 else { throw BlobError.corrupt("unknown header flags 0x\(String(bytes[7], radix: 16))") }
     let order = kind.sectionOrder
@@ -167,11 +183,17 @@ public struct BlobHeader: Sendable, Hashable {
         throw BlobError.corrupt("a full snapshot must have base version 0 and a zero base digest")
       }
     }
+    var dataset = ""
+    if formatVersion >= 2 {
+      let field = _DatasetField.offset..<(_DatasetField.offset + _DatasetField.size)
+      dataset = try _DatasetField.decode(UnsafeRawBufferPointer(rebasing: bytes[field]))
+    }
+    let tableStart = fixedSize(formatVersion: formatVersion)
 
     var sections = [BlobSectionInfo]()
     var expectedOffset = UInt64(size)
     for index in 0..<count {
-      let at = fixedSize + index * sectionEntrySize
+      let at = tableStart + index * sectionEntrySize
       let id = bytes[at]
       guard id == order[index].rawValue else {
         throw BlobError.corrupt("section \(index) has id \(id), expected \(order[index].rawValue) (\(order[index]))")
@@ -198,9 +220,9 @@ public struct BlobHeader: Sendable, Hashable {
       throw BlobError.corrupt("sections end at \(expectedOffset) but the header records \(fileSize) bytes")
     }
     let header = BlobHeader(
-      formatVersion: currentFormatVersion, kind: kind, version: version,
+      formatVersion: formatVersion, kind: kind, version: version,
       baseVersion: baseVersion, contentDigest: digest, baseDigest: baseDigest,
-      fileSize: fileSize, sections: sections)
+      fileSize: fileSize, sections: sections, dataset: dataset)
     if let actual = actualFileSize {
       if actual < fileSize {
         let cut = sections.first { $0.offset &+ $0.length > actual }

@@ -61,10 +61,10 @@ extension BlobReader {
     return BlobVerification(header: header, digestVerified: digesting)
   }
 
-  /// Checks the label section: checksum, offsets and UTF-8, streaming.
-  private func _verifyLabels() throws {
+  /// Checks the label section's checksum over all of its bytes, streaming.
+  /// - Throws: `BlobError.checksumMismatch(section: .labels)` or `truncated`.
+  func _verifyLabelChecksum() throws {
     guard let info = header.info(.labels) else { return }
-    // Pass 1: the checksum over all bytes of the section.
     var crc = CRC32C()
     var stream = _SequentialReader(source: _source, offset: info.offset, end: info.offset + info.length, section: .labels)
     while stream.remaining > 0 {
@@ -72,6 +72,13 @@ extension BlobReader {
       try stream.read(take) { crc.update($0) }
     }
     guard crc.value == info.checksum else { throw BlobError.checksumMismatch(section: .labels) }
+  }
+
+  /// Checks the label section: checksum, offsets and UTF-8, streaming.
+  private func _verifyLabels() throws {
+    guard let info = header.info(.labels) else { return }
+    // Pass 1: the checksum over all bytes of the section.
+    try _verifyLabelChecksum()
 
     // Pass 2: offsets are ascending from 0 to the text length; labels are UTF-8.
     let count = info.entryCount

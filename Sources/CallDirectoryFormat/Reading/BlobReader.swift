@@ -15,7 +15,11 @@
 /// Every iterator checks each frame's CRC-32C before it returns any of the
 /// frame's numbers, and the section checksum and count when it reaches the
 /// end. Label lookups check offsets and UTF-8 but not the label section's
-/// checksum; ``verify(recomputingDigest:)`` checks everything.
+/// checksum; ``verify(recomputingDigest:)`` checks everything. For
+/// membership questions about single numbers, ``BlobLookup`` searches a
+/// blob without reading it front to back.
+///
+/// Format versions 1 and 2 read the same way.
 public final class BlobReader {
   /// The validated header.
   public let header: BlobHeader
@@ -155,7 +159,8 @@ public final class BlobReader {
     guard section.isNumberSection, let info = header.info(section) else {
       throw BlobError.misuse("a \(header.kind) blob has no \(section) number section")
     }
-    return _SectionCursor(source: source, info: info, labelCount: labelStore.count)
+    return _SectionCursor(
+      source: source, info: info, labelCount: labelStore.count, formatVersion: header.formatVersion)
   }
 
   var _source: _ByteSource { source }

@@ -29,19 +29,24 @@ public final class DeltaWriter {
   /// Writes atomically to `path` (temporary file, `fsync`, `rename`).
   public convenience init(
     path: String, baseVersion: UInt64, baseDigest: ContentDigest, targetVersion: UInt64,
-    targetDigest: ContentDigest, labels: [String]? = nil
+    targetDigest: ContentDigest, labels: [String]? = nil, dataset: String = ""
   ) throws {
     try self.init(
       sink: FileBlobSink(path: path), baseVersion: baseVersion, baseDigest: baseDigest,
-      targetVersion: targetVersion, targetDigest: targetDigest, labels: labels)
+      targetVersion: targetVersion, targetDigest: targetDigest, labels: labels, dataset: dataset)
   }
 
   /// Writes to `sink`.
+  /// - Parameter dataset: The name of the dataset, recorded in the header
+  ///   (``BlobHeader/dataset``); at most ``BlobLimits/maxDatasetBytes``
+  ///   UTF-8 bytes, without NUL. `""` records none.
+  /// - Throws: `BlobError.datasetTooLong`, `BlobError.datasetContainsNUL`,
+  ///   a label error, or the sink's error.
   public init(
     sink: any BlobSink, baseVersion: UInt64, baseDigest: ContentDigest, targetVersion: UInt64,
-    targetDigest: ContentDigest, labels: [String]? = nil
+    targetDigest: ContentDigest, labels: [String]? = nil, dataset: String = ""
   ) throws {
-    self.core = try _WriterCore(sink: sink, kind: .delta)
+    self.core = try _WriterCore(sink: sink, kind: .delta, dataset: dataset)
     self.baseVersion = baseVersion
     self.baseDigest = baseDigest
     self.targetVersion = targetVersion

@@ -21,17 +21,27 @@ public final class FullSnapshotWriter {
   public let version: UInt64
 
   /// Writes atomically to `path` (temporary file, `fsync`, `rename`).
-  /// - Throws: `BlobError` if the temporary file cannot be created or the
-  ///   labels are invalid.
-  public convenience init(path: String, version: UInt64, labels: [String]? = nil) throws {
-    try self.init(sink: FileBlobSink(path: path), version: version, labels: labels)
+  /// - Throws: `BlobError` if the temporary file cannot be created, or the
+  ///   labels or dataset name are invalid.
+  public convenience init(
+    path: String, version: UInt64, labels: [String]? = nil, dataset: String = ""
+  ) throws {
+    try self.init(sink: FileBlobSink(path: path), version: version, labels: labels, dataset: dataset)
   }
 
   /// Writes to `sink`.
-  /// - Parameter labels: The label dictionary (ids are indices), or `nil`
-  ///   to set it later with ``setLabels(_:)``.
-  public init(sink: any BlobSink, version: UInt64, labels: [String]? = nil) throws {
-    self.core = try _WriterCore(sink: sink, kind: .full)
+  /// - Parameters:
+  ///   - labels: The label dictionary (ids are indices), or `nil` to set it
+  ///     later with ``setLabels(_:)``.
+  ///   - dataset: The name of the dataset, recorded in the header
+  ///     (``BlobHeader/dataset``); at most ``BlobLimits/maxDatasetBytes``
+  ///     UTF-8 bytes, without NUL. `""` records none.
+  /// - Throws: `BlobError.datasetTooLong`, `BlobError.datasetContainsNUL`,
+  ///   a label error, or the sink's error.
+  public init(
+    sink: any BlobSink, version: UInt64, labels: [String]? = nil, dataset: String = ""
+  ) throws {
+    self.core = try _WriterCore(sink: sink, kind: .full, dataset: dataset)
     self.version = version
     if let labels { try core.setLabels(labels) }
   }

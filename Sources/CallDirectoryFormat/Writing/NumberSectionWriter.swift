@@ -9,7 +9,8 @@
 ///   than 64 times the block's average gap (so one jump between ranges does
 ///   not inflate a block);
 /// - each block takes the smallest of run, bitmap and Elias–Fano coding;
-/// - blocks fill frames of at most ``BlobLimits/maxFramePayload`` bytes.
+/// - blocks fill frames of at most ``BlobLimits/maxFramePayload`` bytes;
+///   each frame header records the frame's base, the last number before it.
 final class _NumberSectionWriter {
   static let runThreshold = 64
   static let minimumEntriesBeforeCut = 8
@@ -33,6 +34,8 @@ final class _NumberSectionWriter {
 
   private var frame = [UInt8]()
   private var frameCount: UInt64 = 0
+  /// The last number before the current frame's first block (0 for the first frame).
+  private var frameBase: UInt64 = 0
   private var block = [UInt8]()
   private var checksum = CRC32C()
 
@@ -222,10 +225,11 @@ final class _NumberSectionWriter {
     _Varint.append(runFirst - previous - 1, to: &block)
     _Varint.append(runCount - 1, to: &block)
     if hasLabels { _Varint.append(UInt64(runLabel), to: &block) }
+    let before = previous
     previous = runFirst + runCount - 1
     let entries = runCount
     runCount = 0
-    try _addBlock(entries: entries)
+    try _addBlock(entries: entries, after: before)
   }
 
   /// Encodes `values[0..<end]` as one block; keeps the rest pending.
@@ -235,6 +239,7 @@ final class _NumberSectionWriter {
     _BlockEncoder.encode(
       values: slice, labels: hasLabels ? UnsafeBufferPointer(start: labels, count: end) : nil,
       previous: previous, into: &block)
+    let before = previous
     previous = values[end - 1]
     if end == pending {
       _clearPending()
@@ -248,33 +253,28 @@ final class _NumberSectionWriter {
       }
       pending = rest
     }
-    try _addBlock(entries: UInt64(end))
+    try _addBlock(entries: UInt64(end), after: before)
   }
 
-  private func _addBlock(entries: UInt64) throws {
+  /// Appends the encoded `block` of `entries` numbers, all above `before`
+  /// (the last number of the block preceding it), starting a new frame when
+  /// the current one is full.
+  private func _addBlock(entries: UInt64, after before: UInt64) throws {
     if frame.count + block.count > BlobLimits.maxFramePayload { try _flushFrame() }
+    if frame.isEmpty { frameBase = before }
     frame.append(contentsOf: block)
     frameCount += entries
   }
 
   private func _flushFrame() throws {
     guard !frame.isEmpty else { return }
-    var head = [UInt8]()
-    head.reserveCapacity(16)
-    _appendLE(UInt32(frame.count), to: &head)
-    _appendLE(frameCount, to: &head)
-    var crc = CRC32C()
-    head.withUnsafeBytes { crc.update($0) }
-    frame.withUnsafeBytes { crc.update($0) }
-    let value = crc.value
-    var header = [UInt8]()
-    header.reserveCapacity(16)
-    _appendLE(value, to: &header)
-    header.append(contentsOf: head)
+    let (header, value) = frame.withUnsafeBytes {
+      _FrameHeader.serialized(payload: $0, entryCount: frameCount, base: frameBase)
+    }
     try header.withUnsafeBytes { try sink.write($0) }
     try frame.withUnsafeBytes { try sink.write($0) }
     checksum.update(littleEndian: value)
-    length += UInt64(16 + frame.count)
+    length += UInt64(header.count + frame.count)
     frame.removeAll(keepingCapacity: true)
     frameCount = 0
   }

@@ -6,6 +6,8 @@
 final class _WriterCore {
   let sink: any BlobSink
   let kind: BlobKind
+  /// The dataset name recorded in the header (`""` for none).
+  let dataset: String
   private let order: [BlobSection]
   private var index = -1
   private var current: _NumberSectionWriter?
@@ -15,11 +17,18 @@ final class _WriterCore {
   private var finished = false
   private var failed = false
 
-  init(sink: any BlobSink, kind: BlobKind) throws {
+  /// Reserves the header in `sink`.
+  /// - Throws: `BlobError.datasetTooLong` or `BlobError.datasetContainsNUL`
+  ///   for a dataset name the header cannot hold (nothing is written then),
+  ///   or the sink's error.
+  init(sink: any BlobSink, kind: BlobKind, dataset: String) throws {
+    try _DatasetField.validate(dataset)
     self.sink = sink
     self.kind = kind
+    self.dataset = dataset
     self.order = kind.sectionOrder
-    let size = BlobHeader.headerSize(sectionCount: order.count)
+    let size = BlobHeader.headerSize(
+      sectionCount: order.count, formatVersion: BlobHeader.currentFormatVersion)
     self.offset = UInt64(size)
     let zeros = [UInt8](repeating: 0, count: size)
     try zeros.withUnsafeBytes { try sink.write($0) }
@@ -100,7 +109,7 @@ final class _WriterCore {
     let header = BlobHeader(
       formatVersion: BlobHeader.currentFormatVersion, kind: kind, version: version,
       baseVersion: baseVersion, contentDigest: digest, baseDigest: baseDigest,
-      fileSize: offset, sections: infos)
+      fileSize: offset, sections: infos, dataset: dataset)
     let bytes = header.serialized()
     try bytes.withUnsafeBytes { try sink.overwrite(at: 0, with: $0) }
     try sink.commit()

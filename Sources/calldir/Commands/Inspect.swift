@@ -15,7 +15,7 @@ extension Calldir {
         """,
       arguments: [
         .positional("file", help: "A calldir blob (full snapshot or delta)."),
-        .flag("json", help: "Print the header as one JSON object."),
+        .flag("json", help: "Print the header as one JSON object (\"dataset\" is \"\" when the blob names none)."),
         .flag("entries", help: "Print every entry as TSV instead of the header."),
       ]
     )
@@ -58,6 +58,7 @@ extension Calldir {
       var object: [(key: String, value: JSONValue)] = [
         ("path", .string(path)),
         ("formatVersion", .int(Int64(header.formatVersion))),
+        ("dataset", .string(header.dataset)),
         ("kind", .string(header.kind.description)),
         ("version", .int(Int64(header.version))),
       ]
@@ -77,6 +78,7 @@ extension Calldir {
     static func describe(_ header: BlobHeader, path: String, labels: Int, to output: any OutputSink) {
       output.writeLine("file: \(path)")
       output.writeLine("format: calldir blob version \(header.formatVersion)")
+      if !header.dataset.isEmpty { output.writeLine("dataset: \(header.dataset)") }
       switch header.kind {
       case .full:
         output.writeLine("kind: full snapshot, version \(header.version)")

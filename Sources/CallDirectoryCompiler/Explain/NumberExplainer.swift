@@ -1,0 +1,98 @@
+import CallDirectoryFormat
+import PhoneNumbers
+import UnicodeText
+
+/// Why a number is (or is not) blocked or labelled in a published version.
+public struct NumberExplanation: Sendable, Hashable {
+  /// The text as given.
+  public var input: String
+  /// The E.164 digits, nil when the input is not a number.
+  public var number: Int64?
+  /// Why the input is not a number.
+  public var rejection: String?
+  /// The version explained.
+  public var version: Int
+  /// Whether the version's blocking list holds the number.
+  public var blocked = false
+  /// The shard (extension) whose range holds the number, when the version is sharded.
+  public var shard: Int?
+  /// The version's identification label for the number.
+  public var label: String?
+  /// Every blocking and identification source line that gives the number.
+  public var sources: [ProvenanceLine] = []
+  /// Every allowlist line that removes it from the blocking list.
+  public var allowedBy: [ProvenanceLine] = []
+  /// Identification lines whose label lost to ``label``.
+  public var lostLabels: [ProvenanceLine] = []
+}
+
+/// Answers `calldir explain`: looks numbers up in a version's blob (a
+/// binary search over its frames) and, unless told not to, reads the
+/// version's sources again to find every line behind each number.
+public struct NumberExplainer {
+  public let store: StoreLayout
+  public var normalizer = PhoneNumberNormalizer()
+  public var registry = SourceFormatRegistry.standard
+  public var labelSanitizer = LabelSanitizer()
+
+  public init(store: StoreLayout) { self.store = store }
+
+  /// What the explanations of one run share.
+  public struct Report: Sendable {
+    /// The version explained.
+    public var version: Int
+    /// One explanation per input, in order.
+    public var explanations: [NumberExplanation]
+    /// Each source of the version and whether it could be read again as it
+    /// was (empty without provenance).
+    public var sources: [(path: String, state: SourceState)]
+  }
+
+  /// Explains `inputs` against `version` (the latest when nil), reading
+  /// national numbers in `region`.
+  /// - Throws: ``StoreError`` (no catalog, unknown version), ``BlobError``
+  ///   when the version's blob cannot be read.
+  public func explain(
+    _ inputs: [String], version requested: Int?, region: RegionMetadata?, provenance: Bool = true
+  ) throws -> Report {
+    let catalog = try Catalog.openForReading(store)
+    guard let record = try requested.map({ try catalog.snapshot(version: $0) }) ?? catalog.latest() else {
+      if let requested { throw StoreError.catalog("version \(requested) is not published in \(store.root)") }
+      throw StoreError.catalog("no version is published in \(store.root)")
+    }
+    var explanations = inputs.map { input in
+      var explanation = NumberExplanation(input: input, version: record.version)
+      switch normalizer.normalize(input, region: region) {
+      case .success(let number): explanation.number = number
+      case .failure(let rejection): explanation.rejection = rejection.description
+      }
+      return explanation
+    }
+    let numbers = explanations.compactMap(\.number)
+
+    let lookup = try BlobLookup(path: store.path(record.path))
+    let blocked = try lookup.containsBlocking(numbers)
+    let labels = try lookup.identificationLabels(for: numbers)
+    let shards = try catalog.shards(ofVersion: record.version)
+    var next = 0
+    for index in explanations.indices {
+      guard let number = explanations[index].number else { continue }
+      explanations[index].blocked = blocked[next]
+      explanations[index].label = labels[next]
+      explanations[index].shard = shards.first { ($0.lowerBound...$0.upperBound).contains(number) }?.shard
+      next += 1
+    }
+
+    guard provenance, !numbers.isEmpty else { return Report(version: record.version, explanations: explanations, sources: []) }
+    let scanner = ProvenanceScanner(normalizer: normalizer, registry: registry, labelSanitizer: labelSanitizer)
+    let (lines, states) = scanner.scan(try catalog.sources(ofVersion: record.version), for: Set(numbers))
+    for index in explanations.indices {
+      guard let number = explanations[index].number else { continue }
+      let found = lines[number] ?? []
+      explanations[index].sources = found.filter { $0.list != .allow }
+      explanations[index].allowedBy = found.filter { $0.list == .allow }
+      explanations[index].lostLabels = found.filter { $0.list == .identify && $0.label != explanations[index].label }
+    }
+    return Report(version: record.version, explanations: explanations, sources: states)
+  }
+}

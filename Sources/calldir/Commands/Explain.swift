@@ -1,0 +1,155 @@
+import CallDirectoryCompiler
+import CommandLineKit
+import PhoneNumbers
+
+extension Calldir {
+  /// `calldir explain`: why a published version blocks or labels a number.
+  struct Explain: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "explain",
+      abstract: "Show why a published version blocks or labels numbers, and which source lines say so.",
+      discussion: """
+        For each NUMBER (written any way the normalizer accepts): its E.164 digits; whether the \
+        version blocks it and in which shard; its identification label; and every source line, \
+        pattern or range that gives it, every allowlist line that removes it and every label \
+        that lost a conflict. Sources are read again from the paths the catalog recorded for \
+        the version, and used only when their checksums still match; a source that changed \
+        since is named. The blob lookups are binary searches over frames. Exit 0, or 65 when \
+        an input is not a phone number.
+        """,
+      arguments: [
+        .positional("number", arity: .oneOrMore, help: "The numbers to explain."),
+        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
+        .option("version", valueName: "n", help: "The version to explain (default: the latest)."),
+        .option("region", valueName: "cc", defaultValue: "ZZ",
+                help: "Default region (ISO 3166 code) for numbers without a country code; ZZ for none."),
+        .flag("no-provenance", help: "Only look the numbers up in the blob; do not read the sources."),
+        .flag("json", help: "Print one JSON object per number."),
+      ]
+    )
+
+    let numbers: [String]
+    let storePath: String
+    let version: Int?
+    let regionCode: String
+    let provenance: Bool
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      numbers = arguments.strings("number")
+      storePath = try arguments.requiredString("store")
+      if let text = arguments.string("version") {
+        guard let value = Int(text), value > 0 else {
+          throw UsageError.invalid("--version must be a published version number such as 3, not '\(text)'")
+        }
+        version = value
+      } else {
+        version = nil
+      }
+      regionCode = try arguments.requiredString("region")
+      provenance = !arguments.flag("no-provenance")
+      json = arguments.flag("json")
+    }
+
+    func validate() throws {
+      if regionCode != "ZZ" && NumberingPlan.standard.region(regionCode) == nil {
+        throw UsageError.invalid("unknown region '\(regionCode)' (expected an ISO 3166 code such as US or GB, or ZZ)")
+      }
+    }
+
+    func run(context: CommandContext) throws {
+      let explainer = NumberExplainer(store: StoreLayout(root: storePath))
+      let region = regionCode == "ZZ" ? nil : explainer.normalizer.plan.region(regionCode)
+      let report: NumberExplainer.Report
+      do {
+        report = try explainer.explain(numbers, version: version, region: region, provenance: provenance)
+      } catch {
+        throw ExitCodes.mapped(error)
+      }
+      let unusable = report.sources.filter { $0.state != .unchanged }
+      let output = context.standardOutput
+      for explanation in report.explanations {
+        if json {
+          output.writeJSONLine(Self.json(explanation, unusable: unusable))
+        } else {
+          Self.write(explanation, to: output)
+        }
+      }
+      if !json {
+        for source in unusable { output.writeLine("note: \(Self.describe(source.path, source.state, version: report.version))") }
+      }
+      if let invalid = report.explanations.first(where: { $0.number == nil }) {
+        throw MappedError(exitCode: .dataError, message: "'\(invalid.input)' is not a phone number: \(invalid.rejection ?? "")")
+      }
+    }
+
+    private static func write(_ explanation: NumberExplanation, to output: any OutputSink) {
+      guard let number = explanation.number else {
+        output.writeLine("\(explanation.input): not a phone number (\(explanation.rejection ?? ""))")
+        return
+      }
+      var state = explanation.blocked ? "blocked" : "not blocked"
+      if let shard = explanation.shard { state += " (shard \(shard))" }
+      state += explanation.label.map { ", label \"\($0)\"" } ?? ", no label"
+      output.writeLine("\(explanation.input): \(number): version \(explanation.version): \(state)")
+      for line in explanation.sources {
+        var text = "  \(line.list.rawValue) \(line.path):\(line.line) (\(line.kind.rawValue)"
+        if let label = line.label { text += ", label \"\(label)\"" }
+        if line.priority != 0 { text += ", priority \(line.priority)" }
+        output.writeLine(text + ")")
+      }
+      for line in explanation.allowedBy { output.writeLine("  allowed by \(line.path):\(line.line) (\(line.kind.rawValue))") }
+      for line in explanation.lostLabels {
+        output.writeLine("  lost label \"\(line.label ?? "")\" from \(line.path):\(line.line) (priority \(line.priority))")
+      }
+    }
+
+    private static func json(_ explanation: NumberExplanation, unusable: [(path: String, state: SourceState)]) -> JSONValue {
+      let hasNumber = explanation.number != nil
+      return [
+        "input": .string(explanation.input),
+        "number": explanation.number.map { .int($0) } ?? .null,
+        "reason": explanation.rejection.map { .string($0) } ?? .null,
+        "version": .int(Int64(explanation.version)),
+        "blocked": hasNumber ? .bool(explanation.blocked) : .null,
+        "shard": explanation.shard.map { .int(Int64($0)) } ?? .null,
+        "label": explanation.label.map { .string($0) } ?? .null,
+        "sources": .array(explanation.sources.map { line in
+          [
+            "path": .string(line.path), "line": .int(Int64(line.line)), "list": .string(line.list.rawValue),
+            "kind": .string(line.kind.rawValue), "label": line.label.map { .string($0) } ?? .null,
+            "priority": .int(Int64(line.priority)),
+          ]
+        }),
+        "allowedBy": .array(explanation.allowedBy.map { ["path": .string($0.path), "line": .int(Int64($0.line))] }),
+        "lostLabels": .array(explanation.lostLabels.map { line in
+          ["path": .string(line.path), "line": .int(Int64(line.line)), "label": .string(line.label ?? "")]
+        }),
+        "unreadSources": .array(unusable.map { source in
+          ["path": .string(source.path), "state": .string(Self.stateName(source.state))]
+        }),
+      ]
+    }
+
+    private static func stateName(_ state: SourceState) -> String {
+      switch state {
+      case .unchanged: "unchanged"
+      case .changed: "changed"
+      case .missing: "missing"
+      case .unknownOptions: "unknownOptions"
+      case .unreadable: "unreadable"
+      }
+    }
+
+    private static func describe(_ path: String, _ state: SourceState, version: Int) -> String {
+      switch state {
+      case .unchanged: "source \(path) is as version \(version) read it"
+      case .changed: "source \(path) changed since version \(version) was built; its lines are not shown"
+      case .missing: "source \(path) is gone; its lines are not shown"
+      case .unknownOptions:
+        "source \(path) was recorded by an older calldir without its options; its lines are not shown"
+      case .unreadable(let reason): "source \(path) cannot be read (\(reason)); its lines are not shown"
+      }
+    }
+  }
+}
