@@ -52,14 +52,12 @@ extension Calldir {
     }
 
     func validate() throws {
-      if regionCode != "ZZ" && NumberingPlan.standard.region(regionCode) == nil {
-        throw UsageError.invalid("unknown region '\(regionCode)' (expected an ISO 3166 code such as US or GB, or ZZ)")
-      }
+      _ = try RegionArgument.resolve(regionCode)
     }
 
     func run(context: CommandContext) throws {
       let explainer = NumberExplainer(store: StoreLayout(root: storePath))
-      let region = regionCode == "ZZ" ? nil : explainer.normalizer.plan.region(regionCode)
+      let region = try RegionArgument.resolve(regionCode)
       let report: NumberExplainer.Report
       do {
         report = try explainer.explain(numbers, version: version, region: region, provenance: provenance)

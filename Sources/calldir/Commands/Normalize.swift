@@ -33,17 +33,12 @@ extension Calldir {
     }
 
     func validate() throws {
-      let plan = NumberingPlan.standard
-      if regionCode != "ZZ" && plan.region(regionCode) == nil {
-        var message = "unknown region '\(regionCode)' (expected an ISO 3166 code such as US or GB, or ZZ)"
-        if let suggestion = plan.suggestedRegionCode(for: regionCode) { message += "; did you mean '\(suggestion)'?" }
-        throw UsageError.invalid(message)
-      }
+      _ = try RegionArgument.resolve(regionCode)
     }
 
     func run(context: CommandContext) throws {
       let normalizer = PhoneNumberNormalizer()
-      let region = regionCode == "ZZ" ? nil : normalizer.plan.region(regionCode)
+      let region = try RegionArgument.resolve(regionCode, plan: normalizer.plan)
       let output = context.standardOutput
       func emit(_ input: String) {
         let result = normalizer.normalize(input, region: region)
