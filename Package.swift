@@ -24,12 +24,16 @@ let package = Package(
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
-    // Hand-written command-line framework: subcommands, help, sysexits, JSON.
-    .target(name: "CommandLineKit"),
+    // The system layer every module stands on (the device side included):
+    // syscalls behind one fault-injection seam, file descriptors, atomic
+    // files, varints, JSON, the ordered pipeline. No Foundation.
+    .target(name: "CalldirSystem"),
+    // Hand-written command-line framework: subcommands, help, sysexits, JSON output.
+    .target(name: "CommandLineKit", dependencies: ["CalldirSystem"]),
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
     .target(name: "PhoneNumbers", dependencies: ["UnicodeText"], swiftSettings: hotPath),
     // The blob format: stdlib + Glibc only, because it ships in an app extension.
-    .target(name: "CallDirectoryFormat", swiftSettings: hotPath),
+    .target(name: "CallDirectoryFormat", dependencies: ["CalldirSystem"], swiftSettings: hotPath),
     // Deterministic dataset generators for tests and benchmarks (not shipped).
     .target(name: "FormatFixtures"),
     // Apple's Call Directory API mirrored on Linux, with a simulated device.
@@ -45,21 +49,23 @@ let package = Package(
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
     .target(
       name: "CallDirectoryCompiler",
-      dependencies: ["PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat"],
+      dependencies: ["CalldirSystem", "PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat"],
       swiftSettings: hotPath
     ),
     // The thin executable: argument parsing, one file per command, exit codes.
     .executableTarget(
       name: "calldir",
       dependencies: [
-        "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryValidation",
+        "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler",
+        "CallDirectoryValidation",
         "CallDirectoryProvider", "CallKitMock",
       ],
       swiftSettings: hotPath
     ),
     // `make bench`: calldir against sort, comm and Python phonenumbers.
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
-    .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    .testTarget(name: "CalldirSystemTests", dependencies: ["CalldirSystem"]),
+    .testTarget(name: "CommandLineKitTests", dependencies: ["CalldirSystem", "CommandLineKit"]),
     // Fixtures: blobs written by the format version 1 writer, kept to prove
     // that readers still accept version 1.
     .testTarget(
@@ -73,7 +79,7 @@ let package = Package(
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
     .testTarget(
       name: "CallDirectoryValidationTests",
-      dependencies: ["CallDirectoryValidation", "CallDirectoryFormat", "CommandLineKit"]
+      dependencies: ["CallDirectoryValidation", "CallDirectoryFormat", "CalldirSystem", "CommandLineKit"]
     ),
     .testTarget(
       name: "CallDirectoryProviderTests",

@@ -1,3 +1,4 @@
+import CalldirSystem
 import Dispatch
 import Foundation
 import PhoneNumbers

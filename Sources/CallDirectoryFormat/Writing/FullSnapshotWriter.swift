@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Writes a full snapshot blob from entries streamed in ascending order.
 ///
 /// Memory use is constant: one block and one frame are buffered, plus the
@@ -80,7 +82,7 @@ public final class FullSnapshotWriter {
         digest._appendBlocking(contentsOf: numbers)
         return
       }
-      try _inParallel(
+      try Parallel.run(
         background: { digest._appendBlocking(contentsOf: numbers) },
         foreground: { try writer.append(contentsOf: numbers) })
     }

@@ -1,3 +1,4 @@
+import CalldirSystem
 import CallDirectoryFormat
 import CallDirectoryProvider
 import CallKitMock

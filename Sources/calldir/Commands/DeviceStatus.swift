@@ -1,3 +1,4 @@
+import CalldirSystem
 import CallDirectoryProvider
 import CallKitMock
 import CommandLineKit

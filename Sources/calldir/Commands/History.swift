@@ -1,3 +1,4 @@
+import CalldirSystem
 import CallDirectoryCompiler
 import CommandLineKit
 import Foundation

@@ -1,3 +1,4 @@
+import CalldirSystem
 import CommandLineKit
 import Glibc
 import PhoneNumbers

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirSystem
 import CommandLineKit
 import Testing
 @testable import CallDirectoryValidation

@@ -1,3 +1,4 @@
+import CalldirSystem
 import CommandLineKit
 
 /// A small command tree shaped like calldir, used by the parsing and help tests.

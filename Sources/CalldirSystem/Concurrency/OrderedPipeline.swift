@@ -14,7 +14,7 @@ import Dispatch
 ///       pipeline.submit()
 ///     }
 ///     try pipeline.finish(fold: take)
-final class OrderedPipeline<Job: AnyObject & Sendable> {
+public final class OrderedPipeline<Job: AnyObject & Sendable> {
   private let jobs: [Job]
   private let done: [DispatchSemaphore]
   private let work: @Sendable (Job) -> Void
@@ -23,7 +23,8 @@ final class OrderedPipeline<Job: AnyObject & Sendable> {
   /// How many jobs run (or wait to be folded), oldest at `head - inFlight`.
   private var inFlight = 0
 
-  init(window: Int, makeJob: () -> Job, work: @escaping @Sendable (Job) -> Void) {
+  /// Creates `window` jobs with `makeJob`; each submitted job runs `work` on a worker thread.
+  public init(window: Int, makeJob: () -> Job, work: @escaping @Sendable (Job) -> Void) {
     let window = max(1, window)
     jobs = (0..<window).map { _ in makeJob() }
     done = (0..<window).map { _ in DispatchSemaphore(value: 0) }
@@ -41,13 +42,13 @@ final class OrderedPipeline<Job: AnyObject & Sendable> {
   private var oldest: Int { (head - inFlight + jobs.count) % jobs.count }
 
   /// The job to fill next; first folds the oldest job when every slot is taken.
-  func nextJob<E: Error>(fold: (Job) throws(E) -> Void) throws(E) -> Job {
+  public func nextJob<E: Error>(fold: (Job) throws(E) -> Void) throws(E) -> Job {
     if inFlight == jobs.count { try foldOldest(fold: fold) }
     return jobs[head]
   }
 
   /// Starts the job from ``nextJob(fold:)``.
-  func submit() {
+  public func submit() {
     let job = jobs[head]
     let done = self.done[head]
     let work = self.work
@@ -60,7 +61,7 @@ final class OrderedPipeline<Job: AnyObject & Sendable> {
   }
 
   /// Waits for every job in flight and folds them in order.
-  func finish<E: Error>(fold: (Job) throws(E) -> Void) throws(E) {
+  public func finish<E: Error>(fold: (Job) throws(E) -> Void) throws(E) {
     while inFlight > 0 { try foldOldest(fold: fold) }
   }
 

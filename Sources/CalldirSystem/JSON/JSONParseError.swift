@@ -3,7 +3,7 @@
 /// Columns count Unicode scalars from the start of the line. The
 /// ``description`` is `line:column: message`, ready to be prefixed with a
 /// file path in compiler style.
-public struct JSONParseError: CommandLineError, Equatable, Sendable, CustomStringConvertible {
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong.
   public enum Reason: Equatable, Sendable {
     /// The text ended inside a value, or was empty.
@@ -53,9 +53,6 @@ public struct JSONParseError: CommandLineError, Equatable, Sendable, CustomStrin
     self.column = column
     self.reason = reason
   }
-
-  /// ``ExitCode/dataError``: the input is malformed.
-  public var exitCode: ExitCode { .dataError }
 
   /// `line:column: reason`.
   public var message: String { "\(line):\(column): \(reasonText)" }

@@ -1,4 +1,4 @@
-import CommandLineKit
+import CalldirSystem
 import Testing
 
 @Suite struct JSONSerializationTests {
@@ -26,13 +26,6 @@ import Testing
   @Test func escapesKeys() {
     let value: JSONValue = ["a\"\n": 1]
     #expect(value.serialized() == #"{"a\"\n":1}"#)
-  }
-
-  @Test func writesOneLinePerValue() {
-    let sink = MemorySink()
-    sink.writeJSONLine(["n": "+1 (555)\n"])
-    sink.writeJSONLine(["n": 2])
-    #expect(sink.text == "{\"n\":\"+1 (555)\\n\"}\n{\"n\":2}\n")
   }
 
   @Test func roundTripsThroughTheParser() throws {

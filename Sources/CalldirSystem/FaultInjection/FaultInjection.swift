@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Makes chosen system calls fail, for tests: the seam every file, pipe and
+/// lock operation of calldir goes through (`Internals/Syscalls.swift`).
+///
+/// A rule names a call, which occurrence of it (counted from 1 since the
+/// rules were installed, across every file) and what happens then: the call
+/// fails with an errno without being made (`ENOSPC`, `EIO`, `EINTR`…), or,
+/// for `read` and `write`, moves only part of the bytes (`short`). Each rule
+/// fires once. With no rules installed the seam costs one load of a flag.
+///
+/// In-process tests install rules directly; a tool run from a test takes
+/// them from the environment (``installFromEnvironment()``):
+///
+///     CALLDIR_FAULTS=write:3:ENOSPC,fsync:1:EIO,read:2:short calldir build …
+///     CALLDIR_FAULT_COUNTS=/tmp/counts calldir build …   # writes "write 12\nfsync 4\n…" at exit
+public enum FaultInjection {
+  /// The calls that can fail.
+  public enum Call: String, CaseIterable, Sendable, Hashable {
+    case open, read, write, fsync, rename, unlink, close, mkdir, ftruncate, flock, stat
+  }
+
+  /// What happens to the chosen call.
+  public enum Fault: Sendable, Hashable {
+    /// The call is not made; it returns -1 with this errno.
+    case fail(Errno)
+    /// A `read` or `write` moves at most half of the bytes (at least one).
+    case short
+  }
+
+  /// One planned fault.
+  public struct Rule: Sendable, Hashable {
+    public var call: Call
+    /// Which call of that kind, from 1.
+    public var occurrence: Int
+    public var fault: Fault
+
+    public init(call: Call, occurrence: Int, fault: Fault) {
+      self.call = call
+      self.occurrence = occurrence
+      self.fault = fault
+    }
+  }
+
+  /// Installs `rules` and starts counting calls from zero.
+  public static func install(_ rules: [Rule]) {
+    state.withLock { state in
+      state.rules = rules
+      state.counts = [:]
+    }
+    isActive = true
+  }
+
+  /// Removes every rule and stops counting.
+  public static func reset() {
+    isActive = false
+    state.withLock { state in
+      state.rules = []
+      state.counts = [:]
+    }
+  }
+
+  /// How many calls of each kind were made since ``install(_:)``.
+  public static func counts() -> [Call: Int] {
+    state.withLock { $0.counts }
+  }
+
+  /// Installs the rules of `CALLDIR_FAULTS` and, with
+  /// `CALLDIR_FAULT_COUNTS=PATH`, writes the call counts to PATH when the
+  /// process exits. Malformed rules are ignored with a line on standard error.
+  public static func installFromEnvironment() {
+    let rules = getenv("CALLDIR_FAULTS").map { parse(String(cString: $0)) } ?? []
+    let countsPath = getenv("CALLDIR_FAULT_COUNTS").map { String(cString: $0) }
+    guard !rules.isEmpty || countsPath != nil else { return }
+    install(rules)
+    if let countsPath {
+      state.withLock { $0.countsPath = countsPath }
+      atexit { FaultInjection.writeCounts() }
+    }
+  }
+
+  /// `call:occurrence:fault` items separated by commas; the fault is an
+  /// errno name (`ENOSPC`, `EIO`, `EINTR`, `EACCES`, `EROFS`, `EDQUOT`,
+  /// `ENOENT`, `EEXIST`, `EPIPE`) or `short`.
+  static func parse(_ text: String) -> [Rule] {
+    var rules: [Rule] = []
+    for item in text.split(separator: ",") {
+      let parts = item.split(separator: ":").map(String.init)
+      guard parts.count == 3, let call = Call(rawValue: parts[0]), let occurrence = Int(parts[1]), occurrence > 0,
+        let fault = fault(named: parts[2])
+      else {
+        try? FileDescriptor.standardError.writeAll(Array("calldir: ignoring fault rule '\(item)'\n".utf8))
+        continue
+      }
+      rules.append(Rule(call: call, occurrence: occurrence, fault: fault))
+    }
+    return rules
+  }
+
+  private static func fault(named name: String) -> Fault? {
+    let errnos: [String: CInt] = [
+      "ENOSPC": ENOSPC, "EIO": EIO, "EINTR": EINTR, "EACCES": EACCES, "EROFS": EROFS, "EDQUOT": EDQUOT,
+      "ENOENT": ENOENT, "EEXIST": EEXIST, "EPIPE": EPIPE,
+    ]
+    if name == "short" { return .short }
+    return errnos[name].map { .fail(Errno(rawValue: $0)) }
+  }
+
+  private static func writeCounts() {
+    let (counts, path) = state.withLock { ($0.counts, $0.countsPath) }
+    guard let path, let file = fopen(path, "w") else { return }
+    for call in Call.allCases { fputs("\(call.rawValue) \(counts[call] ?? 0)\n", file) }
+    fclose(file)
+  }
+
+  // MARK: - The seam
+
+  /// Whether any rule is installed (read without the lock: rules are
+  /// installed before the work they test starts).
+  nonisolated(unsafe) static var isActive = false
+
+  /// Counts the call and returns the fault planned for it, if any.
+  static func fault(for call: Call) -> Fault? {
+    state.withLock { state in
+      let count = (state.counts[call] ?? 0) + 1
+      state.counts[call] = count
+      guard let index = state.rules.firstIndex(where: { $0.call == call && $0.occurrence == count }) else { return nil }
+      return state.rules.remove(at: index).fault
+    }
+  }
+
+  private struct State {
+    var rules: [Rule] = []
+    var counts: [Call: Int] = [:]
+    var countsPath: String?
+  }
+
+  private static let state = _Locked(State())
+}
+
+/// A value behind a mutex.
+final class _Locked<Value>: @unchecked Sendable {
+  private var value: Value
+  private var mutex = pthread_mutex_t()
+
+  init(_ value: Value) {
+    self.value = value
+    pthread_mutex_init(&mutex, nil)
+  }
+
+  deinit { pthread_mutex_destroy(&mutex) }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return try body(&value)
+  }
+}

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// The one place calldir calls the system for files, pipes and locks. Each
+// wrapper consults ``FaultInjection`` first, so tests can make any of them
+// fail; everything else in the package goes through ``FileDescriptor``,
+// ``FileSystem`` and ``AtomicFile``, which are built on these.
+
+@inline(__always)
+private func injected(_ call: FaultInjection.Call) -> FaultInjection.Fault? {
+  guard FaultInjection.isActive else { return nil }
+  return FaultInjection.fault(for: call)
+}
+
+@inline(__always)
+private func failing(_ errno: Errno) -> CInt {
+  setErrno(errno.rawValue)
+  return -1
+}
+
+private func setErrno(_ value: CInt) {
+  errno = value
+}
+
+func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt, _ mode: mode_t) -> CInt {
+  if case .fail(let code)? = injected(.open) { return failing(code) }
+  return open(path, flags, mode)
+}
+
+func system_read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  switch injected(.read) {
+  case .fail(let code)?: return Int(failing(code))
+  case .short?: return read(fd, buffer, max(1, count / 2))
+  case nil: return read(fd, buffer, count)
+  }
+}
+
+func system_pread(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+  switch injected(.read) {
+  case .fail(let code)?: return Int(failing(code))
+  case .short?: return pread(fd, buffer, max(1, count / 2), offset)
+  case nil: return pread(fd, buffer, count, offset)
+  }
+}
+
+func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  switch injected(.write) {
+  case .fail(let code)?: return Int(failing(code))
+  case .short?: return write(fd, buffer, max(1, count / 2))
+  case nil: return write(fd, buffer, count)
+  }
+}
+
+func system_pwrite(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+  switch injected(.write) {
+  case .fail(let code)?: return Int(failing(code))
+  case .short?: return pwrite(fd, buffer, max(1, count / 2), offset)
+  case nil: return pwrite(fd, buffer, count, offset)
+  }
+}
+
+/// `fsync`, or on Darwin `fcntl(F_FULLFSYNC)` (which also flushes the
+/// drive's cache), falling back to `fsync` where that is not supported.
+func system_fsync(_ fd: CInt) -> CInt {
+  if case .fail(let code)? = injected(.fsync) { return failing(code) }
+  #if canImport(Darwin)
+    if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+  #endif
+  return fsync(fd)
+}
+
+func system_close(_ fd: CInt) -> CInt {
+  if case .fail(let code)? = injected(.close) {
+    // The descriptor is released anyway, as close(2) does on error.
+    _ = close(fd)
+    return failing(code)
+  }
+  return close(fd)
+}
+
+func system_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> CInt {
+  if case .fail(let code)? = injected(.rename) { return failing(code) }
+  return rename(from, to)
+}
+
+func system_unlink(_ path: UnsafePointer<CChar>) -> CInt {
+  if case .fail(let code)? = injected(.unlink) { return failing(code) }
+  return unlink(path)
+}
+
+func system_rmdir(_ path: UnsafePointer<CChar>) -> CInt {
+  if case .fail(let code)? = injected(.unlink) { return failing(code) }
+  return rmdir(path)
+}
+
+func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> CInt {
+  if case .fail(let code)? = injected(.mkdir) { return failing(code) }
+  return mkdir(path, mode)
+}
+
+func system_ftruncate(_ fd: CInt, _ length: off_t) -> CInt {
+  if case .fail(let code)? = injected(.ftruncate) { return failing(code) }
+  return ftruncate(fd, length)
+}
+
+func system_flock(_ fd: CInt, _ operation: CInt) -> CInt {
+  if case .fail(let code)? = injected(.flock) { return failing(code) }
+  return flock(fd, operation)
+}
+
+func system_fstat(_ fd: CInt, _ status: UnsafeMutablePointer<stat>) -> CInt {
+  if case .fail(let code)? = injected(.stat) { return failing(code) }
+  return fstat(fd, status)
+}
+
+func system_stat(_ path: UnsafePointer<CChar>, _ status: UnsafeMutablePointer<stat>, followingLinks: Bool) -> CInt {
+  if case .fail(let code)? = injected(.stat) { return failing(code) }
+  return followingLinks ? stat(path, status) : lstat(path, status)
+}
+
+/// Runs `body` until it does not fail with `EINTR`; returns its value, or
+/// the errno of a failure (`-1` results).
+@inline(__always)
+func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> I) -> Result<I, Errno> {
+  while true {
+    let value = body()
+    if value != -1 { return .success(value) }
+    let code = Errno.current
+    if retryOnInterrupt && code == .interrupted { continue }
+    return .failure(code)
+  }
+}
