@@ -1,0 +1,142 @@
+@testable import CalldirSystem
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A throwaway directory.
+final class ScratchDirectory {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/calldir-system-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+    #expect(made != nil)
+    path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+  }
+
+  deinit {
+    for name in (try? FileSystem.contentsOfDirectory(path)) ?? [] { try? FileSystem.removeFile(path + "/" + name) }
+    try? FileSystem.removeDirectory(path)
+  }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  func read(_ name: String) throws -> [UInt8] {
+    let input = try ChunkedInput(.path(file(name)), chunkSize: 7)
+    while !input.isEOF { try input.refill(keepingFrom: 0) }
+    return Array(UnsafeBufferPointer(start: input.base, count: input.end))
+  }
+}
+
+@Suite(.serialized) struct FileTests {
+  @Test func anAtomicFileAppearsWholeOnCommit() throws {
+    let scratch = try ScratchDirectory()
+    let destination = scratch.file("out.txt")
+    try AtomicFile.write(Array("old\n".utf8), to: destination)
+    let file = try AtomicFile(destination: destination)
+    try file.writer.write("new contents\n")
+    try file.seal()
+    #expect(try scratch.read("out.txt") == Array("old\n".utf8))
+    try file.commit()
+    #expect(try scratch.read("out.txt") == Array("new contents\n".utf8))
+    #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["out.txt"])
+  }
+
+  @Test func anAtomicFileNeverReplacesWhatIsNotARegularFile() throws {
+    let scratch = try ScratchDirectory()
+    #expect(symlink("/dev/null", scratch.file("link")) == 0)
+    #expect(mkfifo(scratch.file("fifo"), 0o644) == 0)
+    try FileSystem.createDirectory(scratch.file("directory"))
+    for name in ["link", "fifo", "directory"] {
+      #expect {
+        try AtomicFile.write([1], to: scratch.file(name))
+      } throws: { error in
+        "\(error)".contains("is not a regular file")
+      }
+    }
+    #expect(try FileSystem.status(scratch.file("link"), followingLinks: false).kind == .symbolicLink)
+    #expect(try FileSystem.status(scratch.file("fifo")).kind == .fifo)
+    try FileSystem.removeDirectory(scratch.file("directory"))
+  }
+
+  @Test func aFailedWriteLeavesTheOldFileAndNoTemporary() throws {
+    let scratch = try ScratchDirectory()
+    let destination = scratch.file("out.txt")
+    try AtomicFile.write(Array("old\n".utf8), to: destination)
+    for call in [FaultInjection.Call.write, .fsync, .rename] {
+      FaultInjection.install([.init(call: call, occurrence: 1, fault: .fail(.noSpace))])
+      defer { FaultInjection.reset() }
+      #expect(throws: FileError.self) { try AtomicFile.write(Array("new\n".utf8), to: destination) }
+      FaultInjection.reset()
+      #expect(try scratch.read("out.txt") == Array("old\n".utf8))
+      #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["out.txt"])
+    }
+  }
+
+  @Test func interruptedAndShortCallsAreRetriedWhole() throws {
+    let scratch = try ScratchDirectory()
+    let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    FaultInjection.install([
+      .init(call: .write, occurrence: 1, fault: .short), .init(call: .write, occurrence: 2, fault: .fail(.interrupted)),
+      .init(call: .read, occurrence: 2, fault: .short), .init(call: .read, occurrence: 3, fault: .fail(.interrupted)),
+      .init(call: .fsync, occurrence: 1, fault: .fail(.interrupted)),
+    ])
+    defer { FaultInjection.reset() }
+    try AtomicFile.write(bytes, to: scratch.file("data"))
+    #expect(try scratch.read("data") == bytes)
+    #expect(FaultInjection.counts()[.write, default: 0] >= 3)
+  }
+
+  @Test func chunkedInputReadsAFIFOOnce() throws {
+    let scratch = try ScratchDirectory()
+    let fifo = scratch.file("fifo")
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let writer = Thread { () in
+      let descriptor = try? FileDescriptor.open(fifo, .writeOnly)
+      try? descriptor?.writeAll(Array("one\ntwo\n".utf8))
+      try? descriptor?.close()
+    }
+    writer.start()
+    let input = try ChunkedInput(.path(fifo), chunkSize: 3)
+    while !input.isEOF { try input.refill(keepingFrom: 0) }
+    #expect(Array(UnsafeBufferPointer(start: input.base, count: input.end)) == Array("one\ntwo\n".utf8))
+    #expect(input.size == nil)
+  }
+
+  @Test func faultRulesParseFromTheirText() {
+    #expect(FaultInjection.parse("write:3:ENOSPC,fsync:1:EIO,read:2:short,bogus:1:EIO") == [
+      .init(call: .write, occurrence: 3, fault: .fail(.noSpace)),
+      .init(call: .fsync, occurrence: 1, fault: .fail(.ioError)),
+      .init(call: .read, occurrence: 2, fault: .short),
+    ])
+  }
+
+  @Test func timesRoundTrip() {
+    #expect(UTCTime.iso8601(0) == "1970-01-01T00:00:00Z")
+    #expect(UTCTime.iso8601(1_764_594_000) == "2025-12-01T13:00:00Z")
+    #expect(UTCTime.parse("2025-12-01T13:00:00Z") == 1_764_594_000)
+    #expect(UTCTime.parse("2025-12-01") == 1_764_547_200)
+    for bad in ["2025-02-30", "2025-13-01", "2025-1-01", "", "2025-12-01T25:00:00Z"] { #expect(UTCTime.parse(bad) == nil) }
+  }
+
+  @Test func varintsRoundTripAndRejectOverflow() {
+    for value: UInt64 in [0, 1, 127, 128, 300, 1 << 35, .max] {
+      var bytes: [UInt8] = []
+      Varint.append(value, to: &bytes)
+      #expect(bytes.count == Varint.size(value))
+      var position = 0
+      #expect(bytes.withUnsafeBytes { Varint.read($0, at: &position) } == value)
+    }
+    var position = 0
+    let overflow: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02]
+    #expect(overflow.withUnsafeBytes { Varint.read($0, at: &position) } == nil)
+    position = 0
+    #expect([UInt8(0x80)].withUnsafeBytes { Varint.read($0, at: &position) } == nil)
+    #expect(Varint.unZigZag(Varint.zigZag(-5)) == -5)
+  }
+}
