@@ -106,6 +106,16 @@ CREATE TABLE source_rejects (
   PRIMARY KEY (version, position, reason)
 );
 
+-- Versions that must never be used again although the catalog holds no
+-- snapshot for them: a published file of that version was found damaged by
+-- `calldir repair`, or its files were lost. The next version is always above
+-- every snapshot and every retired version.
+CREATE TABLE retired_versions (
+  version          INTEGER PRIMARY KEY,
+  retired_at       TEXT    NOT NULL,
+  reason           TEXT    NOT NULL
+);
+
 -- Builds a guard refused: nothing was published, but the attempt is kept.
 CREATE TABLE refusals (
   id               INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
-import Foundation
+import CalldirSystem
 import SQLiteDatabase
 
 extension Catalog {
@@ -25,9 +25,7 @@ extension Catalog {
   ///   `StoreError.catalog` when the schema is newer than this code knows;
   ///   `StoreError.database` when SQLite fails.
   public static func openForReading(_ store: StoreLayout) throws(StoreError) -> Catalog {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: store.catalog, isDirectory: &isDirectory), !isDirectory.boolValue
-    else {
+    guard let status = try? FileSystem.status(store.catalog), status.kind != .directory else {
       throw .noCatalog(store: store.root)
     }
     let database: Database
@@ -51,8 +49,8 @@ extension Catalog {
   /// Read-only, or immutable when SQLite could not create the files WAL
   /// readers need and there is no WAL to read.
   private static func readingMode(_ store: StoreLayout) -> Database.OpenMode {
-    let isWritable = access(store.root, W_OK) == 0
-    let hasWAL = FileManager.default.fileExists(atPath: store.catalog + "-wal")
+    let isWritable = FileSystem.isWritableDirectory(store.root)
+    let hasWAL = FileSystem.exists(store.catalog + "-wal")
     return isWritable || hasWAL ? .readOnly : .immutable
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import CalldirSystem
 import SQLiteDatabase
 
 /// The store's history: every published snapshot with its sources, counts,
@@ -151,6 +151,29 @@ public final class Catalog {
         attemptedAt: try row.text("attempted_at"), version: try row.int("version"), kind: try row.text("kind"),
         message: try row.text("message"), source: try row.optionalText("source"),
         rejectsPath: try row.optionalText("rejects_path"))
+    }
+  }
+
+  /// The versions retired without a snapshot (``retire(version:reason:)``), ascending.
+  public func retiredVersions() throws(StoreError) -> [(version: Int, reason: String)] {
+    guard fileVersion >= 2 else { return [] }
+    return try rows("SELECT * FROM retired_versions ORDER BY version", table: "retired_versions", []) {
+      row throws(StoreError) in (try row.int("version"), try row.text("reason"))
+    }
+  }
+
+  /// The highest version the catalog knows, published or retired (0 for none):
+  /// the next version is always above it.
+  public func highestVersion() throws(StoreError) -> Int {
+    max(try latest()?.version ?? 0, try retiredVersions().last?.version ?? 0)
+  }
+
+  /// Marks `version` as used for good although no snapshot of it is recorded.
+  public func retire(version: Int, reason: String) throws(StoreError) {
+    try run {
+      try database.execute(
+        "INSERT OR REPLACE INTO retired_versions (version, retired_at, reason) VALUES (?, ?, ?)",
+        arguments: [.integer(Int64(version)), .text(UTCTime.iso8601(UTCTime.now())), .text(reason)])
     }
   }
 
@@ -311,19 +334,22 @@ public final class Catalog {
 
   /// Format options as a JSON object with sorted keys.
   static func encodeOptions(_ options: [String: String]) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(options) else { return "{}" }
-    return String(decoding: data, as: UTF8.self)
+    JSONValue.object(options.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }).serialized()
   }
 
   private static func decodeOptions(_ text: String?) throws(StoreError) -> [String: String] {
     guard let text else { return [:] }
-    do {
-      return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-    } catch {
-      throw .catalog("snapshot_sources.options is not a json object of strings: \(text)")
+    var options: [String: String] = [:]
+    guard case .object(let members)? = try? JSONParser.parse(text) else {
+      throw .catalog("snapshot_sources.options is not a json object: \(text)")
     }
+    for (key, value) in members {
+      guard case .string(let string) = value else {
+        throw .catalog("snapshot_sources.options.\(key) is not a string: \(text)")
+      }
+      options[key] = string
+    }
+    return options
   }
 }
 

@@ -1,3 +1,4 @@
+import CalldirSystem
 import SQLiteDatabase
 
 /// Why the store (catalog, lock, published files) could not be used.
@@ -11,10 +12,16 @@ public enum StoreError: Error, CustomStringConvertible {
   /// The store has no catalog to read: the directory or its
   /// `catalog.sqlite` does not exist, or the file holds no catalog schema.
   case noCatalog(store: String)
-  /// A file or directory could not be created.
-  case cannotCreate(path: String, reason: String)
-  /// Reading or writing failed.
-  case io(path: String, reason: String)
+  /// The store holds published files but its catalog is missing or empty:
+  /// publishing would reuse their version numbers.
+  case catalogMissing(store: String, highestVersion: Int)
+  /// The store holds published files of versions the catalog does not know
+  /// (a catalog restored from an older backup).
+  case catalogBehind(store: String, known: Int, onDisk: Int)
+  /// A published file disagrees with what the catalog recorded for it.
+  case fileMismatch(path: String, problem: String)
+  /// A file operation failed.
+  case file(FileError)
 
   init(_ error: SQLiteError) {
     self = .database(message: error.description, busy: error.isBusy)
@@ -26,8 +33,16 @@ public enum StoreError: Error, CustomStringConvertible {
     case .database(let message, _): "catalog: \(message)"
     case .catalog(let message): "catalog: \(message)"
     case .noCatalog(let store): "no catalog in \(store) (nothing published yet; run 'calldir build' first)"
-    case .cannotCreate(let path, let reason): "cannot create \(path): \(reason)"
-    case .io(let path, let reason): "\(path): \(reason)"
+    case .catalogMissing(let store, let highest):
+      "\(store) holds published files up to version \(highest) but no catalog; nothing was published or removed; "
+        + "run 'calldir repair --store \(store)' to rebuild the catalog from them"
+    case .catalogBehind(let store, let known, let onDisk):
+      "the catalog of \(store) knows versions up to \(known) but the store holds published files of version \(onDisk) "
+        + "(a catalog restored from a backup?); nothing was published or removed; "
+        + "run 'calldir repair --store \(store)' to bring the catalog up to date"
+    case .fileMismatch(let path, let problem):
+      "\(path) does not match the catalog: \(problem); run 'calldir repair' to check the store"
+    case .file(let error): error.description
     }
   }
 }

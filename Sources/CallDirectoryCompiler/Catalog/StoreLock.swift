@@ -1,32 +1,34 @@
-import Glibc
+import CalldirSystem
 
 /// An exclusive lock on a store (`STORE/lock`, flock), held for a whole
-/// build so that two runs from cron never publish at once. The kernel drops
-/// it when the process dies, so a crash never leaves the store locked.
+/// build (or repair, or prune) so that two runs never change the store at
+/// once. The kernel drops it when the process dies, so a crash never leaves
+/// the store locked.
 public final class StoreLock {
-  private let descriptor: Int32
+  private let descriptor: FileDescriptor
   public let path: String
 
   /// Takes the lock, waiting for another holder unless `wait` is false.
   /// - Throws: `StoreError.locked` when busy and not waiting.
   public init(path: String, wait: Bool) throws(StoreError) {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw .cannotCreate(path: path, reason: String(cString: strerror(errno)).lowercased())
+    do {
+      descriptor = try FileDescriptor.open(path, .readWrite, options: .create)
+    } catch {
+      throw .file(error)
     }
-    while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
-      let code = errno
-      if code == EINTR { continue }
-      close(descriptor)
-      if code == EWOULDBLOCK { throw .locked(path: path) }
-      throw .io(path: path, reason: String(cString: strerror(code)).lowercased())
+    let taken: Bool
+    do {
+      taken = try descriptor.lock(exclusive: true, wait: wait)
+    } catch {
+      try? descriptor.close()
+      throw .file(FileError(operation: "lock", path: path, errno: error))
     }
-    self.descriptor = descriptor
+    guard taken else {
+      try? descriptor.close()
+      throw .locked(path: path)
+    }
     self.path = path
   }
 
-  deinit {
-    flock(descriptor, LOCK_UN)
-    close(descriptor)
-  }
+  deinit { try? descriptor.close() }
 }

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// The numbers gathered from every source, before sorting, kept per source
 /// so that each source's contribution can be counted.
 struct CollectedLists {
@@ -113,7 +115,7 @@ struct CollectedLists {
     } catch let error as CompileError {
       throw error
     } catch {
-      throw .spill(path: files.directory, reason: "\(error)")
+      throw .spill(FileError(operation: "merge runs in", path: files.directory, errno: .ioError, detail: "\(error)"))
     }
     statistics.blocking = counts.entries
     statistics.allowed = counts.allowed

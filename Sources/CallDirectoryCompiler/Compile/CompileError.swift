@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Why a build could not produce a snapshot. Messages are lowercase.
 public enum CompileError: Error, CustomStringConvertible {
   /// The config is invalid.
@@ -7,10 +9,10 @@ public enum CompileError: Error, CustomStringConvertible {
   /// A source names a region the numbering plan does not know;
   /// `suggestion` is the region it most likely means, if any.
   case unknownRegion(keyPath: String, region: String, suggestion: String?)
-  /// The rejects report could not be written.
-  case report(path: String, reason: String)
+  /// A report (rejects, conflicts) could not be written.
+  case report(FileError)
   /// Sorted numbers could not be spilled to (or read back from) a temporary file.
-  case spill(path: String, reason: String)
+  case spill(FileError)
 
   public var description: String {
     switch self {
@@ -19,8 +21,8 @@ public enum CompileError: Error, CustomStringConvertible {
     case .unknownRegion(let keyPath, let region, let suggestion):
       "\(keyPath).region: unknown region '\(region)' (expected an ISO 3166 code such as US, or ZZ)"
         + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
-    case .report(let path, let reason): "cannot write rejects report \(path): \(reason)"
-    case .spill(let path, let reason): "cannot spill sorted numbers to \(path): \(reason)"
+    case .report(let error): "cannot write a report: \(error)"
+    case .spill(let error): "cannot spill sorted numbers: \(error)"
     }
   }
 }

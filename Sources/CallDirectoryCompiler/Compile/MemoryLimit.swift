@@ -1,4 +1,12 @@
-import Foundation
+import CalldirSystem
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How much memory a build may use for the numbers it collects.
 public enum MemoryLimit {
@@ -17,8 +25,8 @@ public enum MemoryLimit {
     let pageSize = sysconf(Int32(_SC_PAGESIZE))
     var available = pages > 0 && pageSize > 0 ? pages * pageSize : 4 << 30
     for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
-      if let text = try? String(contentsOfFile: path, encoding: .utf8),
-        let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0
+      if let bytes = try? FileSystem.contents(of: path, limit: 64),
+        let limit = Int(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }), limit > 0
       {
         available = min(available, limit)
       }
@@ -29,7 +37,7 @@ public enum MemoryLimit {
   /// Parses a size such as `4G`, `1.5GiB`, `800m` or `1048576` (bytes);
   /// K, M, G and T are powers of 1024. Nil when malformed or below one byte.
   public static func parse(_ text: String) -> Int? {
-    var number = Substring(text.trimmingCharacters(in: .whitespaces))
+    var number = Substring(text.trimmingASCIIWhitespace())
     var unit = ""
     while let last = number.last, last.isLetter {
       unit.insert(last, at: unit.startIndex)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import CalldirSystem
 
 /// When the compiler spills sorted runs to disk, and where.
 struct SpillPolicy: Sendable {
@@ -162,12 +158,12 @@ final class SpillFiles: @unchecked Sendable {
   /// A fresh path in the directory, removed with the others.
   func newPath() -> String {
     counter += 1
-    let path = "\(directory)/.spill-\(getpid())-\(counter).run"
+    let path = "\(directory)/.spill-\(CurrentProcess.id)-\(counter).run"
     paths.append(path)
     return path
   }
 
   deinit {
-    for path in paths { _ = path.withCString { unlink($0) } }
+    for path in paths { try? FileSystem.removeFile(path) }
   }
 }

@@ -1,5 +1,4 @@
-import Dispatch
-import Foundation
+import CalldirSystem
 
 /// Sorting and deduplicating phone numbers in linear time, on every core.
 enum RadixSort {
@@ -19,7 +18,7 @@ enum RadixSort {
       values.sort()
       return
     }
-    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let cores = Parallel.coreCount
     let parts = max(1, min(count / 16, requestedParts ?? (count >= parallelThreshold ? cores : 1)))
     var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     let counts = SharedPointer<Int>(count: parts * 256)
@@ -119,8 +118,7 @@ private struct Stretches: Sendable {
   func forEachConcurrently(_ body: @Sendable (_ part: Int, _ range: Range<Int>) -> Void) {
     let length = (count + parts - 1) / parts
     let count = self.count
-    if parts == 1 { return body(0, 0..<count) }
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
+    Parallel.forEach(parts: parts) { part in
       body(part, min(count, part * length)..<min(count, (part + 1) * length))
     }
   }

@@ -1,65 +1,47 @@
-import Foundation
+import CalldirSystem
 
-/// A report a build writes line by line into a temporary file, so that
-/// millions of lines cost no memory; the publisher renames it into place.
+/// A report a build writes line by line into a temporary file in the store
+/// (``AtomicFile``), so that millions of lines cost no memory; the
+/// publisher renames it where it belongs once the build's outcome is known.
 final class ReportFile {
-  /// Where the report is being written.
-  let url: URL
-  private let handle: FileHandle
-  private var buffer: [UInt8] = []
+  private let file: AtomicFile
   /// Lines written.
   private(set) var count = 0
 
-  /// Creates the report in `directory` under a temporary name starting with `prefix`.
-  init(directory: URL, prefix: String) throws(CompileError) {
-    url = directory.appendingPathComponent(".\(prefix)-\(UUID().uuidString).tmp")
-    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-      throw .report(path: url.path, reason: "cannot create file")
-    }
+  /// Creates the report in `directory` under a temporary name.
+  init(directory: String, prefix: String) throws(CompileError) {
     do {
-      handle = try FileHandle(forWritingTo: url)
+      file = try AtomicFile(destination: "\(directory)/\(prefix).txt")
     } catch {
-      throw .report(path: url.path, reason: error.localizedDescription.lowercased())
+      throw .report(error)
     }
-    buffer.reserveCapacity(1 << 16)
   }
 
-  deinit { try? handle.close() }
+  /// Where the report is being written.
+  var path: String { file.temporaryPath }
 
-  /// Appends one line (`text` and a line feed).
+  /// Appends one line made of `parts` and a line feed.
   func addLine(_ parts: String...) throws(CompileError) {
     count += 1
-    for part in parts { buffer.append(contentsOf: part.utf8) }
-    buffer.append(UInt8(ascii: "\n"))
-    if buffer.count >= 1 << 16 { try flush() }
+    do {
+      for part in parts { try file.writer.write(part) }
+      try file.writer.write(byte: 0x0A)
+    } catch {
+      throw .report(error)
+    }
   }
 
-  /// Writes what is buffered and syncs the file to disk.
+  /// Writes what is buffered and syncs the file; it stays at ``path`` until renamed.
   func finish() throws(CompileError) {
-    try flush()
     do {
-      try handle.synchronize()
-      try handle.close()
+      try file.keep()
     } catch {
-      throw .report(path: url.path, reason: error.localizedDescription.lowercased())
+      throw .report(error)
     }
   }
 
   /// Removes the temporary file (when the build fails or publishes nothing).
-  func discard() {
-    try? handle.close()
-    try? FileManager.default.removeItem(at: url)
-  }
-
-  private func flush() throws(CompileError) {
-    guard !buffer.isEmpty else { return }
-    do {
-      try handle.write(contentsOf: buffer)
-    } catch {
-      throw .report(path: url.path, reason: error.localizedDescription.lowercased())
-    }
-    buffer.removeAll(keepingCapacity: true)
-  }
+  func discard() { file.discard() }
 }
 
 /// The rejects report: one line per rejected data line,
@@ -68,11 +50,11 @@ final class RejectLog {
   let file: ReportFile
 
   /// Creates the report in `directory` (a temporary name).
-  init(directory: URL) throws(CompileError) {
+  init(directory: String) throws(CompileError) {
     file = try ReportFile(directory: directory, prefix: "rejects")
   }
 
-  var url: URL { file.url }
+  var path: String { file.path }
   var count: Int { file.count }
 
   /// Records one rejected line: `path` as written in the config, `text`
@@ -93,12 +75,12 @@ final class ConflictLog {
   /// Each source's path as written in the config, by config index.
   let paths: [Int: String]
 
-  init(directory: URL, paths: [Int: String]) throws(CompileError) {
+  init(directory: String, paths: [Int: String]) throws(CompileError) {
     file = try ReportFile(directory: directory, prefix: "conflicts")
     self.paths = paths
   }
 
-  var url: URL { file.url }
+  var path: String { file.path }
   var count: Int { file.count }
 
   /// Records that `loser`'s label lost to `winner`'s for `number`.

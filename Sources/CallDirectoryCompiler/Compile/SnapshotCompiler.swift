@@ -1,6 +1,4 @@
 import CalldirSystem
-import Dispatch
-import Foundation
 import PhoneNumbers
 import UnicodeText
 
@@ -84,7 +82,7 @@ public struct SnapshotCompiler {
       } catch let error as CompileError {
         throw error
       } catch {
-        throw .source(.readFailed(path: spec.path, reason: "\(error)"))
+        throw .source(.file(FileError(operation: "read", path: spec.path, errno: .ioError, detail: "\(error)")))
       }
       statistics.rejected += tally.rejected
       reports.append(SourceReport(
@@ -124,7 +122,7 @@ public struct SnapshotCompiler {
     let format = type(of: reader)
     let normalizer = self.normalizer
     let pipeline = OrderedPipeline(
-      window: 3 * ProcessInfo.processInfo.activeProcessorCount, makeJob: { LineChunkJob() },
+      window: 3 * Parallel.coreCount, makeJob: { LineChunkJob() },
       work: { $0.run(format: format, normalizer: normalizer, region: region) })
     var summary = SourceSummary()
     func fold(_ job: LineChunkJob) throws(CompileError) {
@@ -164,7 +162,7 @@ public struct SnapshotCompiler {
     let labels = spec.list == .identify ? labelSanitizer : nil
     let normalizer = self.normalizer
     let pipeline = OrderedPipeline(
-      window: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
+      window: 2 * max(1, Parallel.coreCount - 1),
       makeJob: { RecordBatch(capacity: 1 << 15) },
       work: { $0.normalize(with: normalizer, region: region, labels: labels) })
     func fold(_ batch: RecordBatch) throws(CompileError) {

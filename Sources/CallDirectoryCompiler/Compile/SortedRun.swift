@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import CalldirSystem
 
 /// An ascending run of unique numbers, kept in memory or spilled to a
 /// temporary file as LEB128 gaps (the first gap is from 0).
@@ -40,64 +36,60 @@ enum SortedRun: Sendable {
 
   /// Removes the run's file, if it has one.
   func remove() {
-    if case .file(let path, _) = self { _ = path.withCString { unlink($0) } }
+    if case .file(let path, _) = self { try? FileSystem.removeFile(path) }
   }
 }
 
-/// Writes an ascending run to a new file, one number at a time.
+/// Writes an ascending run to a new file, one number at a time, as LEB128
+/// gaps.
 final class SortedRunWriter {
   private let path: String
-  private let descriptor: Int32
-  private let capacity = 1 << 20
-  private let buffer: UnsafeMutablePointer<UInt8>
-  private var used = 0
+  private let descriptor: FileDescriptor
+  private let writer: BufferedWriter
+  private var gaps: [UInt8] = []
   private var previous: Int64 = 0
   private var count = 0
 
   init(path: String) throws(CompileError) {
     self.path = path
-    descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-    guard descriptor >= 0 else { throw .spill(path: path, reason: _errnoDescription(errno)) }
-    buffer = .allocate(capacity: capacity + 10)
+    do {
+      descriptor = try FileDescriptor.open(path, .writeOnly, options: .exclusiveCreate, permissions: 0o600)
+    } catch {
+      throw .spill(error)
+    }
+    writer = BufferedWriter(descriptor: descriptor, path: path, capacity: 1 << 20)
+    gaps.reserveCapacity(1 << 16)
   }
 
-  deinit {
-    close(descriptor)
-    buffer.deallocate()
-  }
+  deinit { try? descriptor.close() }
 
   /// Appends a number above the previous one.
+  @inline(__always)
   func append(_ number: Int64) throws(CompileError) {
-    var gap = UInt64(bitPattern: number &- previous)
+    Varint.append(UInt64(bitPattern: number &- previous), to: &gaps)
     previous = number
-    while gap >= 0x80 {
-      buffer[used] = UInt8(truncatingIfNeeded: gap) | 0x80
-      used &+= 1
-      gap >>= 7
-    }
-    buffer[used] = UInt8(truncatingIfNeeded: gap)
-    used &+= 1
     count &+= 1
-    if used >= capacity { try flush() }
+    if gaps.count >= 1 << 16 { try flush() }
   }
 
   /// Writes what is buffered; the file is complete.
   func finish() throws(CompileError) -> SortedRun {
     try flush()
+    do {
+      try writer.flush()
+    } catch {
+      throw .spill(error)
+    }
     return .file(path: path, count: count)
   }
 
   private func flush() throws(CompileError) {
-    var written = 0
-    while written < used {
-      let result = write(descriptor, buffer + written, used - written)
-      if result < 0 {
-        if errno == EINTR { continue }
-        throw .spill(path: path, reason: _errnoDescription(errno))
-      }
-      written += result
+    do {
+      try writer.write(gaps)
+    } catch {
+      throw .spill(error)
     }
-    used = 0
+    gaps.removeAll(keepingCapacity: true)
   }
 }
 
@@ -107,45 +99,35 @@ final class SortedRunCursor {
   private(set) var current: Int64?
   private let numbers: [Int64]
   private var index = 0
-  private let descriptor: Int32
+  private let input: ChunkedInput?
   private let path: String
-  private let buffer: UnsafeMutablePointer<UInt8>
-  private let capacity: Int
   private var position = 0
-  private var end = 0
   private var remaining: Int
 
   /// Opens `run`, reading a file `bufferBytes` at a time.
   init(_ run: SortedRun, bufferBytes: Int) throws(CompileError) {
-    capacity = max(16, bufferBytes)
-    buffer = .allocate(capacity: capacity)
     switch run {
     case .memory(let values):
       numbers = values
-      descriptor = -1
+      input = nil
       path = ""
       remaining = 0
     case .file(let path, let count):
       numbers = []
       self.path = path
       remaining = count
-      descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-      guard descriptor >= 0 else {
-        buffer.deallocate()
-        throw .spill(path: path, reason: _errnoDescription(errno))
+      do {
+        input = try ChunkedInput(.path(path), chunkSize: max(16, bufferBytes))
+      } catch {
+        throw .spill(error)
       }
     }
     try advance()
   }
 
-  deinit {
-    if descriptor >= 0 { close(descriptor) }
-    buffer.deallocate()
-  }
-
   /// Moves to the next number.
   func advance() throws(CompileError) {
-    guard descriptor >= 0 else {
+    guard let input else {
       current = index < numbers.count ? numbers[index] : nil
       index += 1
       return
@@ -157,29 +139,30 @@ final class SortedRunCursor {
     var gap: UInt64 = 0
     var shift: UInt64 = 0
     while true {
-      if position == end { try refill() }
-      let byte = buffer[position]
+      if position == input.end { try refill(input) }
+      let byte = input.base[position]
       position &+= 1
       gap |= UInt64(byte & 0x7F) << shift
       if byte < 0x80 { break }
       shift += 7
-      guard shift < 64 else { throw .spill(path: path, reason: "damaged temporary run") }
+      guard shift < 64 else { throw damaged("damaged temporary run") }
     }
     remaining -= 1
     current = (current ?? 0) &+ Int64(bitPattern: gap)
   }
 
-  private func refill() throws(CompileError) {
-    while true {
-      let got = read(descriptor, buffer, capacity)
-      if got > 0 {
-        position = 0
-        end = got
-        return
-      }
-      if got < 0 && errno == EINTR { continue }
-      throw .spill(path: path, reason: got == 0 ? "temporary run ends early" : _errnoDescription(errno))
+  private func refill(_ input: ChunkedInput) throws(CompileError) {
+    do {
+      try input.refill(keepingFrom: position)
+    } catch {
+      throw .spill(error)
     }
+    position = 0
+    if input.end == 0 { throw damaged("temporary run ends early") }
+  }
+
+  private func damaged(_ detail: String) -> CompileError {
+    .spill(FileError(operation: "read", path: path, errno: .ioError, detail: detail))
   }
 }
 

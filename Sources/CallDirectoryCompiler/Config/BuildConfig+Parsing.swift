@@ -1,4 +1,4 @@
-import Foundation
+import CalldirSystem
 
 extension BuildConfig {
   /// Reads and validates a config file.
@@ -24,6 +24,10 @@ extension BuildConfig {
 
   /// Validates config JSON.
   ///
+  /// The text is read by the strict parser: a key given twice, nesting
+  /// deeper than 64 levels or anything after the value is an error with
+  /// its line and column.
+  ///
   /// - Parameters:
   ///   - json: The UTF-8 JSON text (a UTF-8 BOM is allowed).
   ///   - baseDirectory: The directory relative source paths resolve
@@ -34,13 +38,11 @@ extension BuildConfig {
     _ json: [UInt8], baseDirectory: String,
     registry: SourceFormatRegistry = .standard
   ) throws(ConfigError) -> BuildConfig {
-    var bytes = json[...]
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    let root: _JSONValue
+    let root: JSONValue
     do {
-      root = try JSONDecoder().decode(_JSONValue.self, from: Data(bytes))
+      root = try JSONParser(maxDepth: 64).parse(json)
     } catch {
-      throw .invalidJSON(detail: _describeInvalidJSON(bytes))
+      throw .invalidJSON(detail: "line \(error.line), column \(error.column): \(error.reasonText)")
     }
     var parser = _ConfigParser(
       registry: registry, baseDirectory: _absolutePath(baseDirectory))
@@ -53,14 +55,10 @@ extension BuildConfig {
   ///   ``ConfigError/invalidValue(keyPath:reason:)``.
   public func checkSourceFiles() throws(ConfigError) {
     for spec in sources {
-      var isDirectory: ObjCBool = false
-      guard
-        FileManager.default.fileExists(
-          atPath: spec.path, isDirectory: &isDirectory)
-      else {
+      guard let status = try? FileSystem.status(spec.path) else {
         throw .fileNotFound(keyPath: "\(spec.keyPath).path", path: spec.path)
       }
-      if isDirectory.boolValue {
+      if status.kind == .directory {
         throw .invalidValue(
           keyPath: "\(spec.keyPath).path",
           reason: "is a directory: \(spec.path)")
@@ -82,12 +80,13 @@ private struct _ConfigParser {
     "path", "format", "list", "region", "priority", "maxRemovalRatio",
   ]
 
-  mutating func parseRoot(_ root: _JSONValue) throws(ConfigError) -> BuildConfig
+  mutating func parseRoot(_ root: JSONValue) throws(ConfigError) -> BuildConfig
   {
-    guard case .object(let object) = root else {
+    guard case .object(let members) = root else {
       throw .wrongType(
         keyPath: "(root)", expected: "an object", found: root.typeName)
     }
+    let object = Dictionary(members, uniquingKeysWith: { first, _ in first })
     try checkUnknownKeys(
       object, prefix: "", known: Self.rootKeys + ["$schema"],
       suggestFrom: Self.rootKeys)
@@ -130,13 +129,14 @@ private struct _ConfigParser {
   }
 
   func source(
-    _ value: _JSONValue, index: Int, defaultRegion: String
+    _ value: JSONValue, index: Int, defaultRegion: String
   ) throws(ConfigError) -> SourceSpec {
     let at = "sources[\(index)]"
-    guard case .object(let object) = value else {
+    guard case .object(let members) = value else {
       throw .wrongType(
         keyPath: at, expected: "an object", found: value.typeName)
     }
+    let object = Dictionary(members, uniquingKeysWith: { first, _ in first })
     let allKeys = Self.commonSourceKeys + registry.allOptionNames
     var format: SourceFormat?
     if case .string(let name)? = object["format"] { format = registry[name] }
@@ -260,7 +260,7 @@ private struct _ConfigParser {
   // MARK: - Values
 
   func checkUnknownKeys(
-    _ object: [String: _JSONValue], prefix: String, known: [String],
+    _ object: [String: JSONValue], prefix: String, known: [String],
     suggestFrom: [String]
   ) throws(ConfigError) {
     for key in object.keys.sorted() where !known.contains(key) {
@@ -270,7 +270,7 @@ private struct _ConfigParser {
     }
   }
 
-  func string(_ value: _JSONValue, at keyPath: String) throws(ConfigError)
+  func string(_ value: JSONValue, at keyPath: String) throws(ConfigError)
     -> String
   {
     guard case .string(let text) = value else {
@@ -280,7 +280,7 @@ private struct _ConfigParser {
     return text
   }
 
-  func region(_ value: _JSONValue, at keyPath: String) throws(ConfigError)
+  func region(_ value: JSONValue, at keyPath: String) throws(ConfigError)
     -> String
   {
     let text = try string(value, at: keyPath)
@@ -303,12 +303,12 @@ private struct _ConfigParser {
     return text
   }
 
-  func ratio(_ value: _JSONValue, at keyPath: String) throws(ConfigError)
+  func ratio(_ value: JSONValue, at keyPath: String) throws(ConfigError)
     -> Double
   {
     let number: Double
     switch value {
-    case .integer(let integer): number = Double(integer)
+    case .int(let integer): number = Double(integer)
     case .double(let double): number = double
     default:
       throw .wrongType(
@@ -322,9 +322,9 @@ private struct _ConfigParser {
   }
 
   func integer(
-    _ value: _JSONValue, at keyPath: String, minimum: Int, maximum: Int
+    _ value: JSONValue, at keyPath: String, minimum: Int, maximum: Int
   ) throws(ConfigError) -> Int {
-    guard case .integer(let integer) = value else {
+    guard case .int(let integer) = value else {
       throw .wrongType(
         keyPath: keyPath, expected: "an integer", found: value.typeName)
     }
@@ -339,35 +339,19 @@ private struct _ConfigParser {
 
 // MARK: - Files and paths
 
-/// Reads a whole config file (at most 16 MiB).
+/// Reads a whole config file (at most 16 MiB), front to back once.
 private func _readConfigFile(_ path: String) throws(ConfigError) -> [UInt8] {
   do {
-    let input = try _ByteInput(.file(path: path), chunkSize: 1 << 16)
-    while !input.isEOF {
-      try input.refill(keepingFrom: 0)
-      if input.end > 16 << 20 {
-        throw ConfigError.unreadable(path: path, reason: "file too large")
-      }
-    }
-    return Array(UnsafeBufferPointer(start: input.base, count: input.end))
-  } catch let error as SourceError {
-    switch error {
-    case .cannotOpen(_, let reason), .readFailed(_, let reason):
-      throw .unreadable(path: path, reason: reason)
-    default:
-      throw .unreadable(path: path, reason: error.description)
-    }
-  } catch let error as ConfigError {
-    throw error
+    return try FileSystem.contents(of: path)
   } catch {
-    throw .unreadable(path: path, reason: "\(error)")
+    throw .unreadable(path: path, reason: error.errno == .fileTooLarge ? "file too large" : error.errno.description)
   }
 }
 
 /// `path` made absolute against the working directory, `.`/`..` removed.
 func _absolutePath(_ path: String) -> String {
   if path.hasPrefix("/") { return _normalize(path) }
-  return _normalize(FileManager.default.currentDirectoryPath + "/" + path)
+  return _normalize(CurrentProcess.workingDirectory + "/" + path)
 }
 
 /// `path` resolved against `directory` unless it is absolute.
@@ -395,44 +379,4 @@ func _directoryName(_ path: String) -> String {
     return "/"
   }
   return String(path[..<slash])
-}
-
-/// A lowercase description of why `bytes` is not valid JSON, with the line
-/// and column when Foundation reports a position.
-///
-/// `JSONDecoder` on Linux gives no detail, so the text is parsed again with
-/// `JSONSerialization`, whose message carries a character offset.
-private func _describeInvalidJSON(_ bytes: ArraySlice<UInt8>) -> String {
-  var detail = "not valid json"
-  do {
-    _ = try JSONSerialization.jsonObject(
-      with: Data(bytes), options: [.fragmentsAllowed])
-  } catch {
-    if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey]
-      as? String
-    {
-      detail = text
-    }
-  }
-  if detail.hasSuffix(".") { detail.removeLast() }
-  if let marker = detail.range(of: " around character "),
-    let offset = Int(detail[marker.upperBound...].prefix(while: \.isNumber))
-  {
-    var line = 1
-    var column = 1
-    for byte in bytes.prefix(offset) {
-      if byte == 0x0A {
-        line += 1
-        column = 1
-      } else if byte & 0xC0 != 0x80 {
-        column += 1
-      }
-    }
-    detail =
-      String(detail[..<marker.lowerBound])
-      + " at line \(line), column \(column)"
-  }
-  detail = detail.replacingOccurrences(of: "JSON", with: "json")
-    .replacingOccurrences(of: "\n", with: " ")
-  return _lowercasingFirst(detail)
 }

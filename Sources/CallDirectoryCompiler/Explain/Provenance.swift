@@ -111,12 +111,12 @@ struct ProvenanceScanner {
         }
       }
     } catch let error as SourceError {
-      if case .cannotOpen = error { return ([], .missing) }
+      if case .file(let failure) = error, failure.errno.isMissingInput { return ([], .missing) }
       return ([], .unreadable(error.description))
     } catch {
       return ([], .unreadable("\(error)"))
     }
-    guard FileOperations.checksumText(summary.checksum) == source.checksum else { return ([], .changed) }
+    guard FileFacts.checksumText(summary.checksum) == source.checksum else { return ([], .changed) }
     return (found, .unchanged)
   }
 }

@@ -1,13 +1,19 @@
 import CallDirectoryFormat
-import Foundation
+import CalldirSystem
 
 /// `calldir build`: compiles a config and publishes the snapshot into a store,
 /// safely under cron.
 ///
-/// The order makes every crash harmless: the lock is taken; blobs and the
-/// reports are written to temporary files, synced and renamed into place;
-/// only then does one catalog transaction publish the version. Files of a
-/// run that died before its transaction are removed by the next run.
+/// The order makes every crash harmless and gives a version number one
+/// content forever: the lock is taken; blobs and reports are written under
+/// pending names (``StoreLayout/pendingName(for:)``) and synced; one catalog
+/// transaction records the version; only then are the files renamed to
+/// their published names. A run that died before its transaction leaves
+/// only pending files, which the next run removes; one that died after it
+/// leaves a recorded version whose files the next run puts in place
+/// (checking each blob against the catalog first). Nothing else is ever
+/// removed, and a store whose published files the catalog does not know
+/// (a lost or restored catalog) is refused until `calldir repair`.
 ///
 /// Guards (``BuildGuards``) stand before publishing: a refused build
 /// publishes nothing, keeps its rejects report under `STORE/refused/`, and
@@ -106,7 +112,8 @@ public struct Publisher {
     } catch {
       throw .config(error)
     }
-    let opened = try openStore()
+    var warnings: [String] = []
+    let opened = try openStore(warnings: &warnings)
     defer { withExtendedLifetime(opened.lock) {} }
     let catalog = opened.catalog
     let latest = opened.latest
@@ -117,22 +124,22 @@ public struct Publisher {
     }
     let guards = BuildGuards(config: config, previous: previous)
     let absent = try absentSources(of: config, previous: previous?.sources ?? [])
-    let version = (latest?.version ?? 0) + 1
+    let version = opened.highestVersion + 1
 
     // Compile, with the reports in temporary files.
     var pending = PendingFiles()
     defer { pending.removeAll() }
-    let reportDirectory = URL(fileURLWithPath: options.dryRun ? store.dryRunDirectory : store.rejectsDirectory)
+    let reportDirectory = options.dryRun ? store.dryRunDirectory : store.rejectsDirectory
     let rejects: RejectLog
     let conflicts: ConflictLog
     let snapshot: CompiledSnapshot
     do {
       rejects = try RejectLog(directory: reportDirectory)
-      pending.add(rejects.url.path)
+      pending.add(rejects.path)
       conflicts = try ConflictLog(
         directory: reportDirectory,
         paths: Dictionary(config.sources.map { ($0.index, $0.writtenPath) }, uniquingKeysWith: { first, _ in first }))
-      pending.add(conflicts.url.path)
+      pending.add(conflicts.path)
       snapshot = try compiler.compile(config, rejects: rejects, conflicts: conflicts, absent: absent)
       try rejects.finish()
       try conflicts.finish()
@@ -143,8 +150,8 @@ public struct Publisher {
     var checks = guards.sourceChecks(snapshot.sources)
 
     // Write the full snapshot; identical content publishes nothing.
-    let scratch = options.dryRun ? store.dryRunDirectory : store.snapshotsDirectory
-    let pendingPath = pending.add("\(scratch)/.pending-\(version)-\(getpid()).cdir")
+    let snapshotName = StoreLayout.snapshotName(version)
+    let pendingPath = pending.add(pendingLocation(for: snapshotName))
     options.progress?("writing version \(version)")
     let header = try Self.writeSnapshot(
       blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
@@ -153,26 +160,29 @@ public struct Publisher {
       return Result(
         version: latest.version, unchanged: true, dryRun: options.dryRun, snapshotPath: store.path(latest.path),
         bytes: latest.bytes, rejectsPath: nil, statistics: snapshot.statistics, removed: 0,
-        changes: ListChanges(), sources: snapshot.sources, guards: checks)
+        changes: ListChanges(), sources: snapshot.sources, guards: checks, warnings: warnings)
     }
 
-    var warnings: [String] = []
+    // The previous version is measured (and used as a delta base) only when
+    // its blob is the one the catalog recorded.
     var changes: ListChanges?
+    var bases: [SnapshotRecord] = []
     if let latest {
       do {
+        try verify(latest)
         changes = try countChanges(from: latest, to: pendingPath)
         checks += guards.listChecks(changes ?? ListChanges())
       } catch {
         // A damaged previous blob must not block publishing forever: with
-        // --force the list guard is skipped, as it would be anyway.
+        // --force the list guard is skipped and no delta is built on it.
         guard options.force else { throw error }
-        warnings.append("removal guard skipped: \(error)")
+        warnings.append("the removal guard and the deltas from version \(latest.version) are skipped: \(error)")
       }
     }
     let refusals = checks.compactMap(\.refusal)
     if !refusals.isEmpty && !options.force && !options.dryRun {
       throw refuse(
-        refusals, version: version, rejects: rejects.url.path, conflicts: conflicts.url.path, catalog: catalog,
+        refusals, version: version, rejects: rejects.path, conflicts: conflicts.path, catalog: catalog,
         pending: &pending)
     }
     if !refusals.isEmpty && options.force && !options.dryRun {
@@ -181,15 +191,23 @@ public struct Publisher {
 
     do throws(StoreError) {
       var renames: [(from: String, to: String)] = []
-      let blobFacts = try FileOperations.facts(of: pendingPath)
-      let allSnapshots = try catalog.map { catalog throws(StoreError) in try catalog.allSnapshots() } ?? []
-      let bases = config.deltaHistory > 0 ? Array(allSnapshots.suffix(config.deltaHistory).reversed()) : []
-      let deltaScratch = options.dryRun ? store.dryRunDirectory : store.deltasDirectory
+      let blobFacts = try FileFacts.of(pendingPath)
+      if config.deltaHistory > 0 {
+        let candidates = try catalog.map { catalog throws(StoreError) in try catalog.allSnapshots() } ?? []
+        for base in candidates.suffix(config.deltaHistory).reversed() {
+          do {
+            try verify(base)
+            bases.append(base)
+          } catch {
+            warnings.append("no deltas from version \(base.version): \(error)")
+          }
+        }
+      }
 
       var deltas: [DeltaRecord] = []
       for base in bases {
         let name = StoreLayout.deltaName(from: base.version, to: version)
-        let deltaPending = pending.add("\(deltaScratch)/.pending-\(base.version)-\(version)-\(getpid()).cdir")
+        let deltaPending = pending.add(pendingLocation(for: name))
         guard let facts = try writeDelta(
           from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes, pendingPath: deltaPending,
           description: "version \(base.version)", warnings: &warnings)
@@ -201,7 +219,7 @@ public struct Publisher {
 
       let (shards, shardDeltas) = try writeShards(
         of: snapshot, version: version, config: config, latest: latest, bases: bases, catalog: catalog,
-        scratch: (scratch, deltaScratch), pending: &pending, renames: &renames, warnings: &warnings)
+        pending: &pending, renames: &renames, warnings: &warnings)
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
@@ -209,8 +227,8 @@ public struct Publisher {
       for report in snapshot.sources {
         let spec = report.spec
         let facts = report.isAbsent
-          ? FileOperations.FileFacts(bytes: 0, modifiedAt: "", checksum: "")
-          : try FileOperations.facts(of: spec.path, read: report.summary)
+          ? FileFacts(bytes: 0, modifiedAt: "", checksum: "")
+          : try FileFacts.of(source: spec.path, read: report.summary)
         sources.append(SourceRecordRow(
           position: spec.index, path: spec.path, format: spec.format, list: spec.list.rawValue, region: spec.region,
           priority: spec.priority, bytes: facts.bytes, modifiedAt: facts.modifiedAt, checksum: facts.checksum,
@@ -220,7 +238,6 @@ public struct Publisher {
         rejectReasons[spec.index] = report.rejectReasons
       }
 
-      let snapshotName = StoreLayout.snapshotName(version)
       var result = Result(
         version: version, unchanged: false, dryRun: options.dryRun, snapshotPath: store.path(snapshotName),
         bytes: blobFacts.bytes, rejectsPath: nil, conflictsPath: nil, statistics: snapshot.statistics,
@@ -229,32 +246,35 @@ public struct Publisher {
         warnings: warnings)
       if options.dryRun {
         // Keep the reports; every blob goes with the pending files.
-        for (report, name) in [(rejects.url.path, StoreLayout.dryRunRejectsName), (conflicts.url.path, StoreLayout.dryRunConflictsName)] {
-          try FileOperations.durableRename(report, to: store.path(name))
+        for (report, name) in [(rejects.path, StoreLayout.dryRunRejectsName), (conflicts.path, StoreLayout.dryRunConflictsName)] {
+          try rename(report, to: store.path(name))
         }
         result.rejectsPath = store.path(StoreLayout.dryRunRejectsName)
         result.conflictsPath = store.path(StoreLayout.dryRunConflictsName)
         return result
       }
 
-      // Rename everything into place, then publish in one transaction.
+      // Every file is complete under its pending name; the reports go there too.
       let rejectsName = StoreLayout.rejectsName(version)
       let conflictsName = StoreLayout.conflictsName(version)
-      renames.append((rejects.url.path, store.path(rejectsName)))
-      renames.append((conflicts.url.path, store.path(conflictsName)))
+      for (report, name) in [(rejects.path, rejectsName), (conflicts.path, conflictsName)] {
+        let reportPending = pending.add(pendingLocation(for: name))
+        try rename(report, to: reportPending)
+        renames.append((reportPending, store.path(name)))
+      }
       renames.append((pendingPath, store.path(snapshotName)))
-      for rename in renames { try FileOperations.durableRename(rename.from, to: rename.to) }
-      pending.removeAll()
 
+      // The version exists once the catalog says so, and only then do its
+      // files take their published names.
       let finished = clock.now
       let statistics = snapshot.statistics
       let record = SnapshotRecord(
-        version: version, createdAt: FileOperations.timestamp(Date()), path: snapshotName,
+        version: version, createdAt: UTCTime.iso8601(UTCTime.now()), path: snapshotName,
         bytes: blobFacts.bytes, digest: header.contentDigest.hex, fileChecksum: blobFacts.checksum,
         blocking: statistics.blocking, identification: statistics.identification, labels: statistics.labels,
         rejected: statistics.rejected, conflicts: statistics.conflicts, allowed: statistics.allowed,
-        duplicates: statistics.duplicates, rejectsPath: rejectsName,
-        configPath: URL(fileURLWithPath: configPath).standardizedFileURL.path, forced: options.force,
+        duplicates: statistics.duplicates, rejectsPath: rejectsName, configPath: _absolutePath(configPath),
+        forced: options.force,
         timings: BuildTimings(
           readMilliseconds: snapshot.readMilliseconds,
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
@@ -265,6 +285,17 @@ public struct Publisher {
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
         shardDeltas: shardDeltas)
+      pending.forgetAll()
+      for (from, to) in renames {
+        do {
+          try rename(from, to: to)
+        } catch {
+          throw StoreError.file(FileError(
+            operation: "put version \(version) in place:", path: to, errno: .ioError,
+            detail: "\(error); the version is recorded, and the next build (or 'calldir repair') puts its files "
+              + "in place"))
+        }
+      }
       result.rejectsPath = store.path(rejectsName)
       result.conflictsPath = store.path(conflictsName)
       return result
@@ -273,41 +304,150 @@ public struct Publisher {
     }
   }
 
+  /// Where a file to be published under `name` is written first: its
+  /// pending name, or for a dry run a scratch name under `dry-run/`.
+  private func pendingLocation(for name: String) -> String {
+    options.dryRun
+      ? store.dryRunDirectory + "/.scratch-\(CurrentProcess.id)-" + FileSystem.fileName(of: name)
+      : store.path(StoreLayout.pendingName(for: name))
+  }
+
+  private func rename(_ from: String, to: String) throws(StoreError) {
+    do {
+      try FileSystem.durableRename(from, to: to)
+    } catch {
+      throw .file(error)
+    }
+  }
+
+  /// Throws unless the blob of `record` is the one the catalog recorded:
+  /// its size and CRC-32C, and its header's version and content digest.
+  private func verify(_ record: SnapshotRecord) throws(BuildError) {
+    let path = store.path(record.path)
+    let facts = try storeCall { () throws(StoreError) in try FileFacts.of(path) }
+    guard facts.bytes == record.bytes, facts.checksum == record.fileChecksum else {
+      throw .store(.fileMismatch(
+        path: path, problem: "\(facts.bytes) bytes with \(facts.checksum), the catalog recorded \(record.bytes) "
+          + "bytes with \(record.fileChecksum)"))
+    }
+    let header: BlobHeader
+    do {
+      header = try BlobReader.readHeader(path: path)
+    } catch let error as BlobError {
+      throw .blob(path: path, error: error)
+    } catch {
+      throw .store(.fileMismatch(path: path, problem: "\(error)"))
+    }
+    guard header.version == UInt64(record.version), header.contentDigest.hex == record.digest else {
+      throw .store(.fileMismatch(
+        path: path, problem: "its header names version \(header.version) with digest \(header.contentDigest.hex)"))
+    }
+  }
+
   // MARK: - The store
 
-  /// The lock (a real build's), the catalog and its latest version.
+  /// The lock (a real build's), the catalog, its latest version and the
+  /// highest version number ever used.
   private struct OpenStore {
     var lock: StoreLock?
     var catalog: Catalog?
     var latest: SnapshotRecord?
+    var highestVersion = 0
   }
 
   /// A real build creates the store, takes its lock, opens (or creates) the
-  /// catalog and removes what a crashed run left; a dry run only makes its
-  /// own directory and reads the catalog, if there is one.
-  private func openStore() throws(BuildError) -> OpenStore {
+  /// catalog, puts in place the files of a version whose build died after
+  /// its catalog transaction, and removes what builds that died before it
+  /// left; a dry run only makes its own directory and reads the catalog, if
+  /// there is one. Either refuses a store holding published files its
+  /// catalog does not know.
+  private func openStore(warnings: inout [String]) throws(BuildError) -> OpenStore {
     try storeCall { () throws(StoreError) in
       if options.dryRun {
-        try FileOperations.createDirectory(store.dryRunDirectory)
+        try createDirectory(store.dryRunDirectory)
         let catalog: Catalog
         do throws(StoreError) {
           catalog = try Catalog.openForReading(store)
         } catch {
-          if case .noCatalog = error { return OpenStore() }
-          throw error
+          guard case .noCatalog = error else { throw error }
+          let onDisk = store.highestPublishedVersion()
+          if onDisk > 0 { throw StoreError.catalogMissing(store: store.root, highestVersion: onDisk) }
+          return OpenStore()
         }
-        return OpenStore(catalog: catalog, latest: try catalog.latest())
+        let opened = OpenStore(catalog: catalog, latest: try catalog.latest(), highestVersion: try catalog.highestVersion())
+        try checkKnown(opened)
+        return opened
       }
       for directory in [
         store.root, store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory, store.refusedDirectory,
       ] {
-        try FileOperations.createDirectory(directory)
+        try createDirectory(directory)
       }
       let lock = try StoreLock(path: store.lock, wait: options.wait)
+      let hadCatalog = (try? FileSystem.status(store.catalog).size).map { $0 > 0 } ?? false
       let catalog = try Catalog(path: store.catalog)
-      let latest = try catalog.latest()
-      removeLeftovers(after: latest?.version ?? 0)
-      return OpenStore(lock: lock, catalog: catalog, latest: latest)
+      var opened = OpenStore(lock: lock, catalog: catalog, latest: try catalog.latest())
+      opened.highestVersion = try catalog.highestVersion()
+      if let latest = opened.latest { warnings += try putInPlace(latest, catalog: catalog) }
+      if !hadCatalog || opened.highestVersion == 0, store.highestPublishedVersion() > 0 {
+        throw StoreError.catalogMissing(store: store.root, highestVersion: store.highestPublishedVersion())
+      }
+      try checkKnown(opened)
+      removePendingFiles()
+      return opened
+    }
+  }
+
+  /// Throws when the store holds published files of a version above every
+  /// version the catalog knows.
+  private func checkKnown(_ opened: OpenStore) throws(StoreError) {
+    let onDisk = store.highestPublishedVersion()
+    guard onDisk > opened.highestVersion else { return }
+    if opened.highestVersion == 0 { throw .catalogMissing(store: store.root, highestVersion: onDisk) }
+    throw .catalogBehind(store: store.root, known: opened.highestVersion, onDisk: onDisk)
+  }
+
+  /// Renames the pending files of `record` (a recorded version) that are
+  /// not at their published names yet; a blob goes in place only when its
+  /// checksum is the catalog's. Returns a warning per file it could not place.
+  private func putInPlace(_ record: SnapshotRecord, catalog: Catalog) throws(StoreError) -> [String] {
+    var files: [(name: String, checksum: String?)] = [(record.path, record.fileChecksum), (record.rejectsPath, nil)]
+    if let conflicts = record.conflictsPath { files.append((conflicts, nil)) }
+    files += try catalog.shards(ofVersion: record.version).map { ($0.path, $0.fileChecksum) }
+    files += try catalog.deltas(toVersion: record.version).map { ($0.path, $0.fileChecksum) }
+    files += try catalog.shardDeltas(toVersion: record.version).map { ($0.path, $0.fileChecksum) }
+    var warnings: [String] = []
+    for file in files where !FileSystem.exists(store.path(file.name)) {
+      let pendingPath = store.path(StoreLayout.pendingName(for: file.name))
+      guard FileSystem.exists(pendingPath) else {
+        warnings.append("\(store.path(file.name)) of version \(record.version) is missing")
+        continue
+      }
+      if let checksum = file.checksum, (try? FileFacts.of(pendingPath).checksum) != checksum {
+        warnings.append("\(pendingPath) does not match the catalog's checksum; left where it is")
+        continue
+      }
+      try rename(pendingPath, to: store.path(file.name))
+    }
+    return warnings
+  }
+
+  /// Removes the dot files (pending, temporary and spilled files) that a
+  /// build which died before its catalog transaction left. Published files
+  /// are never touched.
+  private func removePendingFiles() {
+    for directory in [store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
+      for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(".") {
+        try? FileSystem.removeFile(directory + "/" + name)
+      }
+    }
+  }
+
+  private func createDirectory(_ path: String) throws(StoreError) {
+    do {
+      try FileSystem.createDirectory(path)
+    } catch {
+      throw .file(error)
     }
   }
 
@@ -317,12 +457,16 @@ public struct Publisher {
   private func absentSources(of config: BuildConfig, previous: [SourceRecordRow]) throws(BuildError) -> Set<Int> {
     var absent: Set<Int> = []
     for spec in config.sources {
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: spec.path, isDirectory: &isDirectory)
-      if exists && isDirectory.boolValue {
+      let status: FileStatus?
+      do {
+        status = try FileSystem.statusIfPresent(spec.path)
+      } catch {
+        throw .compile(.source(.file(error)))
+      }
+      if status?.kind == .directory {
         throw .config(.invalidValue(keyPath: "\(spec.keyPath).path", reason: "is a directory: \(spec.path)"))
       }
-      guard !exists else { continue }
+      guard status == nil else { continue }
       let gaveNumbers = previous.contains {
         $0.path == spec.path && $0.list == spec.list.rawValue && ($0.contribution?.numbers ?? $0.accepted) > 0
       }
@@ -339,13 +483,13 @@ public struct Publisher {
     pending: inout PendingFiles
   ) -> BuildError {
     var kept: (rejects: String?, conflicts: String?) = (nil, nil)
-    if (try? FileOperations.durableRename(rejects, to: store.path(StoreLayout.refusedRejectsName(version)))) != nil {
+    if (try? FileSystem.durableRename(rejects, to: store.path(StoreLayout.refusedRejectsName(version)))) != nil {
       kept.rejects = store.path(StoreLayout.refusedRejectsName(version))
     }
-    if (try? FileOperations.durableRename(conflicts, to: store.path(StoreLayout.refusedConflictsName(version)))) != nil {
+    if (try? FileSystem.durableRename(conflicts, to: store.path(StoreLayout.refusedConflictsName(version)))) != nil {
       kept.conflicts = store.path(StoreLayout.refusedConflictsName(version))
     }
-    let now = FileOperations.timestamp(Date())
+    let now = UTCTime.iso8601(UTCTime.now())
     for refusal in refusals {
       // The refusal stands whether or not the catalog can keep a note of it.
       try? catalog?.record(refusal: RefusalRecord(
@@ -361,7 +505,7 @@ public struct Publisher {
   /// sharding and the snapshot needs it (or the previous version was sharded).
   private func writeShards(
     of snapshot: CompiledSnapshot, version: Int, config: BuildConfig, latest: SnapshotRecord?,
-    bases: [SnapshotRecord], catalog: Catalog?, scratch: (blobs: String, deltas: String), pending: inout PendingFiles,
+    bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
     renames: inout [(from: String, to: String)], warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
     guard let limit = config.maxEntriesPerExtension else { return ([], []) }
@@ -377,15 +521,19 @@ public struct Publisher {
       lowers = try ShardPlanner(limit: limit).boundaries(
         blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
       for shard in 1...lowers.count {
-        paths.append(pending.add("\(scratch.blobs)/.pending-\(version)-shard-\(shard)-\(getpid()).cdir"))
+        paths.append(pending.add(pendingLocation(for: StoreLayout.snapshotName(version, shard: shard))))
       }
       options.progress?("writing \(lowers.count) shards")
       written = try ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
         .write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
     } catch let error as StoreError {
       throw error
+    } catch let error as BlobError {
+      throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
+    } catch let error as CompileError {
+      throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
     } catch {
-      throw .io(path: store.snapshotsDirectory, reason: "cannot write shards: \(error)")
+      throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
     }
     var shards: [ShardRecord] = []
     var shardDeltas: [ShardDeltaRecord] = []
@@ -395,7 +543,7 @@ public struct Publisher {
     for (index, bounds) in shardBounds(lowers).enumerated() {
       let shard = index + 1
       let pendingPath = paths[index]
-      let facts = try FileOperations.facts(of: pendingPath)
+      let facts = try FileFacts.of(pendingPath)
       let name = StoreLayout.snapshotName(version, shard: shard)
       renames.append((pendingPath, store.path(name)))
       shards.append(ShardRecord(
@@ -404,12 +552,12 @@ public struct Publisher {
         blocking: written[index].blocking, identification: written[index].identification))
       for (base, baseShardList) in baseShards {
         guard let baseShard = baseShardList.first(where: { $0.shard == shard }) else { continue }
-        let deltaPending = pending.add("\(scratch.deltas)/.pending-\(base.version)-\(version)-shard-\(shard)-\(getpid()).cdir")
+        let deltaName = StoreLayout.deltaName(from: base.version, to: version, shard: shard)
+        let deltaPending = pending.add(pendingLocation(for: deltaName))
         guard let deltaFacts = try writeDelta(
           from: store.path(baseShard.path), to: pendingPath, maxBytes: facts.bytes, pendingPath: deltaPending,
           description: "version \(base.version) shard \(shard)", warnings: &warnings)
         else { continue }
-        let deltaName = StoreLayout.deltaName(from: base.version, to: version, shard: shard)
         renames.append((deltaPending, store.path(deltaName)))
         shardDeltas.append(ShardDeltaRecord(
           fromVersion: base.version, toVersion: version, shard: shard, path: deltaName, bytes: deltaFacts.bytes,
@@ -439,7 +587,7 @@ public struct Publisher {
     } catch let error as CompileError {
       throw .compile(error)
     } catch {
-      throw .store(.io(path: path, reason: "\(error)"))
+      throw .store(.file(FileError(operation: "write", path: path, errno: .ioError, detail: "\(error)")))
     }
   }
 
@@ -449,20 +597,20 @@ public struct Publisher {
   private func writeDelta(
     from base: String, to target: String, maxBytes: Int64, pendingPath: String, description: String,
     warnings: inout [String]
-  ) throws(StoreError) -> FileOperations.FileFacts? {
+  ) throws(StoreError) -> FileFacts? {
     do {
       let summary = try SnapshotDiffer.writeDelta(
         from: try BlobReader(path: base), to: try BlobReader(path: target), path: pendingPath)
       guard summary.bytes <= maxBytes else {
-        try? FileManager.default.removeItem(atPath: pendingPath)
+        try? FileSystem.removeFile(pendingPath)
         return nil
       }
     } catch {
-      try? FileManager.default.removeItem(atPath: pendingPath)
+      try? FileSystem.removeFile(pendingPath)
       warnings.append("no delta from \(description): \(error)")
       return nil
     }
-    return try FileOperations.facts(of: pendingPath)
+    return try FileFacts.of(pendingPath)
   }
 
   /// How the lists of the new snapshot (the blob at `pendingPath`) differ
@@ -483,7 +631,7 @@ public struct Publisher {
     } catch let error as BlobError {
       throw .blob(path: path, error: error)
     } catch {
-      throw .store(.io(path: path, reason: "\(error)"))
+      throw .store(.file(FileError(operation: "read", path: path, errno: .ioError, detail: "\(error)")))
     }
   }
 
@@ -516,18 +664,6 @@ public struct Publisher {
     }
   }
 
-  /// Removes files that a run which died before its catalog transaction left:
-  /// temporary and pending files, and files of versions after the latest.
-  private func removeLeftovers(after latestVersion: Int) {
-    let manager = FileManager.default
-    for directory in [store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
-      guard let names = try? manager.contentsOfDirectory(atPath: directory) else { continue }
-      for name in names where name.hasPrefix(".") || (StoreLayout.version(ofFileNamed: name) ?? 0) > latestVersion {
-        try? manager.removeItem(atPath: directory + "/" + name)
-      }
-    }
-  }
-
   private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(BuildError) -> T {
     do {
       return try body()
@@ -548,7 +684,7 @@ extension Duration {
   }
 }
 
-/// Temporary files of a build, removed unless they were renamed into place.
+/// Temporary files of a build, removed unless the build was recorded.
 struct PendingFiles {
   private var paths: [String] = []
 
@@ -558,8 +694,15 @@ struct PendingFiles {
     return path
   }
 
+  /// Removes every file still there.
   mutating func removeAll() {
-    for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    for path in paths { try? FileSystem.removeFile(path) }
+    paths = []
+  }
+
+  /// Keeps every file: the catalog recorded the version, so its pending
+  /// files are the version's until they are renamed into place.
+  mutating func forgetAll() {
     paths = []
   }
 }

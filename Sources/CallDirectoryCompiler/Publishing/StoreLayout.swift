@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Where a store keeps its files.
 ///
 ///     STORE/catalog.sqlite                   the catalog (schemas/catalog.sql)
@@ -38,11 +40,36 @@ public struct StoreLayout: Sendable {
     "deltas/delta-\(padded(from))-\(padded(to))\(shardSuffix(shard)).cdir"
   }
 
-  /// The version a published file belongs to (the target of a delta), from its name.
+  /// The version a published file belongs to (the target of a delta), from
+  /// its name; nil for a name calldir does not publish (dot files included).
   static func version(ofFileNamed name: String) -> Int? {
+    guard !name.hasPrefix(".") else { return nil }
     let numbers = name.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    for prefix in ["snapshot-", "rejects-", "conflicts-"] where name.hasPrefix(prefix) { return numbers.first }
     if name.hasPrefix("delta-") { return numbers.count >= 2 ? numbers[1] : nil }
-    return numbers.first
+    return nil
+  }
+
+  /// The name a file is written under until the catalog has recorded its
+  /// version: `.pending-` and its published name, in the same directory
+  /// (`snapshots/.pending-snapshot-000042.cdir`). Builds are serialized by
+  /// the lock, so the name is the same for every attempt at a version, and
+  /// a build that finds one after a crash knows where it belongs.
+  static func pendingName(for name: String) -> String {
+    guard let slash = name.lastIndex(of: "/") else { return ".pending-" + name }
+    return String(name[...slash]) + ".pending-" + String(name[name.index(after: slash)...])
+  }
+
+  /// The highest version of any published file in the store's snapshot,
+  /// delta and rejects directories (0 when none).
+  func highestPublishedVersion() -> Int {
+    var highest = 0
+    for directory in [snapshotsDirectory, deltasDirectory, rejectsDirectory] {
+      for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] {
+        highest = max(highest, Self.version(ofFileNamed: name) ?? 0)
+      }
+    }
+    return highest
   }
 
   private static func shardSuffix(_ shard: Int?) -> String {

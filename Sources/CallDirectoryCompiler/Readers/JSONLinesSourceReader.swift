@@ -1,4 +1,4 @@
-import Foundation
+import CalldirSystem
 
 /// Reads `jsonl` sources: one JSON object per line, with the number (and
 /// optionally the label) under configured keys.
@@ -39,7 +39,6 @@ public struct JSONLinesSourceReader: SourceReader {
   ) throws -> SourceSummary {
     let bytes = try _ByteInput(input, chunkSize: _chunkSize)
     var summary = SourceSummary()
-    let decoder = JSONDecoder()
     summary.physicalLines = try _forEachLine(
       bytes,
       onLine: { p, count, line in
@@ -49,7 +48,7 @@ public struct JSONLinesSourceReader: SourceReader {
         if lower == upper { return }
         let text = UnsafeBufferPointer(start: p + lower, count: upper - lower)
         let lineBytes = UnsafeBufferPointer(start: p, count: count)
-        switch extract(text, decoder: decoder) {
+        switch extract(text) {
         case .success(let record):
           summary.records += 1
           var number = record.number
@@ -87,29 +86,30 @@ public struct JSONLinesSourceReader: SourceReader {
 
   /// Decodes one line into a number and label.
   private func extract(
-    _ text: UnsafeBufferPointer<UInt8>, decoder: JSONDecoder
+    _ text: UnsafeBufferPointer<UInt8>
   ) -> Result<(number: String, label: String?), _LineFailure> {
     guard let start = text.baseAddress, _isValidUTF8(start, text.count) else {
       return .failure(_LineFailure(reason: "invalid utf-8"))
     }
-    let value: _JSONValue
+    let value: JSONValue
     do {
-      value = try decoder.decode(_JSONValue.self, from: Data(text))
+      value = try JSONParser(maxDepth: 32).parse(Array(text))
     } catch {
-      return .failure(_LineFailure(reason: "invalid json"))
+      return .failure(_LineFailure(reason: "invalid json (column \(error.column): \(error.reasonText))"))
     }
-    guard case .object(let object) = value else {
+    guard case .object(let members) = value else {
       return .failure(
         _LineFailure(
           reason: "expected a json object, found \(value.typeName)"))
     }
+    let object = Dictionary(members, uniquingKeysWith: { first, _ in first })
     let number: String
     switch object[numberKey] {
     case nil, .null?:
       return .failure(_LineFailure(reason: "missing key '\(numberKey)'"))
     case .string(let string)?:
       number = string.trimmingASCIIWhitespace()
-    case .integer(let integer)?:
+    case .int(let integer)?:
       number = String(integer)
     case let other?:
       return .failure(

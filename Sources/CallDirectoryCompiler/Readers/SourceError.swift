@@ -1,12 +1,14 @@
+import CalldirSystem
+
 /// A problem that stops a whole source from being read.
 ///
 /// Per-line problems are ``SourceIssue``s instead. Messages are lowercase;
 /// the CLI prefixes them with the source path.
 public enum SourceError: Error, Hashable, CustomStringConvertible {
-  /// The file could not be opened (`reason` is the lowercased `strerror`).
-  case cannotOpen(path: String, reason: String)
-  /// Reading failed part way.
-  case readFailed(path: String, reason: String)
+  /// The file could not be opened or read (the operation and errno say
+  /// which: `open` fails with `ENOENT`, a directory is `EISDIR`, a read
+  /// part way with `EIO`…).
+  case file(FileError)
   /// The file starts with a UTF-16 or UTF-32 byte-order mark.
   case unsupportedEncoding(path: String, encoding: String)
   /// A delimited file has no header row.
@@ -22,8 +24,8 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
   /// The source path the error is about.
   public var path: String {
     switch self {
-    case .cannotOpen(let path, _), .readFailed(let path, _),
-      .unsupportedEncoding(let path, _), .missingHeader(let path),
+    case .file(let error): return error.path
+    case .unsupportedEncoding(let path, _), .missingHeader(let path),
       .invalidHeader(let path, _),
       .columnNotFound(let path, _, _, _), .duplicateColumn(let path, _):
       return path
@@ -33,10 +35,8 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
   /// A lowercase message.
   public var description: String {
     switch self {
-    case .cannotOpen(let path, let reason):
-      return "cannot open '\(path)': \(reason)"
-    case .readFailed(let path, let reason):
-      return "cannot read '\(path)': \(reason)"
+    case .file(let error):
+      return error.description
     case .unsupportedEncoding(let path, let encoding):
       return "\(path): unsupported encoding \(encoding) (convert the file to utf-8)"
     case .missingHeader(let path):

@@ -1,7 +1,7 @@
 import CallDirectoryCompiler
 import CallDirectoryFormat
+import CalldirSystem
 import CommandLineKit
-import Glibc
 
 /// A library error with the sysexits code the tool exits with.
 struct MappedError: CommandLineError {
@@ -17,6 +17,7 @@ enum ExitCodes {
     case let error as StoreError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as BlobError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as ConfigError: MappedError(exitCode: code(for: error), message: error.description)
+    case let error as FileError: MappedError(exitCode: code(reading: error), message: error.description)
     default: error
     }
   }
@@ -27,10 +28,9 @@ enum ExitCodes {
     case .compile(let error):
       switch error {
       case .config(let error): code(for: error)
-      case .source(.cannotOpen): .noInput
-      case .source(.readFailed): .ioError
+      case .source(.file(let error)): code(reading: error)
       case .source, .unknownRegion: .dataError
-      case .report: .cantCreate
+      case .report(let error): code(writing: error)
       case .spill: .ioError
       }
     case .store(let error): code(for: error)
@@ -52,15 +52,31 @@ enum ExitCodes {
     case .locked: .tempFail
     case .database(_, let busy): busy ? .tempFail : .ioError
     case .catalog: .dataError
-    case .noCatalog: .noInput
-    case .cannotCreate: .cantCreate
-    case .io: .ioError
+    case .noCatalog, .catalogMissing: .noInput
+    case .catalogBehind, .fileMismatch: .dataError
+    case .file(let error): code(writing: error)
     }
+  }
+
+  /// An input that is missing or not a file (a directory, a symbolic link
+  /// loop, no permission) is "no input"; anything else failed reading.
+  static func code(reading error: FileError) -> ExitCode {
+    error.errno.isMissingInput ? .noInput : .ioError
+  }
+
+  /// A file or directory the store needs that cannot be made is "cannot
+  /// create"; a write, sync or rename that fails (a full disk, an I/O
+  /// error) is an I/O error.
+  static func code(writing error: FileError) -> ExitCode {
+    let cannotCreate: [Errno] = [.permissionDenied, .readOnlyFileSystem, .notDirectory, .noSuchFileOrDirectory, .isDirectory]
+    return error.operation.hasPrefix("create") || error.operation == "open" || error.operation == "replace"
+      ? (cannotCreate.contains(error.errno) || error.operation == "replace" ? .cantCreate : .ioError)
+      : .ioError
   }
 
   static func code(for error: BlobError) -> ExitCode {
     switch error {
-    case .io(_, _, let code): code == ENOENT || code == EACCES || code == EISDIR ? .noInput : .ioError
+    case .io(_, _, let code): Errno(rawValue: code).isMissingInput ? .noInput : .ioError
     case .misuse: .software
     default: .dataError
     }

@@ -28,14 +28,14 @@ final class Workspace {
   /// report lines. With `memoryLimit`, numbers past it spill into the workspace.
   func compile(memoryLimit: Int? = nil) throws -> (CompiledSnapshot, [String]) {
     let config = try BuildConfig.load(contentsOf: path("calldir.json"))
-    let log = try RejectLog(directory: url)
+    let log = try RejectLog(directory: url.path)
     defer { log.discard() }
     var compiler = SnapshotCompiler()
     compiler.memoryLimit = memoryLimit
     compiler.spillDirectory = url.path
     let snapshot = try compiler.compile(config, rejects: log)
     try log.finish()
-    let text = try String(contentsOf: log.url, encoding: .utf8)
+    let text = try String(contentsOfFile: log.path, encoding: .utf8)
     return (snapshot, text.split(separator: "\n").map(String.init))
   }
 }

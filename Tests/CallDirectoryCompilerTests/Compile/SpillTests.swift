@@ -145,7 +145,7 @@ import Testing
   @Test func aSpillDirectoryThatCannotBeWrittenIsASpillError() throws {
     let workspace = try Self.workspace()
     let config = try BuildConfig.load(contentsOf: workspace.path("calldir.json"))
-    let log = try RejectLog(directory: workspace.url)
+    let log = try RejectLog(directory: workspace.url.path)
     defer { log.discard() }
     var compiler = SnapshotCompiler()
     compiler.memoryLimit = 1
@@ -153,9 +153,9 @@ import Testing
     #expect {
       _ = try compiler.compile(config, rejects: log)
     } throws: { error in
-      guard case CompileError.spill(let path, _) = error else { return false }
-      return path.hasPrefix(workspace.path("missing") + "/.spill-")
-        && "\(error)".hasPrefix("cannot spill sorted numbers to ")
+      guard case CompileError.spill(let failure) = error else { return false }
+      return failure.path.hasPrefix(workspace.path("missing") + "/.spill-")
+        && "\(error)".hasPrefix("cannot spill sorted numbers: cannot open ")
     }
   }
 

@@ -97,13 +97,23 @@ private func withSource(_ entry: String) -> String {
   static let errorCases: [ConfigErrorCase] = [
     .init(
       name: "not json", json: "{",
-      message: "invalid json: unexpected end of file during json parse"),
+      message: "invalid json: line 1, column 2: unexpected end of input"),
     .init(
       name: "bad value", json: "{\n  \"sources\": x\n}",
-      message: "invalid json: invalid value at line 2, column 14"),
+      message: "invalid json: line 2, column 14: unexpected character 'x'"),
     .init(
       name: "empty", json: "",
-      message: "invalid json: unexpected end of file during json parse"),
+      message: "invalid json: line 1, column 1: unexpected end of input"),
+    .init(
+      name: "duplicate key", json: "{\"sources\": [],\n \"sources\": []}",
+      message: "invalid json: line 2, column 2: duplicate key 'sources'"),
+    .init(
+      name: "duplicate source key",
+      json: #"{"sources": [{"path": "a", "format": "lines", "list": "block", "list": "allow"}]}"#,
+      message: "invalid json: line 1, column 64: duplicate key 'list'"),
+    .init(
+      name: "too deep", json: String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
+      message: "invalid json: line 1, column 65: nesting deeper than 64 levels"),
     .init(
       name: "root array", json: "[]",
       message: "(root): expected an object, found array"),

@@ -21,7 +21,7 @@ import Testing
     let sources = try Catalog(path: store.catalog).sources(ofVersion: result.version)
     #expect(sources.count == 3)
     for source in sources {
-      let facts = try FileOperations.facts(of: source.path)
+      let facts = try FileFacts.of(source.path)
       #expect(source.checksum == facts.checksum, "\(source.path)")
       #expect(source.bytes == facts.bytes, "\(source.path)")
     }

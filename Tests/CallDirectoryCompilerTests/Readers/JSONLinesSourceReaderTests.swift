@@ -35,7 +35,7 @@ import Testing
         "'number' must be a string or an integer, found number",
         "'description' must be a string, found integer",
         "expected a json object, found array",
-        "invalid json",
+        "invalid json (column 16: unexpected end of input)",
         "empty number",
         "missing key 'number'",
       ])

@@ -1,3 +1,4 @@
+import CalldirSystem
 import Testing
 
 @testable import CallDirectoryCompiler
@@ -130,15 +131,12 @@ import Testing
   @Test func missingFileThrows() throws {
     let reader = LinesSourceReader(input: .file(path: "/nonexistent/x.txt"))
     #expect(
-      throws: SourceError.cannotOpen(
-        path: "/nonexistent/x.txt", reason: "no such file or directory")
+      throws: SourceError.file(FileError(operation: "open", path: "/nonexistent/x.txt", errno: .noSuchFileOrDirectory))
     ) {
       try reader.readAll()
     }
     let directory = LinesSourceReader(input: .file(path: "/tmp"))
-    #expect(
-      throws: SourceError.cannotOpen(path: "/tmp", reason: "is a directory")
-    ) {
+    #expect(throws: SourceError.file(FileError(operation: "read", path: "/tmp", errno: .isDirectory))) {
       try directory.readAll()
     }
   }

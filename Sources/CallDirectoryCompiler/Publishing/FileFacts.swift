@@ -1,0 +1,48 @@
+import CallDirectoryFormat
+import CalldirSystem
+
+/// What the catalog records of a file: its size, modification time and
+/// CRC-32C (`crc32c:<8 hex digits>`; the blobs carry their own SHA-256
+/// content digests).
+struct FileFacts: Sendable, Hashable {
+  var bytes: Int64
+  var modifiedAt: String
+  var checksum: String
+
+  /// Reads `path` front to back to checksum it.
+  static func of(_ path: String) throws(StoreError) -> FileFacts {
+    do {
+      let input = try ChunkedInput(.path(path))
+      var crc = CRC32C()
+      while !input.isEOF {
+        try input.refill(keepingFrom: input.end)
+        crc.update(UnsafeRawBufferPointer(start: input.base, count: input.end))
+      }
+      let status = try FileSystem.status(path)
+      return FileFacts(
+        bytes: Int64(input.bytesRead), modifiedAt: UTCTime.iso8601(status.modificationTime),
+        checksum: checksumText(crc.value))
+    } catch {
+      throw .file(error)
+    }
+  }
+
+  /// A source's facts from what its reader read, with the file's modification time.
+  static func of(source path: String, read summary: SourceSummary) throws(StoreError) -> FileFacts {
+    let status: FileStatus
+    do {
+      status = try FileSystem.status(path)
+    } catch {
+      throw .file(error)
+    }
+    return FileFacts(
+      bytes: Int64(summary.bytes), modifiedAt: UTCTime.iso8601(status.modificationTime),
+      checksum: checksumText(summary.checksum))
+  }
+
+  /// `crc32c:` and eight hex digits.
+  static func checksumText(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return "crc32c:" + String(repeating: "0", count: 8 - digits.count) + digits
+  }
+}

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Facts about the running process.
+public enum CurrentProcess {
+  /// The process identifier (for names of temporary files).
+  public static var id: Int32 { getpid() }
+
+  /// The working directory, absolute; `/` when it cannot be read.
+  public static var workingDirectory: String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+    return String(cString: buffer)
+  }
+
+  /// The value of an environment variable.
+  public static func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+}
