@@ -177,6 +177,13 @@ public final class Catalog {
     }
   }
 
+  /// Folds the write-ahead log into the database file and empties it, so
+  /// that the file alone holds every committed transaction (before it is
+  /// copied or renamed).
+  public func checkpoint() throws(StoreError) {
+    try run { try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+  }
+
   /// Records a build a guard refused.
   public func record(refusal: RefusalRecord) throws(StoreError) {
     try run {
