@@ -22,6 +22,46 @@ enum FileOperations {
     guard fsync(descriptor) == 0 else { throw .io(path: directory, reason: errorText()) }
   }
 
+  /// Writes `bytes` to `path` atomically: into a temporary file in the same
+  /// directory (mode 0644), `fsync`, then ``durableRename(_:to:)`` over
+  /// `path`. Readers see the old file or the complete new one; on failure
+  /// the temporary file is removed and `path` is untouched.
+  /// - Throws: `StoreError.cannotCreate` when the temporary file cannot be
+  ///   created (no such directory, no permission); `StoreError.io` when
+  ///   writing, syncing or renaming fails.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
+    let directory = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    var template = Array(((directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: errorText()) }
+    let temporary = template.withUnsafeBufferPointer { buffer in
+      buffer.baseAddress.map { String(cString: $0) } ?? path
+    }
+    var isRenamed = false
+    defer { if !isRenamed { unlink(temporary) } }
+    do {
+      defer { close(descriptor) }
+      guard fchmod(descriptor, 0o644) == 0 else { throw StoreError.io(path: temporary, reason: errorText()) }
+      var written = 0
+      while written < bytes.count {
+        let count = bytes.withUnsafeBytes { buffer in
+          write(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written)
+        }
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw StoreError.io(path: temporary, reason: errorText())
+        }
+        written += count
+      }
+      guard fsync(descriptor) == 0 else { throw StoreError.io(path: temporary, reason: errorText()) }
+    }
+    try durableRename(temporary, to: path)
+    isRenamed = true
+  }
+
   /// Creates a directory and its parents.
   static func createDirectory(_ path: String) throws(StoreError) {
     do {
