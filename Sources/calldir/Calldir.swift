@@ -15,7 +15,7 @@ enum Calldir: Command {
       """,
     version: "calldir \(version)",
     subcommands: [
-      Normalize.self, Build.self, Inspect.self, Diff.self, Validate.self, History.self, Device.self,
+      Normalize.self, Build.self, Inspect.self, Diff.self, Validate.self, History.self, Report.self, Device.self,
     ]
   )
 }

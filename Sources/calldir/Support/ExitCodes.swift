@@ -17,6 +17,7 @@ enum ExitCodes {
     case let error as StoreError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as BlobError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as ConfigError: MappedError(exitCode: code(for: error), message: error.description)
+    case let error as ReportError: MappedError(exitCode: code(for: error), message: error.description)
     default: error
     }
   }
@@ -55,6 +56,14 @@ enum ExitCodes {
     case .noCatalog: .noInput
     case .cannotCreate: .cantCreate
     case .io: .ioError
+    }
+  }
+
+  static func code(for error: ReportError) -> ExitCode {
+    switch error {
+    case .store(let error): code(for: error)
+    case .blob(_, let error): code(for: error)
+    case .outputNotRegularFile: .cantCreate
     }
   }
 
