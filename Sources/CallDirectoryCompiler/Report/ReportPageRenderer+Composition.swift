@@ -58,7 +58,7 @@ extension ReportPageRenderer {
   /// written after each bar.
   private func compositionChart(_ rows: [CompositionRow], into body: inout _Markup) {
     let rowHeight = 24.0
-    let valueRoom = 270.0
+    let valueRoom = 310.0
     let frame = Self.frame(
       height: 10 + Double(rows.count) * rowHeight + 40, left: 170, right: 20 + valueRoom, top: 10, bottom: 40)
     let largest = Double(rows.map(\.counts.total).max() ?? 0)

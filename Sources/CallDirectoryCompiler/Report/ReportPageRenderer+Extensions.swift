@@ -37,7 +37,7 @@ extension ReportPageRenderer {
     let limit = Double(StoreReport.extensionEntryLimit)
     let rowHeight = 28.0
     let frame = Self.frame(
-      height: 30 + Double(extensions.count) * rowHeight + 40, left: 110, right: 290, top: 30, bottom: 40)
+      height: 30 + Double(extensions.count) * rowHeight + 40, left: 110, right: 300, top: 30, bottom: 40)
     let largest = Double(extensions.map(\.counts.total).max() ?? 0)
     let values = _Ticks.valueAxis(covering: 0...max(limit, largest), length: frame.plotWidth, spacing: 70)
     let x = frame.horizontalScale(values.domain)

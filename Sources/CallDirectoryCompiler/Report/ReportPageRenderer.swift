@@ -168,7 +168,7 @@ public struct ReportPageRenderer {
     .fill.bar, .swatch.fill { fill: #3182ce; background: #3182ce; }
     .fill.bar.warn, .swatch.warn { fill: #dd6b20; background: #dd6b20; }
     .fill.bar.over, .swatch.over { fill: #c53030; background: #c53030; }
-    .limit { stroke: #c53030; stroke-width: 1.5; stroke-dasharray: 6 4; }
+    .limit { stroke: #1a202c; stroke-width: 1.5; stroke-dasharray: 6 4; }
     .threshold { stroke: #dd6b20; stroke-width: 1; stroke-dasharray: 2 3; }
     svg text.limit-text { fill: #c53030; font-weight: 600; }
     svg text.threshold-text { fill: #c05621; }
