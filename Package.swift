@@ -94,7 +94,10 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     // Runs the built binary on real files; `swift build --build-tests` builds it first.
-    .testTarget(name: "EndToEndTests", dependencies: ["CallDirectoryFormat", "CallKitMock"], resources: [.copy("Fixtures")]),
+    // Also gathers reports with CallDirectoryCompiler from stores the binary built.
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["CallDirectoryFormat", "CallKitMock", "CallDirectoryCompiler"],
+      resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v6]
 )

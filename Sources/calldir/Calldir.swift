@@ -15,7 +15,8 @@ enum Calldir: Command {
       """,
     version: "calldir \(version)",
     subcommands: [
-      Normalize.self, Build.self, Explain.self, Inspect.self, Diff.self, Validate.self, History.self, Device.self,
+      Normalize.self, Build.self, Explain.self, Inspect.self, Diff.self, Validate.self, History.self, Report.self,
+      Device.self,
     ]
   )
 }

@@ -24,10 +24,11 @@ struct GuardedStore {
       "feeds/names.csv", "phone,name\n" + (0..<count).map { "+4122213\(String(format: "%04d", $0)),Caller \($0 % 9)\n" }.joined())
   }
 
-  func writeConfig(blockRatio: Double? = nil, extraSources: String = "") throws {
+  func writeConfig(blockRatio: Double? = nil, extraSources: String = "", maxEntriesPerExtension: Int? = nil) throws {
     let ratio = blockRatio.map { #", "maxRemovalRatio": \#($0)"# } ?? ""
+    let sharding = maxEntriesPerExtension.map { #""maxEntriesPerExtension": \#($0), "# } ?? ""
     try directory.write("calldir.json", """
-      {"defaultRegion": "CH", "sources": [
+      {"defaultRegion": "CH", \(sharding)"sources": [
         {"path": "feeds/swiss.txt", "format": "lines", "list": "block"\(ratio)},
         {"path": "feeds/names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}\(extraSources)
       ]}

@@ -16,6 +16,8 @@ import Testing
       ["history", "--store", store, "--json"],
       ["diff", "--store", store, "1", "2", "-o", output],
       ["diff", "--store", store, "1", "2", "-o", output, "--json"],
+      ["report", "--store", store, "-o", output],
+      ["report", "--store", store, "--json"],
     ]
   }
 
@@ -69,6 +71,18 @@ import Testing
     let text = try CalldirProcess.run(["history", "--store", sample.store])
     #expect(text.status == 0)
     #expect(text.lines.count == 1 && text.lines.first?.hasPrefix("version  created") == true)
+    let page = sample.directory.path("report.html")
+    let report = try CalldirProcess.run(["report", "--store", sample.store, "-o", page, "--json"])
+    #expect(report.status == 0, "\(report.standardError)")
+    let facts = try jsonObject(report.standardOutput)
+    #expect(facts["generatedAt"] is NSNull && facts["latest"] is NSNull)
+    #expect((facts["versions"] as? [Any])?.isEmpty == true)
+    // The refused build is the one thing to show.
+    #expect((facts["refusals"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["rejectRatio"])
+    let parsed = try XHTMLPage(data: Data(contentsOf: URL(fileURLWithPath: page)))
+    #expect(parsed.text.contains("No version published yet; 1 refused build."))
+    #expect(parsed.all("svg").isEmpty)
+    #expect(parsed.all("tr").compactMap { $0.attributes["data-kind"] } == ["rejectRatio"])
   }
 
   /// Runs calldir as a user who may not write the store: as root, chmod does
@@ -116,6 +130,11 @@ import Testing
     #expect(diff.status == 0, "\(diff.standardError)")
     #expect(try jsonObject(diff.standardOutput)["blocking"] as? [String: Int] == ["added": 1, "removed": 1])
     #expect(try sample.entries(output).count == 4)
+
+    let page = outputs + "/report.html"
+    let report = try Self.runWithoutWriteAccess(["report", "--store", store, "-o", page])
+    #expect(report.status == 0, "\(report.standardError)")
+    #expect(try XHTMLPage(data: Data(contentsOf: URL(fileURLWithPath: page))).all("svg").count == 6)
 
     // Nothing was written next to the catalog.
     let names = try FileManager.default.contentsOfDirectory(atPath: store)

@@ -43,9 +43,14 @@ public final class AtomicFile {
         detail: "it is not a regular file (\(existing.kind)); nothing was replaced")
     }
     self.destination = destination
-    let (path, descriptor) = try Self.createTemporary(
-      in: FileSystem.directoryName(of: destination), name: FileSystem.fileName(of: destination),
-      permissions: permissions)
+    let (path, descriptor): (String, FileDescriptor)
+    do {
+      (path, descriptor) = try Self.createTemporary(
+        in: FileSystem.directoryName(of: destination), name: FileSystem.fileName(of: destination),
+        permissions: permissions)
+    } catch {
+      throw FileError(operation: "create", path: destination, errno: error.errno)
+    }
     temporaryPath = path
     writer = BufferedWriter(descriptor: descriptor, path: path)
   }

@@ -27,14 +27,7 @@ struct BuildSummary {
       ],
       "bytes": .int(result.bytes),
       "removed": .int(Int64(result.removed)),
-      "changes": result.changes.map { changes in
-        [
-          "blocking": ["added": .int(Int64(changes.blockingAdded)), "removed": .int(Int64(changes.blockingRemoved))],
-          "identification": [
-            "added": .int(Int64(changes.identificationAdded)), "removed": .int(Int64(changes.identificationRemoved)),
-          ],
-        ]
-      } ?? .null,
+      "changes": result.changes?.json ?? .null,
       "spilledRuns": .int(Int64(counts.spilledRuns)),
       "rejects": result.rejectsPath.map { .string($0) } ?? .null,
       "conflicts": result.conflictsPath.map { .string($0) } ?? .null,

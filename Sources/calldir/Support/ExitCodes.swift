@@ -18,6 +18,7 @@ enum ExitCodes {
     case let error as BlobError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as ConfigError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as FileError: MappedError(exitCode: code(reading: error), message: error.description)
+    case let error as ReportError: MappedError(exitCode: code(for: error), message: error.description)
     default: error
     }
   }
@@ -72,6 +73,14 @@ enum ExitCodes {
     return error.operation.hasPrefix("create") || error.operation == "open" || error.operation == "replace"
       ? (cannotCreate.contains(error.errno) || error.operation == "replace" ? .cantCreate : .ioError)
       : .ioError
+  }
+
+  static func code(for error: ReportError) -> ExitCode {
+    switch error {
+    case .store(let error): code(for: error)
+    case .blob(_, let error): code(for: error)
+    case .outputNotRegularFile: .cantCreate
+    }
   }
 
   static func code(for error: BlobError) -> ExitCode {

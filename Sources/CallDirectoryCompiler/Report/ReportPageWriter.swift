@@ -1,0 +1,22 @@
+import CalldirSystem
+
+/// Writes a rendered report page to a file atomically (``AtomicFile``), so a
+/// browser or a web server never sees half a page.
+public enum ReportPageWriter {
+  /// Writes `page` to `path`, replacing a regular file there.
+  ///
+  /// - Throws: ``ReportError/outputNotRegularFile(path:)`` when `path` is a
+  ///   directory, a symbolic link or any other non-regular file (it is left
+  ///   as it is); ``ReportError/store(_:)`` with `StoreError.file` when the
+  ///   file cannot be created or written there.
+  public static func write(_ page: String, to path: String) throws(ReportError) {
+    if let status = try? FileSystem.statusIfPresent(path, followingLinks: false), status.kind != .regular {
+      throw .outputNotRegularFile(path: path)
+    }
+    do {
+      try AtomicFile.write(Array(page.utf8), to: path)
+    } catch {
+      throw .store(.file(error))
+    }
+  }
+}

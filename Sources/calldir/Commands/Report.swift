@@ -1,0 +1,66 @@
+import CalldirSystem
+import CallDirectoryCompiler
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir report`: one HTML page about a store's dataset over time.
+  struct Report: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "report",
+      abstract: "Write one self-contained HTML page showing a store's dataset over time.",
+      discussion: """
+        The page shows the entries of each list per version, additions and removals per \
+        version, forced and refused builds, the latest version by country calling code, its \
+        sources with their rejects, and the fill of its extensions against the 2,000,000-entry \
+        limit. It is well-formed XHTML with inline SVG and CSS, no scripts and nothing fetched, \
+        and the same store always gives the same bytes. FILE is written atomically; a path \
+        that exists and is not a regular file is refused (exit 73). With --json, the gathered \
+        facts are printed as one JSON object: {"store", "generatedAt", "extensionEntryLimit", \
+        "versions", "refusals", "latest"}; --output is then optional. A store without a \
+        catalog exits 66; a read-only store can be read.
+        """,
+      arguments: [
+        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
+        .option("output", short: "o", valueName: "file", help: "Where to write the HTML page."),
+        .flag("json", help: "Print the gathered facts as one JSON object (with or without --output)."),
+      ]
+    )
+
+    let storePath: String
+    let output: String?
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      storePath = try arguments.requiredString("store")
+      output = arguments.string("output")
+      json = arguments.flag("json")
+    }
+
+    func validate() throws {
+      guard output != nil || json else {
+        throw UsageError.invalid("nothing to do: give --output FILE for the page, --json for the facts, or both")
+      }
+    }
+
+    func run(context: CommandContext) throws {
+      let report: StoreReport
+      var bytes = 0
+      do {
+        report = try StoreReportGatherer(store: StoreLayout(root: storePath)).gather()
+        if let output {
+          let page = ReportPageRenderer().render(report)
+          try ReportPageWriter.write(page, to: output)
+          bytes = page.utf8.count
+        }
+      } catch {
+        throw ExitCodes.mapped(error)
+      }
+      if json {
+        context.standardOutput.writeJSONLine(report.json)
+      } else if let output, context.standardOutput.isTerminal {
+        context.standardOutput.writeLine(
+          "wrote \(output) (\(bytes) bytes): \(report.versions.count) versions, \(report.refusals.count) refusals")
+      }
+    }
+  }
+}

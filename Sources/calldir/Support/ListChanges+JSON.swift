@@ -1,0 +1,14 @@
+import CalldirSystem
+import CallDirectoryCompiler
+import CommandLineKit
+
+extension ListChanges {
+  /// `{"blocking": {"added", "removed"}, "identification": {"added", "removed"}}`,
+  /// as `build --json` and `report --json` print a version's changes.
+  var json: JSONValue {
+    [
+      "blocking": ["added": .int(Int64(blockingAdded)), "removed": .int(Int64(blockingRemoved))],
+      "identification": ["added": .int(Int64(identificationAdded)), "removed": .int(Int64(identificationRemoved))],
+    ]
+  }
+}
