@@ -188,10 +188,10 @@ struct GuardedStore {
     let report = try #require(try parseJSON(first.standardOutput)["rejects"] as? String)
     let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map(String.init)
     #expect(lines == [
-      "feeds/names.csv:3: looks like a regular expression ('.*'); wildcards need format 'patterns', one '#' per "
-        + "digit such as +5695977####\t+5695977.*,Claro",
-      "feeds/names.csv:4: looks like a wildcard pattern ('XXXX'); wildcards need format 'patterns', one '#' per "
-        + "digit such as +1800555####\t+1 800 555 XXXX,Placeholder",
+      "feeds/names.csv:3: looks like a regular expression ('.*'); wildcards need format 'patterns' (one '#' per "
+        + "digit, e.g. 33162######)\t+5695977.*,Claro",
+      "feeds/names.csv:4: looks like a wildcard pattern ('XXXX'); wildcards need format 'patterns' (one '#' per "
+        + "digit, e.g. 33162######)\t+1 800 555 XXXX,Placeholder",
       "feeds/names.csv:5: invalid country calling code\t+01930120259,\"Robo\\tcaller\"",
     ])
     // From another working directory the report names the sources the same way.

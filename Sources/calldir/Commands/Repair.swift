@@ -1,0 +1,70 @@
+import CallDirectoryCompiler
+import CalldirSystem
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir repair`: rebuild a store's catalog from its published files.
+  struct Repair: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "repair",
+      abstract: "Rebuild a store's catalog from its published snapshots, deltas and shards.",
+      discussion: """
+        For a store whose catalog was lost, emptied or restored from an older backup: every \
+        published blob is read whole and checked; a version whose file matches the old catalog \
+        keeps its row and sources, one found only as a file is recorded from its blob (sources \
+        unknown), and a version whose snapshot is damaged or missing is retired so that its \
+        number is never used again. The old catalog is kept as catalog.sqlite.before-repair-N; \
+        no published file is removed or rewritten. The next build continues after the highest \
+        version the store has ever used.
+        """,
+      arguments: [
+        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
+        .flag("json", help: "Print what was found and recorded as one JSON object."),
+        .flag("no-wait", help: "Exit 75 at once when a build holds the store."),
+      ]
+    )
+
+    let storePath: String
+    let json: Bool
+    let noWait: Bool
+
+    init(arguments: ParsedArguments) throws {
+      storePath = try arguments.requiredString("store")
+      json = arguments.flag("json")
+      noWait = arguments.flag("no-wait")
+    }
+
+    func run(context: CommandContext) throws {
+      let report: StoreRepair.Report
+      do {
+        report = try StoreRepair(store: StoreLayout(root: storePath)).run(wait: !noWait)
+      } catch {
+        throw ExitCodes.mapped(error)
+      }
+      for warning in report.warnings { context.standardError.writeLine("warning: \(warning)") }
+      let output = context.standardOutput
+      if json {
+        output.writeJSONLine([
+          "versions": .array(report.versions.map { .int(Int64($0)) }),
+          "keptFromCatalog": .array(report.keptFromCatalog.map { .int(Int64($0)) }),
+          "rebuiltFromBlobs": .array(report.rebuiltFromBlobs.map { .int(Int64($0)) }),
+          "retired": .array(report.retired.map { ["version": .int(Int64($0.version)), "reason": .string($0.reason)] }),
+          "deltas": .int(Int64(report.deltas)),
+          "shards": .int(Int64(report.shards)),
+          "previousCatalog": report.previousCatalog.map { .string($0) } ?? .null,
+          "nextVersion": .int(Int64(report.nextVersion)),
+          "warnings": .array(report.warnings.map { .string($0) }),
+        ])
+        return
+      }
+      let range = report.versions.isEmpty
+        ? "no versions" : "versions \(report.versions.first ?? 0)–\(report.versions.last ?? 0) (\(report.versions.count))"
+      output.writeLine(
+        "catalog rebuilt: \(range): \(report.keptFromCatalog.count) kept from the old catalog, "
+          + "\(report.rebuiltFromBlobs.count) rebuilt from their blobs; \(report.deltas) deltas, \(report.shards) shards")
+      for retired in report.retired { output.writeLine("retired version \(retired.version): \(retired.reason)") }
+      if let previous = report.previousCatalog { output.writeLine("the old catalog is kept as \(previous)") }
+      output.writeLine("the next build publishes version \(report.nextVersion)")
+    }
+  }
+}
