@@ -96,7 +96,7 @@ let package = Package(
     // Runs the built binary on real files; `swift build --build-tests` builds it first.
     // Also gathers reports with CallDirectoryCompiler from stores the binary built.
     .testTarget(
-      name: "EndToEndTests", dependencies: ["CallDirectoryFormat", "CallKitMock", "CallDirectoryCompiler"],
+      name: "EndToEndTests", dependencies: ["CallDirectoryFormat", "CallKitMock", "CallDirectoryCompiler", "SQLiteDatabase"],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v6]

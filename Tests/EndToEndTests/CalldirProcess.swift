@@ -26,11 +26,15 @@ struct CalldirProcess {
 
   /// Runs `calldir arguments…` (or another executable) with `input` on standard input.
   static func run(
-    _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil
+    _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil,
+    environment: [String: String] = [:]
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     if let directory { process.currentDirectoryURL = directory }
     let output = Pipe()
     let error = Pipe()

@@ -344,7 +344,7 @@ private func _readConfigFile(_ path: String) throws(ConfigError) -> [UInt8] {
   do {
     return try FileSystem.contents(of: path)
   } catch {
-    throw .unreadable(path: path, reason: error.errno == .fileTooLarge ? "file too large" : error.errno.description)
+    throw .unreadable(error.errno == .fileTooLarge ? FileError(operation: "read", path: path, errno: .fileTooLarge, detail: "file too large") : error)
   }
 }
 

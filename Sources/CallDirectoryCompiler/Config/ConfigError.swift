@@ -1,8 +1,10 @@
+import CalldirSystem
+
 /// Why a build config was rejected; messages are lowercase and name the
 /// key path (`sources[2].format: …`).
 public enum ConfigError: Error, Hashable, CustomStringConvertible {
   /// The config file could not be read.
-  case unreadable(path: String, reason: String)
+  case unreadable(FileError)
   /// The file is not valid JSON.
   case invalidJSON(detail: String)
   /// A key the schema does not know.
@@ -35,7 +37,9 @@ public enum ConfigError: Error, Hashable, CustomStringConvertible {
       keyPath.isEmpty ? "" : "\(keyPath): "
     }
     switch self {
-    case .unreadable(let path, let reason):
+    case .unreadable(let error):
+      let path = error.path
+      let reason = error.detail ?? error.errno.description
       return "cannot read config '\(path)': \(reason)"
     case .invalidJSON(let detail):
       return "invalid json: \(detail)"

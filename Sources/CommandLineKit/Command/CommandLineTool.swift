@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Runs a command tree against a list of arguments.
 ///
 /// The executable's whole `main.swift` is usually one line:
@@ -85,6 +87,7 @@ public enum CommandLineTool {
   ///   - arguments: The arguments without the program path; defaults to the process's.
   public static func main(_ root: any Command.Type, arguments: [String]? = nil) -> Never {
     _ignoreBrokenPipeSignal()
+    FaultInjection.installFromEnvironment()
     let standardOutput = FileDescriptorSink.standardOutput()
     let standardError = FileDescriptorSink.standardError()
     let code = run(

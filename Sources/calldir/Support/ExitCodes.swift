@@ -42,7 +42,8 @@ enum ExitCodes {
 
   static func code(for error: ConfigError) -> ExitCode {
     switch error {
-    case .unreadable: .noInput
+    case .unreadable(let error) where error.errno == .fileTooLarge: .dataError
+    case .unreadable(let error): code(reading: error)
     case .fileNotFound: .noInput
     default: .dataError
     }

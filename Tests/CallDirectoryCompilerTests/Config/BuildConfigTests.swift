@@ -1,3 +1,4 @@
+import CalldirSystem
 import Foundation
 import Testing
 
@@ -337,12 +338,12 @@ private func withSource(_ entry: String) -> String {
   @Test func unreadableConfig() {
     #expect(
       throws: ConfigError.unreadable(
-        path: "/nonexistent/calldir.json", reason: "no such file or directory")
+        FileError(operation: "open", path: "/nonexistent/calldir.json", errno: .noSuchFileOrDirectory))
     ) {
       try BuildConfig.load(contentsOf: "/nonexistent/calldir.json")
     }
     #expect(
-      ConfigError.unreadable(path: "/x", reason: "no such file or directory")
+      ConfigError.unreadable(FileError(operation: "open", path: "/x", errno: .noSuchFileOrDirectory))
         .description == "cannot read config '/x': no such file or directory")
   }
 
