@@ -34,7 +34,8 @@ CREATE TABLE snapshots (
   blocking_removed       INTEGER,        -- blocking entries of the previous version dropped
   identification_added   INTEGER,        -- identification numbers added (a relabel is neither)
   identification_removed INTEGER,
-  conflicts_path         TEXT            -- the label conflicts report; NULL when none was kept
+  conflicts_path         TEXT,           -- the label conflicts report; NULL when none was kept
+  max_range_size         INTEGER         -- the config's maxRangeSize (ranges above it were rejected)
 );
 
 CREATE TABLE snapshot_sources (

@@ -21,6 +21,7 @@ extension Catalog {
     ALTER TABLE snapshots ADD COLUMN identification_added INTEGER;
     ALTER TABLE snapshots ADD COLUMN identification_removed INTEGER;
     ALTER TABLE snapshots ADD COLUMN conflicts_path TEXT;
+    ALTER TABLE snapshots ADD COLUMN max_range_size INTEGER;
     ALTER TABLE snapshot_sources ADD COLUMN written_path TEXT;
     ALTER TABLE snapshot_sources ADD COLUMN options TEXT;
     ALTER TABLE snapshot_sources ADD COLUMN max_removal_ratio REAL;
@@ -68,7 +69,8 @@ CREATE TABLE snapshots (
   blocking_removed       INTEGER,        -- blocking entries of the previous version dropped
   identification_added   INTEGER,        -- identification numbers added (a relabel is neither)
   identification_removed INTEGER,
-  conflicts_path         TEXT            -- the label conflicts report; NULL when none was kept
+  conflicts_path         TEXT,           -- the label conflicts report; NULL when none was kept
+  max_range_size         INTEGER         -- the config's maxRangeSize (ranges above it were rejected)
 );
 
 CREATE TABLE snapshot_sources (

@@ -210,8 +210,8 @@ public final class Catalog {
           INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
             labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
             read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
-            identification_removed, conflicts_path)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            identification_removed, conflicts_path, max_range_size)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           arguments: [
             .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
@@ -226,6 +226,7 @@ public final class Catalog {
             Self.optional(changes?.blockingAdded), Self.optional(changes?.blockingRemoved),
             Self.optional(changes?.identificationAdded), Self.optional(changes?.identificationRemoved),
             snapshot.conflictsPath.map { .text($0) } ?? .null,
+            snapshot.maxRangeSize.map { .integer($0) } ?? .null,
           ])
         for source in sources {
           try database.execute(
@@ -307,7 +308,8 @@ public final class Catalog {
         timings: BuildTimings(
           readMilliseconds: try row.int64("read_ms"), compileMilliseconds: try row.int64("compile_ms"),
           writeMilliseconds: try row.int64("write_ms"), totalMilliseconds: try row.int64("total_ms")),
-        changes: changes, conflictsPath: try row.optionalText("conflicts_path"))
+        changes: changes, conflictsPath: try row.optionalText("conflicts_path"),
+        maxRangeSize: try row.optionalInt64("max_range_size"))
     }
   }
 

@@ -28,6 +28,8 @@ public struct SnapshotRecord: Sendable, Hashable {
   public var changes: ListChanges? = nil
   /// The label conflicts report, relative to the store; nil when none was kept.
   public var conflictsPath: String? = nil
+  /// The config's `maxRangeSize` (nil when not recorded).
+  public var maxRangeSize: Int64? = nil
 }
 
 /// How a version's lists changed against the version before it.

@@ -26,13 +26,17 @@ final class LineChunkJob: @unchecked Sendable {
     tooLongStart.append(contentsOf: piece.tooLongStart)
   }
 
-  /// Parses the piece with `format`'s line rules and normalizes its records.
-  func run(format: any _LineIndependentReader.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?) {
-    run(format, normalizer: normalizer, region: region)
+  /// Parses the piece with `format`'s line rules and normalizes its records;
+  /// ranges over `maxRangeSize` numbers are rejected.
+  func run(
+    format: any _LineIndependentReader.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
+    maxRangeSize: Int64
+  ) {
+    run(format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize)
   }
 
   private func run<Format: _LineIndependentReader>(
-    _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?
+    _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64
   ) {
     numbers.reserveCapacity(bytes.count / 8)
     bytes.withUnsafeBufferPointer { buffer in
@@ -54,7 +58,9 @@ final class LineChunkJob: @unchecked Sendable {
             }
           case .range(let range):
             summary.ranges += 1
-            if range.lower == range.upper {
+            if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize) {
+              rejects.append((line, reason, _LineText.escaped(p, count)))
+            } else if range.lower == range.upper {
               numbers.append(range.lower)
             } else {
               ranges.append(range.lower...range.upper)

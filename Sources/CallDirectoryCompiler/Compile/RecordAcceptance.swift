@@ -29,6 +29,16 @@ enum RecordAcceptance {
     }
   }
 
+  /// Why a range or pattern is rejected, or nil: one holding more than
+  /// `maxRangeSize` numbers (the config's `maxRangeSize`) would make every
+  /// command that reads the output work for as long.
+  @inline(__always)
+  static func rangeRejection(_ range: NumberRange, maxRangeSize: Int64) -> String? {
+    guard range.upper - range.lower >= maxRangeSize else { return nil }
+    return "range of \(range.upper - range.lower + 1) numbers is larger than maxRangeSize \(maxRangeSize) "
+      + "(split it, or raise maxRangeSize)"
+  }
+
   /// A record's cleaned label, or why the record is rejected: identification
   /// entries need a label that survives ``LabelSanitizer``.
   static func label(_ bytes: UnsafeBufferPointer<UInt8>?, sanitizer: LabelSanitizer) -> Result<String, LabelRejectionReason> {

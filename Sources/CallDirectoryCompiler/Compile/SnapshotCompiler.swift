@@ -73,9 +73,11 @@ public struct SnapshotCompiler {
       let summary: SourceSummary
       do {
         if spec.list != .identify, let lineReader = reader as? any _LineIndependentReader {
-          summary = try readInPieces(lineReader, region: region, into: &lists, tally: &tally)
+          summary = try readInPieces(
+            lineReader, region: region, maxRangeSize: config.maxRangeSize, into: &lists, tally: &tally)
         } else {
-          summary = try readInBatches(reader, region: region, into: &lists, tally: &tally)
+          summary = try readInBatches(
+            reader, region: region, maxRangeSize: config.maxRangeSize, into: &lists, tally: &tally)
         }
       } catch let error as SourceError {
         throw .source(error)
@@ -116,14 +118,14 @@ public struct SnapshotCompiler {
   /// file into pieces of whole lines, one worker per core parses and
   /// normalizes them, and the results fold back in file order.
   private func readInPieces(
-    _ reader: any _LineIndependentReader, region: RegionMetadata?, into lists: inout CollectedLists,
-    tally: inout SourceTally
+    _ reader: any _LineIndependentReader, region: RegionMetadata?, maxRangeSize: Int64,
+    into lists: inout CollectedLists, tally: inout SourceTally
   ) throws -> SourceSummary {
     let format = type(of: reader)
     let normalizer = self.normalizer
     let pipeline = OrderedPipeline(
       window: 3 * Parallel.coreCount, makeJob: { LineChunkJob() },
-      work: { $0.run(format: format, normalizer: normalizer, region: region) })
+      work: { $0.run(format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize) })
     var summary = SourceSummary()
     func fold(_ job: LineChunkJob) throws(CompileError) {
       for reject in job.rejects {
@@ -155,7 +157,7 @@ public struct SnapshotCompiler {
   /// Reads any source: this thread reads records into batches while the
   /// other cores normalize the previous ones; results fold back in file order.
   private func readInBatches(
-    _ reader: any SourceReader, region: RegionMetadata?, into lists: inout CollectedLists,
+    _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, into lists: inout CollectedLists,
     tally: inout SourceTally
   ) throws -> SourceSummary {
     let spec = tally.spec
@@ -193,6 +195,12 @@ public struct SnapshotCompiler {
         case .range(let range, let line, let text):
           guard spec.list != .identify else {
             try tally.reject(line: line, reason: "a range cannot carry a label", text: text)
+            continue
+          }
+          if let bounds = NumberRange(lower: range.lowerBound, upper: range.upperBound),
+            let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize)
+          {
+            try tally.reject(line: line, reason: reason, text: text)
             continue
           }
           lists.add(ranges: CollectionOfOne(range))

@@ -74,7 +74,7 @@ private struct _ConfigParser {
 
   static let rootKeys = [
     "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "deltaHistory",
-    "maxEntriesPerExtension", "sources",
+    "maxEntriesPerExtension", "maxRangeSize", "sources",
   ]
   static let commonSourceKeys = [
     "path", "format", "list", "region", "priority", "maxRemovalRatio",
@@ -108,6 +108,10 @@ private struct _ConfigParser {
       config.maxEntriesPerExtension = try integer(
         value, at: "maxEntriesPerExtension", minimum: 1,
         maximum: Int(Int32.max))
+    }
+    if let value = object["maxRangeSize"] {
+      config.maxRangeSize = Int64(try integer(
+        value, at: "maxRangeSize", minimum: 1, maximum: Int.max))
     }
     guard let sourcesValue = object["sources"] else {
       throw .missingKey(keyPath: "", key: "sources", note: nil)

@@ -20,6 +20,8 @@ public struct BuildConfig: Sendable, Hashable {
     public static let maxRemovalRatio = 0.25
     /// `deltaHistory`.
     public static let deltaHistory = 7
+    /// `maxRangeSize`: 10^9 numbers, a whole 9-digit national range.
+    public static let maxRangeSize: Int64 = 1_000_000_000
   }
 
   /// The region for national numbers of sources without `region`.
@@ -34,6 +36,10 @@ public struct BuildConfig: Sendable, Hashable {
   public var deltaHistory: Int
   /// The most entries one Call Directory extension may hold (1 or more).
   public var maxEntriesPerExtension: Int?
+  /// The most numbers one range or pattern line may hold; a larger one is
+  /// rejected, so that no line makes a build, or anything that reads its
+  /// output, do unbounded work.
+  public var maxRangeSize: Int64
   /// The sources, in config order.
   public var sources: [SourceSpec]
   /// The directory relative source paths were resolved against.
@@ -46,6 +52,7 @@ public struct BuildConfig: Sendable, Hashable {
     maxRemovalRatio: Double = Defaults.maxRemovalRatio,
     deltaHistory: Int = Defaults.deltaHistory,
     maxEntriesPerExtension: Int? = nil,
+    maxRangeSize: Int64 = Defaults.maxRangeSize,
     sources: [SourceSpec] = [],
     baseDirectory: String = "/"
   ) {
@@ -54,6 +61,7 @@ public struct BuildConfig: Sendable, Hashable {
     self.maxRemovalRatio = maxRemovalRatio
     self.deltaHistory = deltaHistory
     self.maxEntriesPerExtension = maxEntriesPerExtension
+    self.maxRangeSize = maxRangeSize
     self.sources = sources
     self.baseDirectory = baseDirectory
   }

@@ -84,7 +84,9 @@ public struct NumberExplainer {
     }
 
     guard provenance, !numbers.isEmpty else { return Report(version: record.version, explanations: explanations, sources: []) }
-    let scanner = ProvenanceScanner(normalizer: normalizer, registry: registry, labelSanitizer: labelSanitizer)
+    let scanner = ProvenanceScanner(
+      normalizer: normalizer, registry: registry, labelSanitizer: labelSanitizer,
+      maxRangeSize: record.maxRangeSize ?? BuildConfig.Defaults.maxRangeSize)
     let (lines, states) = scanner.scan(try catalog.sources(ofVersion: record.version), for: Set(numbers))
     for index in explanations.indices {
       guard let number = explanations[index].number else { continue }

@@ -48,6 +48,8 @@ struct ProvenanceScanner {
   let normalizer: PhoneNumberNormalizer
   let registry: SourceFormatRegistry
   let labelSanitizer: LabelSanitizer
+  /// The build's `maxRangeSize`: larger ranges were rejected.
+  let maxRangeSize: Int64
 
   /// The lines of `sources` that give any of `numbers`, by number, and each
   /// source's state, in the sources' order.
@@ -98,7 +100,8 @@ struct ProvenanceScanner {
           }
           note(number, line: record.line, kind: .number, label: label)
         case .range(let item):
-          guard list != .identify else { return }
+          guard list != .identify, RecordAcceptance.rangeRejection(item.range, maxRangeSize: maxRangeSize) == nil
+          else { return }
           let kind: ProvenanceLine.Kind =
             item.range.lower == item.range.upper ? .number : (item.text?.contains("#") == true ? .pattern : .range)
           var index = sorted.partitionPoint { $0 < item.range.lower }

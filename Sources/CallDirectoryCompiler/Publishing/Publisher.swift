@@ -280,7 +280,7 @@ public struct Publisher {
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
           writeMilliseconds: Self.milliseconds(compiled, written),
           totalMilliseconds: Self.milliseconds(started, finished)),
-        changes: changes, conflictsPath: conflictsName)
+        changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize)
       guard let catalog else { throw StoreError.catalog("no catalog is open") }
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// No input makes a command work longer than its output justifies.
+@Suite struct BoundedWorkTests {
+  @Test func aRangeLargerThanMaxRangeSizeIsARejectWithItsReason() throws {
+    let directory = try TemporaryDirectory()
+    try directory.write("ranges.txt", "1##############\n3316200###\n41212130000-41212139999\n")
+    try directory.write("calldir.json", """
+      {"maxRangeSize": 5000, "maxRejectRatio": 1, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}
+      """)
+    let store = directory.path("store")
+    let result = try CalldirProcess.run(["build", "--config", directory.path("calldir.json"), "--store", store, "--json"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try parseJSON(result.standardOutput)
+    let report = try #require(object["rejects"] as? String)
+    let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map(String.init)
+    #expect(lines == [
+      "ranges.txt:1: range of 100000000000000 numbers is larger than maxRangeSize 5000 (split it, or raise maxRangeSize)\t1##############",
+      "ranges.txt:3: range of 10000 numbers is larger than maxRangeSize 5000 (split it, or raise maxRangeSize)\t41212130000-41212139999",
+    ])
+    #expect((object["counts"] as? [String: Int])?["blocking"] == 1000)
+    // explain does not name a line the build rejected.
+    let explained = try CalldirProcess.run(["explain", "--store", store, "--json", "+41212130001"])
+    let sources = try #require(try parseJSON(explained.lines[0])["sources"] as? [Any])
+    #expect(sources.isEmpty)
+  }
+
+  @Test func theDefaultLimitIsOneBillion() throws {
+    let directory = try TemporaryDirectory()
+    try directory.write("ranges.txt", "1##############\n41#########\n")
+    try directory.write("calldir.json", """
+      {"maxRejectRatio": 1, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}
+      """)
+    let result = try CalldirProcess.run([
+      "build", "--config", directory.path("calldir.json"), "--store", directory.path("store"), "--json",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try parseJSON(result.standardOutput)
+    #expect((object["counts"] as? [String: Int])?["blocking"] == 1_000_000_000)
+    #expect((object["counts"] as? [String: Int])?["rejected"] == 1)
+  }
+}
