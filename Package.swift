@@ -31,7 +31,7 @@ let package = Package(
     // Hand-written command-line framework: subcommands, help, sysexits, JSON output.
     .target(name: "CommandLineKit", dependencies: ["CalldirSystem"]),
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
-    .target(name: "PhoneNumbers", dependencies: ["UnicodeText"], swiftSettings: hotPath),
+    .target(name: "PhoneNumbers", dependencies: ["CalldirSystem", "UnicodeText"], swiftSettings: hotPath),
     // The blob format: stdlib + Glibc only, because it ships in an app extension.
     .target(name: "CallDirectoryFormat", dependencies: ["CalldirSystem"], swiftSettings: hotPath),
     // Deterministic dataset generators for tests and benchmarks (not shipped).

@@ -18,6 +18,23 @@ public enum CurrentProcess {
     return String(cString: buffer)
   }
 
+  /// Makes writes to a closed pipe fail with `EPIPE` instead of killing
+  /// the process.
+  public static func ignoreBrokenPipes() {
+    _ = signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// Ends the process with `status`. The corresponding C call is `exit`.
+  public static func exit(_ status: Int32) -> Never {
+    #if canImport(Glibc)
+      Glibc.exit(status)
+    #elseif canImport(Musl)
+      Musl.exit(status)
+    #elseif canImport(Darwin)
+      Darwin.exit(status)
+    #endif
+  }
+
   /// The value of an environment variable.
   public static func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }

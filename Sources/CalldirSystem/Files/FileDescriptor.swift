@@ -88,16 +88,27 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     return done
   }
 
-  /// Writes every byte, however many calls it takes. The corresponding C
-  /// call is `write`.
+  /// Writes every byte, however many calls it takes, waiting when a
+  /// non-blocking descriptor is full. The corresponding C call is `write`.
   public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
     guard let base = bytes.baseAddress else { return }
     var done = 0
     while done < bytes.count {
-      let put = try valueOrErrno { system_write(rawValue, base + done, bytes.count - done) }.get()
-      guard put > 0 else { throw Errno.ioError }
-      done += put
+      switch valueOrErrno({ system_write(rawValue, base + done, bytes.count - done) }) {
+      case .success(let put):
+        guard put > 0 else { throw Errno.ioError }
+        done += put
+      case .failure(let code) where code == .wouldBlock:
+        _ = valueOrErrno { system_poll(rawValue, events: Int16(POLLOUT), timeoutMilliseconds: -1) }
+      case .failure(let code):
+        throw code
+      }
     }
+  }
+
+  /// Whether reading would not block now (data is there, or the end).
+  public var hasInputReady: Bool {
+    system_poll(rawValue, events: Int16(POLLIN), timeoutMilliseconds: 0) > 0
   }
 
   /// Writes every byte of `bytes`.

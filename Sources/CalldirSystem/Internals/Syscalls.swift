@@ -123,6 +123,11 @@ func system_stat(_ path: UnsafePointer<CChar>, _ status: UnsafeMutablePointer<st
   return followingLinks ? stat(path, status) : lstat(path, status)
 }
 
+func system_poll(_ descriptor: CInt, events: Int16, timeoutMilliseconds: CInt) -> CInt {
+  var entry = pollfd(fd: descriptor, events: events, revents: 0)
+  return poll(&entry, 1, timeoutMilliseconds)
+}
+
 /// Runs `body` until it does not fail with `EINTR`; returns its value, or
 /// the errno of a failure (`-1` results).
 @inline(__always)

@@ -86,7 +86,7 @@ public enum CommandLineTool {
   ///   - root: The root command type.
   ///   - arguments: The arguments without the program path; defaults to the process's.
   public static func main(_ root: any Command.Type, arguments: [String]? = nil) -> Never {
-    _ignoreBrokenPipeSignal()
+    CurrentProcess.ignoreBrokenPipes()
     FaultInjection.installFromEnvironment()
     let standardOutput = FileDescriptorSink.standardOutput()
     let standardError = FileDescriptorSink.standardError()
@@ -95,7 +95,7 @@ public enum CommandLineTool {
       arguments: arguments ?? Array(CommandLine.arguments.dropFirst()),
       standardOutput: standardOutput,
       standardError: standardError)
-    _exitProcess(code.rawValue)
+    CurrentProcess.exit(code.rawValue)
   }
 
   private static func execute(

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// A failure to write output.
 public enum OutputError: CommandLineError, Equatable, Sendable {
   /// A `write(2)` call failed with `errno`.
@@ -16,7 +18,7 @@ public enum OutputError: CommandLineError, Equatable, Sendable {
       case 2: target = "standard error"
       default: target = "file descriptor \(fd)"
       }
-      return "cannot write to \(target): \(_errorString(code))"
+      return "cannot write to \(target): \(Errno(rawValue: code))"
     }
   }
 }

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// A buffered ``OutputSink`` that writes to a file descriptor with `write(2)`.
 ///
 /// Output is collected in a fixed byte buffer and written when it fills, on
@@ -28,7 +30,7 @@ public final class FileDescriptorSink: OutputSink {
   ///   - flushesEveryWrite: Whether to write out after each call, for unbuffered streams.
   public init(fileDescriptor: Int32, bufferCapacity: Int = 1 << 18, flushesEveryWrite: Bool = false) {
     self.fileDescriptor = fileDescriptor
-    self.isTerminal = _isTerminal(fileDescriptor)
+    self.isTerminal = FileDescriptor(rawValue: fileDescriptor).isTerminal
     self.flushesEveryWrite = flushesEveryWrite
     self.buffer = .allocate(byteCount: max(bufferCapacity, 64), alignment: 1)
   }
@@ -100,10 +102,12 @@ public final class FileDescriptorSink: OutputSink {
 
   private func emit(_ bytes: UnsafeRawBufferPointer) {
     guard isWritable else { return }
-    switch _writeAll(fileDescriptor, bytes) {
-    case .written: break
-    case .brokenPipe: isBroken = true
-    case .failed(let code): failure = .writeFailed(fileDescriptor: fileDescriptor, errno: code)
+    do {
+      try FileDescriptor(rawValue: fileDescriptor).writeAll(bytes)
+    } catch where error == .brokenPipe {
+      isBroken = true
+    } catch {
+      failure = .writeFailed(fileDescriptor: fileDescriptor, errno: error.rawValue)
     }
   }
 }

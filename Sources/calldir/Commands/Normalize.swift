@@ -60,8 +60,14 @@ extension Calldir {
       }
       if numbers.isEmpty {
         // Large chunks, the byte-level normalizer, all cores, input order.
-        try BatchNormalizer(normalizer: normalizer, region: region, json: json)
-          .run(descriptor: 0, output: output)
+        do {
+          try BatchNormalizer(normalizer: normalizer, region: region, json: json).run(input: .standardInput) { bytes in
+            output.write(bytes: bytes)
+            return output.isWritable
+          }
+        } catch {
+          throw MappedError(exitCode: ExitCodes.code(reading: error), message: error.description)
+        }
       } else {
         for number in numbers where output.isWritable { emit(number) }
       }

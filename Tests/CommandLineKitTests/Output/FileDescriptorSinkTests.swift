@@ -1,3 +1,4 @@
+import CalldirSystem
 @testable import CommandLineKit
 import Foundation
 import Testing
@@ -50,7 +51,7 @@ import Testing
   }
 
   @Test func brokenPipeEndsOutputQuietly() throws {
-    _ignoreBrokenPipeSignal()
+    CurrentProcess.ignoreBrokenPipes()
     var fds: [Int32] = [0, 0]
     try #require(pipe(&fds) == 0)
     close(fds[0])

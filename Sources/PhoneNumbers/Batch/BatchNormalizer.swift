@@ -1,57 +1,67 @@
 import CalldirSystem
-import CommandLineKit
-import Glibc
-import PhoneNumbers
+import CalldirSystem
 
-/// `calldir normalize` over a file descriptor: reads it in large chunks,
-/// normalizes whole lines with the byte API on several threads, and writes
-/// the results strictly in input order, byte for byte what normalizing the
-/// lines one by one prints.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `calldir normalize` over a stream: reads it in large chunks, normalizes
+/// whole lines with the byte API on every core, and hands the results on
+/// strictly in input order, byte for byte what normalizing the lines one by
+/// one prints (a number, or `INVALID<TAB>reason`; or one JSON object per
+/// line).
 ///
 /// Lines end at LF; a CR before it is dropped; a last line without LF still
 /// counts. Each line's bytes are normalized as its UTF-8 text (ill-formed
 /// sequences read as U+FFFD, as `String(decoding:as:)` does).
-struct BatchNormalizer {
-  let normalizer: PhoneNumberNormalizer
-  let region: RegionMetadata?
-  let json: Bool
+public struct BatchNormalizer {
+  public let normalizer: PhoneNumberNormalizer
+  public let region: RegionMetadata?
+  public let json: Bool
   /// Bytes read per batch.
-  var chunkSize = 4 << 20
-  /// Threads per batch (the calling thread is one of them).
-  var threadCount = BatchNormalizer.defaultThreadCount
+  public var chunkSize = 4 << 20
+  /// Threads per batch, at most 8 (``Parallel/coreCount``, which
+  /// `CALLDIR_THREADS` overrides).
+  public var threadCount = min(8, Parallel.coreCount)
 
-  /// The online processors, at least 1 and at most 8; the environment
-  /// variable `CALLDIR_THREADS` overrides it (for benchmarks).
-  static var defaultThreadCount: Int {
-    if let text = getenv("CALLDIR_THREADS"), let count = Int(String(cString: text)), count > 0 { return min(count, 64) }
-    return max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+  public init(normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool) {
+    self.normalizer = normalizer
+    self.region = region
+    self.json = json
   }
 
-  /// Normalizes every line of `descriptor` into `output`.
-  /// - Throws: `ToolError.io` when reading fails.
-  func run(descriptor: Int32, output: any OutputSink) throws {
+  /// Normalizes every line of `input`, handing each batch's output to
+  /// `write`, which returns false to stop (a closed pipe).
+  /// - Throws: the ``FileError`` of a failed read.
+  public func run(input: FileDescriptor, name: String = "standard input", write: (UnsafeRawBufferPointer) -> Bool) throws(FileError) {
     var capacity = chunkSize
     var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
-    let outputs = (0..<max(1, threadCount)).map { _ in ByteBuffer() }
+    let outputs = (0..<max(1, threadCount)).map { _ in _ByteBuffer() }
     var filled = 0
     var atEnd = false
-    while !atEnd && output.isWritable {
+    var writable = true
+    while !atEnd && writable {
       // Fill the buffer while input is at hand; when a pipe or terminal has
       // nothing more right now, go on with the lines read so far rather than
       // wait for a whole chunk.
       while filled < capacity {
-        let count = read(descriptor, buffer + filled, capacity - filled)
-        if count < 0 {
-          if errno == EINTR { continue }
-          throw ToolError.io("cannot read standard input: \(String(cString: strerror(errno)))")
+        let count: Int
+        do {
+          count = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
+        } catch {
+          throw FileError(operation: "read", path: name, errno: error)
         }
         if count == 0 {
           atEnd = true
           break
         }
         filled += count
-        if filled < capacity && !Self.hasInputReady(descriptor) && memchr(buffer, 0x0A, filled) != nil { break }
+        if filled < capacity && !input.hasInputReady && memchr(buffer, 0x0A, filled) != nil { break }
       }
       // Whole lines only, except for an unterminated last line.
       var end = filled
@@ -69,7 +79,7 @@ struct BatchNormalizer {
       }
       process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs)
       for part in outputs where part.count > 0 {
-        output.write(bytes: UnsafeRawBufferPointer(start: part.base, count: part.count))
+        if writable { writable = write(UnsafeRawBufferPointer(start: part.base, count: part.count)) }
         part.count = 0
       }
       let rest = filled - end
@@ -78,15 +88,9 @@ struct BatchNormalizer {
     }
   }
 
-  /// Whether reading `descriptor` would not block (data or end of input).
-  private static func hasInputReady(_ descriptor: Int32) -> Bool {
-    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, 0) > 0
-  }
-
   /// Normalizes the lines of `block` (whole lines; at the end of the input
   /// the last may lack its LF) into `outputs`, one part per thread.
-  private func process(_ block: UnsafeBufferPointer<UInt8>, outputs: [ByteBuffer]) {
+  private func process(_ block: UnsafeBufferPointer<UInt8>, outputs: [_ByteBuffer]) {
     guard let base = block.baseAddress, block.count > 0 else { return }
     // Small batches are not worth a thread.
     let parts = block.count < 1 << 16 ? 1 : outputs.count
@@ -98,40 +102,25 @@ struct BatchNormalizer {
     }
     bounds.append(block.count)
     let jobs = (0..<parts).map { part in
-      Job(
+      _Job(
         lines: UnsafeBufferPointer(start: base + bounds[part], count: bounds[part + 1] - bounds[part]),
         output: outputs[part], normalizer: normalizer, region: region, json: json)
     }
-    var threads: [pthread_t] = []
-    for job in jobs.dropFirst() {
-      var thread = pthread_t()
-      let context = Unmanaged.passRetained(job).toOpaque()
-      if pthread_create(&thread, nil, { context in
-        Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context) == 0 {
-        threads.append(thread)
-      } else {
-        // No thread: do the work here.
-        Unmanaged<Job>.fromOpaque(context).takeRetainedValue().run()
-      }
-    }
-    jobs[0].run()
-    for thread in threads { pthread_join(thread, nil) }
+    Parallel.forEach(parts: parts) { part in jobs[part].run() }
   }
 }
 
 /// One thread's share of a batch.
-private final class Job: @unchecked Sendable {
+private final class _Job: @unchecked Sendable {
   let lines: UnsafeBufferPointer<UInt8>
-  let output: ByteBuffer
+  let output: _ByteBuffer
   let normalizer: PhoneNumberNormalizer
   let region: RegionMetadata?
   let json: Bool
   /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
-  let invalidLines = NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
+  let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
-  init(lines: UnsafeBufferPointer<UInt8>, output: ByteBuffer, normalizer: PhoneNumberNormalizer,
+  init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, normalizer: PhoneNumberNormalizer,
        region: RegionMetadata?, json: Bool) {
     self.lines = lines
     self.output = output
@@ -167,7 +156,7 @@ private final class Job: @unchecked Sendable {
       let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
       let result = normalizer.normalize(utf8: line, region: region)
       if json {
-        NormalizeOutput.appendJSON(input: line, result: result, to: output)
+        _NormalizeOutput.appendJSON(input: line, result: result, to: output)
       } else {
         switch result {
         case .success(let number):
@@ -184,10 +173,10 @@ private final class Job: @unchecked Sendable {
 }
 
 /// The output lines of `calldir normalize`, built as bytes.
-enum NormalizeOutput {
+enum _NormalizeOutput {
   /// `{"input":…,"number":…|null,"reason":…|null}` and LF, as
   /// `JSONValue.serialized()` writes it.
-  static func appendJSON(input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, to output: ByteBuffer) {
+  static func appendJSON(input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, to output: _ByteBuffer) {
     output.append("{\"input\":")
     if input.contains(where: { $0 >= 0x80 }) {
       // The text as the command sees it: ill-formed UTF-8 repaired.
@@ -211,7 +200,7 @@ enum NormalizeOutput {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
-  private static func appendJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: ByteBuffer) {
+  private static func appendJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
     output.reserve(text.count * 6 + 2)
     output.appendByte(UInt8(ascii: "\""))
     for byte in text {
@@ -240,7 +229,7 @@ enum NormalizeOutput {
 }
 
 /// A growable byte buffer owned by one thread at a time.
-final class ByteBuffer: @unchecked Sendable {
+final class _ByteBuffer: @unchecked Sendable {
   /// Keeps two buffers' hot fields off one cache line (each thread writes
   /// its buffer's `count` for every line).
   private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
