@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Runs a command tree against a list of arguments.
 ///
 /// The executable's whole `main.swift` is usually one line:
@@ -76,14 +78,17 @@ public enum CommandLineTool {
 
   /// Runs the tool with the process's arguments and exits.
   ///
-  /// Ignores `SIGPIPE` (so a closed pipe ends output quietly), writes to
-  /// buffered standard output and unbuffered standard error, flushes, and
-  /// calls `exit(3)` with the resulting ``ExitCode``.
+  /// Installs the fault-injection rules of the environment, if any
+  /// (``FaultInjection/installFromEnvironment()``), ignores `SIGPIPE` (so a
+  /// closed pipe ends output quietly), writes to buffered standard output
+  /// and unbuffered standard error, flushes, and calls `exit(3)` with the
+  /// resulting ``ExitCode``.
   ///
   /// - Parameters:
   ///   - root: The root command type.
   ///   - arguments: The arguments without the program path; defaults to the process's.
   public static func main(_ root: any Command.Type, arguments: [String]? = nil) -> Never {
+    FaultInjection.installFromEnvironment()
     _ignoreBrokenPipeSignal()
     let standardOutput = FileDescriptorSink.standardOutput()
     let standardError = FileDescriptorSink.standardError()
