@@ -24,13 +24,18 @@ struct CalldirProcess {
       .deletingLastPathComponent().appendingPathComponent(".build/debug/calldir")
   }()
 
-  /// Runs `calldir arguments…` (or another executable) with `input` on standard input.
+  /// Runs `calldir arguments…` (or another executable) with `input` on
+  /// standard input and `environment` added to the test's environment.
   static func run(
-    _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil
+    _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil,
+    environment: [String: String] = [:]
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if let directory { process.currentDirectoryURL = directory }
     let output = Pipe()
     let error = Pipe()
