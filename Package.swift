@@ -37,13 +37,13 @@ let package = Package(
     // Deterministic dataset generators for tests and benchmarks (not shipped).
     .target(name: "FormatFixtures"),
     // Apple's Call Directory API mirrored on Linux, with a simulated device.
-    .target(name: "CallKitMock"),
+    .target(name: "CallKitMock", dependencies: ["CalldirSystem"]),
     // A tiny extension process for CallKitMock's own tests (calldir itself
     // hosts its provider through a hidden `device _extension` subcommand).
     .executableTarget(name: "mockext", dependencies: ["CallKitMock"]),
     // The device-side loader an app ships in its Call Directory extension:
     // streams full or delta blobs into any context with CallKit's method names.
-    .target(name: "CallDirectoryProvider", dependencies: ["CallDirectoryFormat"], swiftSettings: hotPath),
+    .target(name: "CallDirectoryProvider", dependencies: ["CallDirectoryFormat", "CalldirSystem"], swiftSettings: hotPath),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CallDirectoryFormat"], swiftSettings: hotPath),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
@@ -76,14 +76,14 @@ let package = Package(
       name: "CallDirectoryCompilerTests",
       dependencies: ["CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase"]
     ),
-    .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "mockext"]),
+    .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "CalldirSystem", "mockext"]),
     .testTarget(
       name: "CallDirectoryValidationTests",
       dependencies: ["CallDirectoryValidation", "CallDirectoryFormat", "CalldirSystem", "CommandLineKit"]
     ),
     .testTarget(
       name: "CallDirectoryProviderTests",
-      dependencies: ["CallDirectoryProvider", "CallDirectoryFormat", "CallKitMock"]
+      dependencies: ["CallDirectoryProvider", "CallDirectoryFormat", "CallKitMock", "CalldirSystem"]
     ),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),
@@ -96,7 +96,11 @@ let package = Package(
     // Runs the built binary on real files; `swift build --build-tests` builds it first.
     // Also gathers reports with CallDirectoryCompiler from stores the binary built.
     .testTarget(
-      name: "EndToEndTests", dependencies: ["CallDirectoryFormat", "CallKitMock", "CallDirectoryCompiler", "SQLiteDatabase"],
+      name: "EndToEndTests",
+      dependencies: [
+        "CallDirectoryFormat", "CallDirectoryProvider", "CallKitMock", "CalldirSystem", "CallDirectoryCompiler",
+        "SQLiteDatabase",
+      ],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v6]

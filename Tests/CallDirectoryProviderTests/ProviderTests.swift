@@ -312,15 +312,22 @@ final class RecordingSink: CallDirectoryEntrySink {
     let store = ProviderStateStore(path: directory.path("sub/state.json"))
     #expect(try store.load() == ProviderState())
     let a = SnapshotIdentity(version: 7, digest: ContentDigest.empty)
-    let b = SnapshotIdentity(version: UInt64.max, digest: ContentDigest.zero)
+    // Versions are JSON integers, exact up to Int64.max (the catalog's range).
+    let b = SnapshotIdentity(version: UInt64(Int64.max), digest: ContentDigest.zero)
     for state in [ProviderState(), ProviderState(loaded: a), ProviderState(loaded: a, pending: b), ProviderState(pending: b)] {
       try store.save(state)
       #expect(try store.load() == state)
     }
     let text = try String(contentsOfFile: store.path, encoding: .utf8)
-    #expect(text == "{\"pendingVersion\":18446744073709551615,\"pendingDigest\":\"\(ContentDigest.zero.hex)\"}\n")
+    #expect(text == "{\"pendingVersion\":9223372036854775807,\"pendingDigest\":\"\(ContentDigest.zero.hex)\"}\n")
+    #expect(throws: CallDirectoryProviderError.self) {
+      try store.save(ProviderState(loaded: SnapshotIdentity(version: UInt64.max, digest: ContentDigest.zero)))
+    }
+    #expect(try String(contentsOfFile: store.path, encoding: .utf8) == text)
     for garbage in ["", "{", "[]", "{\"version\":1}", "{\"version\":-1,\"digest\":\"\(ContentDigest.empty.hex)\"}",
-                    "{\"version\":18446744073709551616,\"digest\":\"x\"}", "{\"a\":1,\"a\":2}", "{} x",
+                    "{\"version\":18446744073709551616,\"digest\":\"x\"}",
+                    "{\"version\":18446744073709551615,\"digest\":\"\(ContentDigest.empty.hex)\"}",
+                    "{\"a\":1,\"a\":2}", "{} x",
                     "{\"version\":01,\"digest\":\"\(ContentDigest.empty.hex)\"}", String(repeating: " ", count: 5000)] {
       try Data(garbage.utf8).write(to: URL(fileURLWithPath: store.path))
       #expect(throws: CallDirectoryProviderError.self, "\(garbage.prefix(40))") { try store.load() }

@@ -24,7 +24,8 @@ struct CalldirProcess {
       .deletingLastPathComponent().appendingPathComponent(".build/debug/calldir")
   }()
 
-  /// Runs `calldir arguments…` (or another executable) with `input` on standard input.
+  /// Runs `calldir arguments…` (or another executable) with `input` on
+  /// standard input and `environment` added to the test's environment.
   static func run(
     _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil,
     environment: [String: String] = [:]

@@ -25,7 +25,7 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
   case digestMismatch(path: String, expected: ContentDigest, actual: ContentDigest)
   /// The blob changed between planning and streaming (another header).
   case blobChanged(path: String)
-  /// The provider's state file exists but cannot be read or parsed.
+  /// The provider's state file exists but cannot be read (an I/O error).
   case stateUnreadable(path: String, reason: String)
   /// The provider's state file could not be written.
   case stateWriteFailed(path: String, reason: String)
@@ -34,6 +34,11 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
   /// The request would replace the held snapshot with an older version
   /// (see ``LoadPlanner``), and downgrades were not allowed.
   case downgrade(held: SnapshotIdentity, offered: SnapshotIdentity)
+  /// The provider's state file was read but is not a valid state. The
+  /// loader then treats the loaded snapshot as unknown.
+  case stateMalformed(path: String, reason: String)
+  /// A blob could not be placed into the data directory.
+  case dataWriteFailed(path: String, reason: String)
 
   /// The error domain, `CallDirectoryProvider`.
   public static let errorDomain = "CallDirectoryProvider"
@@ -51,6 +56,8 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
     case .stateWriteFailed: 7
     case .dataDirectoryUnreadable: 8
     case .downgrade: 9
+    case .stateMalformed: 10
+    case .dataWriteFailed: 11
     }
   }
 
@@ -75,6 +82,10 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
       "cannot list the data directory '\(path)': \(reason)"
     case .downgrade(let held, let offered):
       "the extension holds version \(held.version); refusing to load version \(offered.version) (older)"
+    case .stateMalformed(let path, let reason):
+      "the provider state '\(path)' is not valid: \(reason)"
+    case .dataWriteFailed(let path, let reason):
+      "cannot place blobs into the data directory '\(path)': \(reason)"
     }
   }
 }

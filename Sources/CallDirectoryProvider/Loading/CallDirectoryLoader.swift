@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirSystem
 
 /// The device side of calldir: serves one Call Directory request from the
 /// blobs in the app-group container, in constant memory.
@@ -17,8 +18,9 @@ import CallDirectoryFormat
 /// One request, in order:
 /// 1. reads `isIncremental` (first, so that a `true` confirms incremental
 ///    loading);
-/// 2. reads the provider state and every blob's header, and plans with
-///    ``LoadPlanner`` — when nothing fits it cancels the request without a
+/// 2. reads the provider state (see ``ProviderStateStore/loadForPlanning()``)
+///    and every blob's header, and plans with ``LoadPlanner`` — when nothing
+///    fits, or the state cannot be read, it cancels the request without a
 ///    single add or remove;
 /// 3. streams the chosen blob (see ``stream(_:into:)``); a corrupt or
 ///    truncated frame, or a full snapshot whose entries miss the header's
@@ -91,9 +93,9 @@ public final class CallDirectoryLoader {
       paths = list
     case .directory(let directory):
       do {
-        paths = try _POSIX.regularFiles(in: directory)
+        paths = try _DataDirectory.blobPaths(in: directory)
       } catch {
-        throw .dataDirectoryUnreadable(path: directory, reason: error.reason)
+        throw .dataDirectoryUnreadable(path: directory, reason: error.description)
       }
     }
     var readable: [BlobCandidate] = []
@@ -110,13 +112,14 @@ public final class CallDirectoryLoader {
 
   /// Plans a request from the state file and the available blobs.
   ///
-  /// An unreadable state file counts as "loaded snapshot unknown", so an
-  /// incremental request then resets and loads a full snapshot.
+  /// A state file that is not a valid state counts as "loaded snapshot
+  /// unknown", so an incremental request then resets and loads a full
+  /// snapshot (see ``ProviderStateStore/loadForPlanning()``).
   ///
   /// - Parameter isIncremental: What the context's `isIncremental` returned.
   /// - Throws: ``CallDirectoryProviderError``.
   public func plan(isIncremental: Bool) throws(CallDirectoryProviderError) -> LoadPlan {
-    try plan(isIncremental: isIncremental, state: (try? stateStore.load()) ?? ProviderState())
+    try plan(isIncremental: isIncremental, state: try stateStore.loadForPlanning())
   }
 
   private func plan(isIncremental: Bool, state: ProviderState) throws(CallDirectoryProviderError) -> LoadPlan {
@@ -223,7 +226,6 @@ public final class CallDirectoryLoader {
   public func serve(_ context: some CallDirectoryRequestContext, completion: ((LoadReport) -> Void)? = nil) {
     // Read first: before any add or remove, a `true` confirms incremental loading.
     let isIncremental = context.isIncremental
-    let previous: ProviderState = (try? stateStore.load()) ?? ProviderState()
     var report = LoadReport(isIncremental: isIncremental, plan: nil, counts: EntryCallCounts(), outcome: .committed)
     func cancel(_ error: CallDirectoryProviderError) {
       report.outcome = .cancelled(error)
@@ -231,8 +233,10 @@ public final class CallDirectoryLoader {
       completion?(report)
     }
 
+    let previous: ProviderState
     let plan: LoadPlan
     do {
+      previous = try stateStore.loadForPlanning()
       plan = try self.plan(isIncremental: isIncremental, state: previous)
     } catch {
       return cancel(error)

@@ -84,7 +84,10 @@ open class CXCallDirectoryExtensionContext: @unchecked Sendable {
   /// the delegate's `requestFailed` is called first. Then the completion
   /// handler runs on the calling thread with CallKit's `expired` flag:
   /// `false` when the entries were committed, `true` when they were not
-  /// added (the request failed, timed out or had already ended).
+  /// added (the request failed, timed out or had already ended). An
+  /// extension process that loses the system after asking to complete
+  /// cannot know which it was; as when iOS kills an extension, the
+  /// completion handler is then not called.
   ///
   /// - Parameter completion: Called once with `expired`.
   public func completeRequest(completionHandler completion: ((Bool) -> Void)? = nil) {
@@ -98,6 +101,8 @@ open class CXCallDirectoryExtensionContext: @unchecked Sendable {
     case .failed(let error):
       delegate?.requestFailed(for: self, withError: error)
       completion?(true)
+    case .unknown:
+      break
     }
   }
 

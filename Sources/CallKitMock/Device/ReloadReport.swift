@@ -5,6 +5,12 @@ public struct ReloadReport: Sendable {
   /// `nil` when the request committed; otherwise the error the manager's
   /// `reloadExtension` completion receives.
   public var error: (any Error)?
+  /// When the request failed because the simulated device itself could not
+  /// read or write its files (or talk to the extension process), what went
+  /// wrong; ``error`` is then
+  /// ``CXErrorCodeCallDirectoryManagerError/Code/unknown``. Mock only: it
+  /// tells a full disk from a request the system refused.
+  public var deviceError: SimulatedDeviceError?
   /// Whether the request was applied incrementally (it read `isIncremental`
   /// as `true` before any add or remove).
   public var wasIncremental: Bool

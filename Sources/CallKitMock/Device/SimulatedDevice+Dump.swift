@@ -1,3 +1,5 @@
+import CalldirSystem
+
 extension SimulatedDevice {
   /// Streams an extension's stored entries in ascending order: every blocking
   /// number, then every identification entry. Reading to the end verifies the
@@ -11,21 +13,18 @@ extension SimulatedDevice {
   ///   - blocking: Called for each blocking number.
   ///   - identification: Called for each identification entry.
   /// - Throws: ``SimulatedDeviceError/noSuchExtension(_:)``,
-  ///   ``SimulatedDeviceError/storage(_:)`` for a corrupt store, or what the
-  ///   closures throw.
+  ///   ``SimulatedDeviceError/storage(_:)`` for an unreadable or corrupt
+  ///   store, or what the closures throw.
   public func forEachEntry(
     inExtensionWithIdentifier identifier: String,
     blocking: (CXCallDirectoryPhoneNumber) throws -> Void,
     identification: (IdentificationEntry) throws -> Void
   ) throws {
-    _ = try record(identifier)
-    let path = storePath(identifier)
-    guard _FileSystem.exists(path) else { return }
-    let reader = try storage { try _StoreReader(path: path) }
-    while let number = try storage({ try reader.nextBlocking() }) {
+    guard let reader = try openStore(identifier) else { return }
+    while let number = try storage({ () throws(_DeviceStorageError) in try reader.nextBlocking() }) {
       try blocking(number)
     }
-    while let entry = try storage({ try reader.nextIdentification() }) {
+    while let entry = try storage({ () throws(_DeviceStorageError) in try reader.nextIdentification() }) {
       try identification(IdentificationEntry(number: entry.number, label: String(decoding: entry.label, as: UTF8.self)))
     }
   }
@@ -43,5 +42,14 @@ extension SimulatedDevice {
     var entries: [IdentificationEntry] = []
     try forEachEntry(inExtensionWithIdentifier: identifier, blocking: { _ in }, identification: { entries.append($0) })
     return entries
+  }
+
+  /// A reader over an installed extension's store; `nil` when it has none.
+  func openStore(_ identifier: String) throws(SimulatedDeviceError) -> _StoreReader? {
+    _ = try record(identifier)
+    let path = storePath(identifier)
+    return try storage { () throws(_DeviceStorageError) -> _StoreReader? in
+      try _io { () throws(FileError) in try FileSystem.statusIfPresent(path) } == nil ? nil : try _StoreReader(path: path)
+    }
   }
 }

@@ -1,3 +1,4 @@
+import CalldirSystem
 import Foundation
 import Synchronization
 
@@ -7,18 +8,23 @@ import Synchronization
 /// its launch mode, its settings, the system's store of blocking and
 /// identification entries and an app-group container the provider may use.
 /// Several `SimulatedDevice` values, in one process or several, may share a
-/// directory: metadata updates take a device-wide `flock`, and a reload takes
-/// the extension's own lock (a second reload meanwhile fails with
+/// directory: metadata updates take a device-wide `flock`, and a reload
+/// takes the extension's reservation (see ``reserveExtension(withIdentifier:)``;
+/// a second reload meanwhile fails with
 /// ``CXErrorCodeCallDirectoryManagerError/Code/currentlyLoading``).
+///
+/// Every file the device keeps is replaced atomically and durably
+/// (``AtomicFile``: a temporary file, `fsync`, `rename`, `fsync` of the
+/// directory), so after a crash each holds its old or its new contents.
 ///
 /// Layout of the directory:
 ///
 ///     device.json                       device-wide state
 ///     device.lock                       flock for metadata updates
+///     locks/<id>.lock                   flock held by the extension's reservation
 ///     extensions/<id>/extension.json    enabled flag, launch, settings, last load
 ///     extensions/<id>/store.bin         the system's entries (see the store format)
-///     extensions/<id>/load.lock         flock held while a request runs
-///     extensions/<id>/staging/          the running request's staged entries
+///     extensions/<id>/.staging-<pid>-<n>/  the running request's staged entries
 ///     extensions/<id>/container/        the app-group container
 ///
 /// Newly installed extensions are **enabled** by default for convenience
@@ -44,12 +50,15 @@ public final class SimulatedDevice: Sendable {
   ///   be created or `device.json` is unreadable.
   public init(directoryURL: URL) throws(SimulatedDeviceError) {
     self.directoryURL = directoryURL.standardizedFileURL
-    try storage {
-      try _FileSystem.createDirectory(extensionsPath)
-      if !_FileSystem.exists(devicePath) {
-        try saveDeviceRecord(_DeviceRecord())
+    try storage { () throws(_DeviceStorageError) in
+      try _io { () throws(FileError) in
+        try FileSystem.createDirectory(extensionsPath)
+        try FileSystem.createDirectory(locksPath)
+      }
+      if FileSystem.exists(devicePath) {
+        _ = try _DeviceRecord.load(devicePath)
       } else {
-        _ = try loadDeviceRecord()
+        try _DeviceRecord().save(devicePath)
       }
     }
   }
@@ -74,9 +83,13 @@ public final class SimulatedDevice: Sendable {
     try Self.validate(identifier)
     try settings.validate()
     try withDeviceLock { () throws(SimulatedDeviceError) in
-      guard !_FileSystem.exists(recordPath(identifier)) else { throw .alreadyInstalled(identifier) }
-      try storage {
-        try _FileSystem.createDirectory(containerPath(identifier))
+      guard !FileSystem.exists(recordPath(identifier)) else { throw .alreadyInstalled(identifier) }
+      try storage { () throws(_DeviceStorageError) in
+        try _io { () throws(FileError) in
+          try FileSystem.createDirectory(containerPath(identifier))
+          try FileSystem.syncDirectory(containing: extensionPath(identifier))
+        }
+        // The record comes last: an extension is installed once it exists.
         let record = _ExtensionRecord(
           identifier: identifier, isEnabled: isEnabled, launch: launch, settings: settings, installDate: Date())
         try record.save(recordPath(identifier))
@@ -86,30 +99,37 @@ public final class SimulatedDevice: Sendable {
 
   /// Uninstalls an extension, deleting its store and container at once.
   ///
+  /// The extension's directory is first renamed away (durably), so it is
+  /// gone whole even if the removal of its files is interrupted.
+  ///
   /// - Throws: ``SimulatedDeviceError/extensionBusy(_:)`` while a request for
-  ///   it runs, ``SimulatedDeviceError/noSuchExtension(_:)``.
+  ///   it runs or it is reserved, ``SimulatedDeviceError/noSuchExtension(_:)``.
   public func uninstallExtension(withIdentifier identifier: String) throws(SimulatedDeviceError) {
     _ = try record(identifier)
     try withDeviceLock { () throws(SimulatedDeviceError) in
-      let lock = try storage { () throws(_SystemError) in try _FileLock.tryAcquire(loadLockPath(identifier)) }
+      let lock = try storage { () throws(_DeviceStorageError) in
+        try _io { () throws(FileError) in try _FileLock.tryAcquire(loadLockPath(identifier)) }
+      }
       guard let lock else { throw .extensionBusy(identifier) }
-      try storage { try _FileSystem.remove(extensionPath(identifier)) }
-      withExtendedLifetime(lock) {}
+      defer { withExtendedLifetime(lock) {} }
+      let removed = "\(extensionsPath)/.\(identifier).removed-\(ProcessInfo.processInfo.processIdentifier)"
+      try storage { () throws(_DeviceStorageError) in
+        try _io { () throws(FileError) in
+          try FileSystem.removeTree(removed)
+          try FileSystem.durableRename(extensionPath(identifier), to: removed)
+        }
+      }
+      try? FileSystem.removeTree(removed)
     }
     _ = providers.withLock { $0.removeValue(forKey: identifier) }
   }
 
   /// The identifiers of the installed extensions, sorted.
   public func installedExtensionIdentifiers() throws(SimulatedDeviceError) -> [String] {
-    try storage {
-      let names: [String]
-      do {
-        names = try FileManager.default.contentsOfDirectory(atPath: extensionsPath)
-      } catch {
-        throw _SystemError("cannot list \(extensionsPath)")
-      }
-      return names.filter { _FileSystem.exists(recordPath($0)) }.sorted()
+    let names = try storage { () throws(_DeviceStorageError) in
+      try _io { () throws(FileError) in try FileSystem.contentsOfDirectory(extensionsPath) }
     }
+    return names.filter { Self.isValid($0) && FileSystem.exists(recordPath($0)) }
   }
 
   /// Enables or disables an extension. A disabled extension keeps its store;
@@ -157,11 +177,12 @@ public final class SimulatedDevice: Sendable {
   /// What the system knows about an extension.
   ///
   /// - Throws: ``SimulatedDeviceError/noSuchExtension(_:)``, or
-  ///   ``SimulatedDeviceError/storage(_:)`` for an unreadable store header.
+  ///   ``SimulatedDeviceError/storage(_:)`` for an unreadable record or store
+  ///   header.
   public func status(forExtensionWithIdentifier identifier: String) throws(SimulatedDeviceError) -> ExtensionStatus {
     let record = try record(identifier)
-    let header = try storage { () throws(_SystemError) -> _EntryStore.Header? in
-      _FileSystem.exists(storePath(identifier)) ? try _EntryStore.readHeader(storePath(identifier)) : nil
+    let header = try storage { () throws(_DeviceStorageError) in
+      try _EntryStore.readHeaderIfPresent(storePath(identifier))
     }
     return ExtensionStatus(
       identifier: identifier,
@@ -194,15 +215,15 @@ public final class SimulatedDevice: Sendable {
   /// How many times ``CXCallDirectoryManager/openSettings(completionHandler:)``
   /// was called on this device.
   public func settingsOpenedCount() throws(SimulatedDeviceError) -> Int {
-    try storage { try loadDeviceRecord().settingsOpenedCount }
+    try storage { () throws(_DeviceStorageError) in try _DeviceRecord.load(devicePath).settingsOpenedCount }
   }
 
   func recordSettingsOpened() throws(SimulatedDeviceError) {
     try withDeviceLock { () throws(SimulatedDeviceError) in
-      try storage {
-        var record = try loadDeviceRecord()
+      try storage { () throws(_DeviceStorageError) in
+        var record = try _DeviceRecord.load(devicePath)
         record.settingsOpenedCount += 1
-        try saveDeviceRecord(record)
+        try record.save(devicePath)
       }
     }
   }
@@ -210,13 +231,16 @@ public final class SimulatedDevice: Sendable {
   // MARK: - Paths
 
   var extensionsPath: String { directoryURL.path + "/extensions" }
+  var locksPath: String { directoryURL.path + "/locks" }
   var devicePath: String { directoryURL.path + "/device.json" }
   var deviceLockPath: String { directoryURL.path + "/device.lock" }
   func extensionPath(_ identifier: String) -> String { extensionsPath + "/" + identifier }
   func recordPath(_ identifier: String) -> String { extensionPath(identifier) + "/extension.json" }
   func storePath(_ identifier: String) -> String { extensionPath(identifier) + "/store.bin" }
-  func loadLockPath(_ identifier: String) -> String { extensionPath(identifier) + "/load.lock" }
-  func stagingPath(_ identifier: String) -> String { extensionPath(identifier) + "/staging" }
+  /// The reservation's lock file. It lives outside the extension's
+  /// directory, so that installing and uninstalling never replace a lock
+  /// file another process holds open.
+  func loadLockPath(_ identifier: String) -> String { locksPath + "/" + identifier + ".lock" }
   func containerPath(_ identifier: String) -> String { extensionPath(identifier) + "/container" }
 
   // MARK: - Records
@@ -240,56 +264,41 @@ public final class SimulatedDevice: Sendable {
   }
 
   func record(_ identifier: String) throws(SimulatedDeviceError) -> _ExtensionRecord {
-    guard Self.isValid(identifier), _FileSystem.exists(recordPath(identifier)) else {
-      throw .noSuchExtension(identifier)
+    guard Self.isValid(identifier) else { throw .noSuchExtension(identifier) }
+    let path = recordPath(identifier)
+    let present = try storage { () throws(_DeviceStorageError) in
+      try _io { () throws(FileError) in try FileSystem.statusIfPresent(path) != nil }
     }
-    return try storage { try _ExtensionRecord.load(recordPath(identifier)) }
+    guard present else { throw .noSuchExtension(identifier) }
+    return try storage { () throws(_DeviceStorageError) in try _ExtensionRecord.load(path) }
   }
 
   func updateRecord(_ identifier: String, _ change: (inout _ExtensionRecord) -> Void) throws(SimulatedDeviceError) {
     try withDeviceLock { () throws(SimulatedDeviceError) in
       var record = try record(identifier)
       change(&record)
-      try storage { try record.save(recordPath(identifier)) }
+      try storage { () throws(_DeviceStorageError) in try record.save(recordPath(identifier)) }
     }
   }
 
   func withDeviceLock<T>(_ body: () throws(SimulatedDeviceError) -> T) throws(SimulatedDeviceError) -> T {
-    let lock = try storage { try _FileLock.acquire(deviceLockPath) }
+    let lock = try storage { () throws(_DeviceStorageError) in
+      try _io { () throws(FileError) in try _FileLock.acquire(deviceLockPath) }
+    }
     defer { withExtendedLifetime(lock) {} }
     return try body()
   }
 
-  func storage<T>(_ body: () throws -> T) throws(SimulatedDeviceError) -> T {
+  /// Runs `body`, reporting a storage failure as ``SimulatedDeviceError/storage(_:)``.
+  func storage<T>(_ body: () throws(_DeviceStorageError) -> T) throws(SimulatedDeviceError) -> T {
     do {
       return try body()
-    } catch let error as SimulatedDeviceError {
-      throw error
     } catch {
-      throw .storage(String(describing: error))
+      throw error.deviceError
     }
   }
 
   func provider(for identifier: String) -> (@Sendable () -> CXCallDirectoryProvider)? {
     providers.withLock { $0[identifier] }
-  }
-
-  private func loadDeviceRecord() throws(_SystemError) -> _DeviceRecord {
-    let bytes = try _FileSystem.read(devicePath)
-    do {
-      return try JSONDecoder.calldirMock.decode(_DeviceRecord.self, from: Data(bytes))
-    } catch {
-      throw _SystemError("\(devicePath) is not a valid device record")
-    }
-  }
-
-  private func saveDeviceRecord(_ record: _DeviceRecord) throws(_SystemError) {
-    do {
-      try _FileSystem.writeAtomically(Array(try JSONEncoder.calldirMock.encode(record)), to: devicePath)
-    } catch let error as _SystemError {
-      throw error
-    } catch {
-      throw _SystemError("cannot encode the device record")
-    }
   }
 }

@@ -8,7 +8,9 @@ public enum SimulatedDeviceError: Error, Hashable, Sendable, CustomStringConvert
   case alreadyInstalled(String)
   /// No extension with this identifier is installed.
   case noSuchExtension(String)
-  /// A request for this extension is running, so it cannot be uninstalled.
+  /// A request for this extension is running or its requests are reserved
+  /// (``SimulatedDevice/reserveExtension(withIdentifier:)``), so it cannot
+  /// be uninstalled or reserved.
   case extensionBusy(String)
   /// A setting is out of range.
   case invalidSettings(String)

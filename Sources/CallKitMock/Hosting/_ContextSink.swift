@@ -6,6 +6,11 @@ enum _RequestEnd: Sendable {
   case committed
   /// The system dropped the request; the error goes to the delegate.
   case failed(CXErrorCodeCallDirectoryManagerError)
+  /// The extension process lost the system after sending `complete`, so it
+  /// cannot know whether the entries were committed; the completion
+  /// handler is not called (as when iOS kills an extension), so that the
+  /// provider records no outcome it does not know.
+  case unknown
 }
 
 /// Where a ``CXCallDirectoryExtensionContext`` sends the calls it receives:

@@ -27,7 +27,7 @@ final class _InProcessSink: _ContextSink, @unchecked Sendable {
   private let session: _RequestSession
   private let injected: CXErrorCodeCallDirectoryManagerError.Code?
   private var hasEnded = false
-  private var isCommitted = false
+  private var committed: _EntryStore.Header?
 
   init(session: _RequestSession, injected: CXErrorCodeCallDirectoryManagerError.Code?) {
     self.session = session
@@ -58,8 +58,8 @@ final class _InProcessSink: _ContextSink, @unchecked Sendable {
     hasEnded = true
     session.apply(.complete)
     switch session.commit(injecting: injected) {
-    case .success:
-      isCommitted = true
+    case .success(let header):
+      committed = header
       return .committed
     case .failure(let error):
       return .failed(error)
@@ -101,6 +101,6 @@ final class _InProcessSink: _ContextSink, @unchecked Sendable {
   func outcome() -> _HostOutcome {
     condition.lock()
     defer { condition.unlock() }
-    return _HostOutcome(session: session, committed: isCommitted)
+    return _HostOutcome(session: session, committed: committed)
   }
 }

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// The binary protocol between an extension process (child) and the
 /// simulated system (parent).
 ///
@@ -20,7 +22,8 @@
 ///     0x09 cancel                  domain, ZigZag code, message
 ///
 /// Parent → child (control pipe), one reply to `complete`: `0x00` committed,
-/// or `0x01`, a varint error code and a reason string.
+/// or `0x01`, a varint error code and a reason string. The parent always
+/// replies to `complete`; no reply means the outcome is unknown.
 enum _Wire {
   static let magic: [UInt8] = Array("CKMP".utf8) + [1]
   /// The longest string a record may carry.
@@ -42,6 +45,37 @@ enum _Wire {
   /// A malformed stream.
   struct MalformedStream: Error, CustomStringConvertible {
     let description: String
+  }
+
+  /// The reply to `complete`.
+  static func reply(to result: Result<Void, CXErrorCodeCallDirectoryManagerError>) -> [UInt8] {
+    switch result {
+    case .success:
+      return [0]
+    case .failure(let error):
+      var reply: [UInt8] = [1]
+      Varint.append(UInt64(error.code.rawValue), to: &reply)
+      let reason = Array((error.reason ?? "").utf8.prefix(maximumStringLength))
+      Varint.append(UInt64(reason.count), to: &reply)
+      reply.append(contentsOf: reason)
+      return reply
+    }
+  }
+
+  /// How the request ended, from the reply the child read (everything the
+  /// parent wrote before closing the pipe); `nil` when there was no reply.
+  static func end(fromReply reply: [UInt8]) -> _RequestEnd? {
+    guard let status = reply.first else { return nil }
+    if status == 0 { return .committed }
+    var index = 1
+    let code = reply.withUnsafeBytes { Varint.read($0, at: &index) }.map { Int(truncatingIfNeeded: $0) } ?? 0
+    var reason: String?
+    if index <= reply.count, let length = reply.withUnsafeBytes({ Varint.read($0, at: &index) }),
+      length <= UInt64(reply.count - index)
+    {
+      reason = String(decoding: reply[index..<index + Int(length)], as: UTF8.self)
+    }
+    return .failed(CXErrorCodeCallDirectoryManagerError(rawCode: code, reason: reason))
   }
 }
 
@@ -85,20 +119,20 @@ struct _WireEncoder {
   mutating func encodeCancel(domain: String, code: Int, message: String) {
     bytes.append(_Wire.Tag.cancel.rawValue)
     appendString(domain)
-    _Varint.append(_Varint.zigZag(Int64(code)), to: &bytes)
+    Varint.append(Varint.zigZag(Int64(code)), to: &bytes)
     appendString(message)
   }
 
   private mutating func appendNumber(_ number: Int64, tag: _Wire.Tag, slot: Int) {
     bytes.append(tag.rawValue)
-    _Varint.append(_Varint.zigZag(number &- previous[slot]), to: &bytes)
+    Varint.append(Varint.zigZag(number &- previous[slot]), to: &bytes)
     previous[slot] = number
   }
 
   private mutating func appendString(_ string: String) {
     var utf8 = Array(string.utf8)
     if utf8.count > _Wire.maximumStringLength { utf8.removeLast(utf8.count - _Wire.maximumStringLength) }
-    _Varint.append(UInt64(utf8.count), to: &bytes)
+    Varint.append(UInt64(utf8.count), to: &bytes)
     bytes.append(contentsOf: utf8)
   }
 }
@@ -162,7 +196,7 @@ struct _WireDecoder {
       guard let domain = try readString(&cursor), let rawCode = try readVarint(&cursor),
         let message = try readString(&cursor)
       else { return nil }
-      let code = _Varint.unZigZag(rawCode)
+      let code = Varint.unZigZag(rawCode)
       record = .cancel(domain: domain, code: Int(truncatingIfNeeded: code), message: message)
     }
     // Commit the cursor and the delta bases only once the record is whole.
@@ -188,29 +222,24 @@ struct _WireDecoder {
     }
   }
 
+  /// The varint at `cursor`, or `nil` while its bytes have not all arrived.
   private func readVarint(_ cursor: inout Int) throws(_Wire.MalformedStream) -> UInt64? {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
     var position = cursor
-    while position < buffer.count {
-      let byte = buffer[position]
-      position += 1
-      guard shift < 64, !(shift == 63 && byte & 0x7F > 1) else {
-        throw _Wire.MalformedStream(description: "malformed varint")
-      }
-      value |= UInt64(byte & 0x7F) << shift
-      shift += 7
-      if byte & 0x80 == 0 {
-        cursor = position
-        return value
-      }
+    let value = buffer.withUnsafeBytes { Varint.read($0, at: &position) }
+    if let value {
+      cursor = position
+      return value
     }
-    return nil
+    // Incomplete only if no byte ending a varint has arrived within the
+    // longest encoding.
+    let available = buffer[cursor..<min(buffer.count, cursor + Varint.maximumLength)]
+    if available.count < Varint.maximumLength && available.allSatisfy({ $0 & 0x80 != 0 }) { return nil }
+    throw _Wire.MalformedStream(description: "malformed varint")
   }
 
   private func readNumber(_ cursor: inout Int, slot: Int) throws(_Wire.MalformedStream) -> Int64? {
     guard let raw = try readVarint(&cursor) else { return nil }
-    return previous[slot] &+ _Varint.unZigZag(raw)
+    return previous[slot] &+ Varint.unZigZag(raw)
   }
 
   private func readString(_ cursor: inout Int) throws(_Wire.MalformedStream) -> String? {

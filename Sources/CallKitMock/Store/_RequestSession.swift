@@ -1,29 +1,48 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CalldirSystem
 
 /// Why a request failed, from the system's side.
 enum _Failure {
   /// The system dropped the request.
   case system(CXErrorCodeCallDirectoryManagerError)
+  /// The device's own files (or its pipe to the extension process) failed:
+  /// what was being done, and the error.
+  case device(String, SimulatedDeviceError)
   /// The extension called `cancelRequest(withError:)`.
   case cancelled(any Error)
 
+  /// The error the manager reports.
   var error: any Error {
     switch self {
     case .system(let error): error
+    case .device: managerError
     case .cancelled(let error): error
     }
+  }
+
+  /// The error as a CallKit error (`unknown` for a device failure or a
+  /// cancellation).
+  var managerError: CXErrorCodeCallDirectoryManagerError {
+    switch self {
+    case .system(let error): error
+    case .device(let context, .storage(let message)): CXErrorCodeCallDirectoryManagerError(.unknown, reason: "\(context): \(message)")
+    case .device(let context, let error): CXErrorCodeCallDirectoryManagerError(.unknown, reason: "\(context): \(error)")
+    case .cancelled: CXErrorCodeCallDirectoryManagerError(.unknown, reason: "request was cancelled")
+    }
+  }
+
+  /// The device's own failure, if that is what it was.
+  var deviceError: SimulatedDeviceError? {
+    if case .device(_, let error) = self { return error }
+    return nil
   }
 }
 
 /// The system side of one request: validates every call as it arrives,
-/// stages entries in temporary files, and at completion merges them with the
-/// previous store into a new store file that replaces it atomically.
+/// stages entries in its staging area, and at completion merges them with
+/// the previous store into a new store file that replaces it atomically.
 ///
-/// Not thread-safe; hosts serialize access.
+/// Not thread-safe; hosts serialize access. Runs only under the
+/// extension's reservation.
 final class _RequestSession {
   let storePath: String
   let isIncrementalAvailable: Bool
@@ -33,6 +52,7 @@ final class _RequestSession {
   private(set) var statistics = RequestStatistics()
   private(set) var trace: [CallDirectoryOperation] = []
 
+  private let beforePublishing: () throws(SimulatedDeviceError) -> Void
   private var hasEntryOperations = false
   private var lastBlocking: Int64 = 0
   private var lastIdentification: Int64 = 0
@@ -44,19 +64,26 @@ final class _RequestSession {
   private let blockingRemoves: _RemoveStaging
   private let identificationRemoves: _RemoveStaging
 
-  /// Creates the session and its staging files in `stagingDirectory`.
+  /// Creates the session and its staging files in `staging`.
+  ///
+  /// - Parameter beforePublishing: Runs once the new store is written and
+  ///   synced, just before it replaces the old one (the device records the
+  ///   successful load there, so that a failure to record it still leaves
+  ///   the old entries); an error fails the request.
   init(
-    stagingDirectory: String,
+    staging: _StagingArea,
     storePath: String,
-    settings: ExtensionSettings
-  ) throws(_SystemError) {
+    settings: ExtensionSettings,
+    beforePublishing: @escaping () throws(SimulatedDeviceError) -> Void
+  ) throws(_DeviceStorageError) {
     self.storePath = storePath
     self.settings = settings
-    isIncrementalAvailable = _FileSystem.exists(storePath)
-    blockingAdds = try _AddStaging(path: stagingDirectory + "/blocking-adds", hasLabels: false)
-    identificationAdds = try _AddStaging(path: stagingDirectory + "/identification-adds", hasLabels: true)
-    blockingRemoves = try _RemoveStaging(path: stagingDirectory + "/blocking-removes")
-    identificationRemoves = try _RemoveStaging(path: stagingDirectory + "/identification-removes")
+    self.beforePublishing = beforePublishing
+    isIncrementalAvailable = FileSystem.exists(storePath)
+    blockingAdds = try _AddStaging(path: staging.file("blocking-adds"), hasLabels: false)
+    identificationAdds = try _AddStaging(path: staging.file("identification-adds"), hasLabels: true)
+    blockingRemoves = try _RemoveStaging(path: staging.file("blocking-removes"))
+    identificationRemoves = try _RemoveStaging(path: staging.file("identification-removes"))
   }
 
   /// Records a read of `isIncremental`; a `true` read before any add or
@@ -72,7 +99,7 @@ final class _RequestSession {
   /// rest of the request is only counted.
   func apply(_ operation: CallDirectoryOperation) {
     note(operation)
-    do {
+    do throws(_DeviceStorageError) {
       switch operation {
       case .readIncremental:
         _ = readIncremental()
@@ -127,7 +154,7 @@ final class _RequestSession {
         break
       }
     } catch {
-      fail(.unknown, "cannot stage the request: \(error)")
+      failDevice("cannot stage the request", error.deviceError)
     }
   }
 
@@ -141,6 +168,12 @@ final class _RequestSession {
     if failure == nil { failure = .system(CXErrorCodeCallDirectoryManagerError(code, reason: reason)) }
   }
 
+  /// Fails the request because the device itself failed, unless it
+  /// already failed.
+  func failDevice(_ context: String, _ error: SimulatedDeviceError) {
+    if failure == nil { failure = .device(context, error) }
+  }
+
   /// Merges the request into a new store and swaps it in, or leaves the
   /// store untouched and returns the failure.
   ///
@@ -150,29 +183,55 @@ final class _RequestSession {
   func commit(
     injecting injected: CXErrorCodeCallDirectoryManagerError.Code? = nil
   ) -> Result<_EntryStore.Header, CXErrorCodeCallDirectoryManagerError> {
-    if let failure {
-      if case .system(let error) = failure { return .failure(error) }
-      return .failure(CXErrorCodeCallDirectoryManagerError(.unknown, reason: "request was cancelled"))
-    }
+    if let failure { return .failure(failure.managerError) }
     if let injected {
       return .failure(CXErrorCodeCallDirectoryManagerError(injected, reason: "failure injected by the test"))
     }
-    let newPath = storePath + ".new"
-    do {
-      let header = try merge(into: newPath)
-      try _FileSystem.replace(storePath, with: newPath)
-      return .success(header)
-    } catch let error as _MergeError {
-      _ = unlink(newPath)
-      let failure = error.managerError
-      self.failure = .system(failure)
-      return .failure(failure)
+    let writer: _StoreWriter
+    do throws(_DeviceStorageError) {
+      writer = try _StoreWriter(destination: storePath)
     } catch {
-      _ = unlink(newPath)
-      let failure = CXErrorCodeCallDirectoryManagerError(.unknown, reason: "cannot write the store: \(error)")
-      self.failure = .system(failure)
-      return .failure(failure)
+      return failedCommit(.device("cannot write the store", error.deviceError))
     }
+    let header: _EntryStore.Header
+    do throws(_MergeError) {
+      header = try merge(into: writer)
+    } catch {
+      writer.discard()
+      if case .storage(let storage) = error {
+        return failedCommit(.device("cannot write the store", storage.deviceError))
+      }
+      return failedCommit(.system(error.managerError))
+    }
+    // Held open so that the old entries can be put back should the rename
+    // succeed and the sync after it fail.
+    let previous: FileDescriptor?
+    do throws(FileError) {
+      previous = FileSystem.exists(storePath) ? try FileDescriptor.open(storePath, .readOnly) : nil
+    } catch {
+      writer.discard()
+      return failedCommit(.device("cannot write the store", _DeviceStorageError.file(error).deviceError))
+    }
+    defer { try? previous?.close() }
+    do throws(SimulatedDeviceError) {
+      try beforePublishing()
+    } catch {
+      writer.discard()
+      return failedCommit(.device("cannot record the load", error))
+    }
+    do throws(_DeviceStorageError) {
+      try writer.publish(restoringOnFailure: previous)
+    } catch {
+      return failedCommit(.device("cannot write the store", error.deviceError))
+    }
+    return .success(header)
+  }
+
+  private func failedCommit(
+    _ failure: _Failure
+  ) -> Result<_EntryStore.Header, CXErrorCodeCallDirectoryManagerError> {
+    self.failure = failure
+    return .failure(failure.managerError)
   }
 
   // MARK: - Validation
@@ -217,121 +276,44 @@ final class _RequestSession {
 
   // MARK: - Merge
 
-  private func merge(into newPath: String) throws -> _EntryStore.Header {
-    let old: _StoreReader? =
-      isConfirmedIncremental && !(removedAllBlocking && removedAllIdentification)
-      ? try _StoreReader(path: storePath) : nil
-    let writer = try _StoreWriter(creating: newPath)
+  private func merge(into writer: _StoreWriter) throws(_MergeError) -> _EntryStore.Header {
+    let readsOld = isConfirmedIncremental && !(removedAllBlocking && removedAllIdentification)
+    let old: _StoreReader? = readsOld ? try _merging { () throws(_DeviceStorageError) in
+      try _StoreReader(path: storePath)
+    } : nil
     let maximum = UInt64(settings.maximumEntryCount)
     let policy = settings.incrementalReAddPolicy
 
     try _mergeList(
-      old: { () throws -> _Entry? in
-        guard !self.removedAllBlocking, let number = try old?.nextBlocking() else { return nil }
-        return _Entry(number: number, label: nil)
+      old: { () throws(_MergeError) -> _Entry? in
+        guard !self.removedAllBlocking, let old else { return nil }
+        return try _merging { () throws(_DeviceStorageError) in try old.nextBlocking() }.map { _Entry(number: $0, label: nil) }
       },
-      removes: try blockingRemoves.makeLookup(),
-      adds: try blockingAdds.makeReader(),
+      removes: try _merging { () throws(_DeviceStorageError) in try blockingRemoves.makeLookup() },
+      adds: try _merging { () throws(_DeviceStorageError) in try blockingAdds.makeReader() },
       policy: policy,
       list: "blocking"
-    ) { entry in
-      guard writer.blockingCount + 1 <= maximum else { throw _MergeError.tooManyEntries(maximum) }
-      try writer.appendBlocking(entry.number)
+    ) { entry throws(_MergeError) in
+      guard writer.blockingCount + 1 <= maximum else { throw .tooManyEntries(maximum) }
+      try _merging { () throws(_DeviceStorageError) in try writer.appendBlocking(entry.number) }
     }
     try _mergeList(
-      old: { () throws -> _Entry? in
-        guard !self.removedAllIdentification, let entry = try old?.nextIdentification() else { return nil }
-        return _Entry(number: entry.number, label: entry.label)
+      old: { () throws(_MergeError) -> _Entry? in
+        guard !self.removedAllIdentification, let old else { return nil }
+        return try _merging { () throws(_DeviceStorageError) in try old.nextIdentification() }.map {
+          _Entry(number: $0.number, label: $0.label)
+        }
       },
-      removes: try identificationRemoves.makeLookup(),
-      adds: try identificationAdds.makeReader(),
+      removes: try _merging { () throws(_DeviceStorageError) in try identificationRemoves.makeLookup() },
+      adds: try _merging { () throws(_DeviceStorageError) in try identificationAdds.makeReader() },
       policy: policy,
       list: "identification"
-    ) { entry in
+    ) { entry throws(_MergeError) in
       guard writer.blockingCount + writer.identificationCount + 1 <= maximum else {
-        throw _MergeError.tooManyEntries(maximum)
+        throw .tooManyEntries(maximum)
       }
-      try writer.appendIdentification(entry.number, label: entry.label ?? [])
+      try _merging { () throws(_DeviceStorageError) in try writer.appendIdentification(entry.number, label: entry.label ?? []) }
     }
-    try writer.finish()
-    return try _EntryStore.readHeader(newPath)
-  }
-}
-
-/// Counts of the calls a request made.
-public struct RequestStatistics: Hashable, Sendable {
-  /// Reads of `isIncremental`.
-  public var incrementalReads = 0
-  /// `addBlockingEntry` calls.
-  public var blockingAdds = 0
-  /// `addIdentificationEntry` calls.
-  public var identificationAdds = 0
-  /// `removeBlockingEntry` calls.
-  public var blockingRemoves = 0
-  /// `removeIdentificationEntry` calls.
-  public var identificationRemoves = 0
-  /// `removeAllBlockingEntries` calls.
-  public var removeAllBlockingCalls = 0
-  /// `removeAllIdentificationEntries` calls.
-  public var removeAllIdentificationCalls = 0
-
-  /// Creates zero counts.
-  public init() {}
-}
-
-/// A failure found while merging.
-enum _MergeError: Error {
-  case duplicate(list: String, number: Int64)
-  case tooManyEntries(UInt64)
-
-  var managerError: CXErrorCodeCallDirectoryManagerError {
-    switch self {
-    case .duplicate(let list, let number):
-      CXErrorCodeCallDirectoryManagerError(
-        .duplicateEntries, reason: "\(list) entry \(number) is already in the store")
-    case .tooManyEntries(let maximum):
-      CXErrorCodeCallDirectoryManagerError(
-        .maximumEntriesExceeded, reason: "the store would hold more than \(maximum) entries")
-    }
-  }
-}
-
-/// Merges one list: the old entries (ascending), minus the request's removes,
-/// plus its adds (ascending), in one pass.
-///
-/// An add is dropped when a later remove of the same number cancels it (a
-/// remove records how many adds preceded it). An add of a number that stays
-/// in the store is a duplicate under ``IncrementalReAddPolicy/reject`` and
-/// replaces the stored entry under ``IncrementalReAddPolicy/replace``.
-///
-/// - Complexity: O(old + removes + adds), constant memory for sorted removes.
-func _mergeList(
-  old nextOld: () throws -> _Entry?,
-  removes: _RemoveLookup,
-  adds: _AddReader,
-  policy: IncrementalReAddPolicy,
-  list: String,
-  emit: (_Entry) throws -> Void
-) throws {
-  var old = try nextOld()
-  var add = try adds.next()
-  var addIndex: Int64 = 0
-  while old != nil || add != nil {
-    if let current = old, add.map({ current.number < $0.number }) ?? true {
-      if try removes.lookup(current.number) == nil { try emit(current) }
-      old = try nextOld()
-    } else if let current = add {
-      let removedAfter = try removes.lookup(current.number)
-      let isCancelled = (removedAfter ?? -1) > addIndex
-      if let stored = old, stored.number == current.number {
-        if !isCancelled && removedAfter == nil && policy == .reject {
-          throw _MergeError.duplicate(list: list, number: current.number)
-        }
-        old = try nextOld()
-      }
-      if !isCancelled { try emit(current) }
-      add = try adds.next()
-      addIndex += 1
-    }
+    return try _merging { () throws(_DeviceStorageError) in try writer.seal() }
   }
 }

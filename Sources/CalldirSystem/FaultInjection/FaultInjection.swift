@@ -49,10 +49,15 @@ public enum FaultInjection {
   }
 
   /// Installs `rules` and starts counting calls from zero.
-  public static func install(_ rules: [Rule]) {
+  ///
+  /// - Parameter everyThread: Whether calls of every thread count and
+  ///   fail (a whole process under test), or only those of the calling
+  ///   thread (an in-process test, whose neighbours run concurrently).
+  public static func install(_ rules: [Rule], everyThread: Bool = false) {
     state.withLock { state in
       state.rules = rules
       state.counts = [:]
+      state.thread = everyThread ? nil : pthread_self()
     }
     isActive = true
   }
@@ -78,7 +83,7 @@ public enum FaultInjection {
     let rules = getenv("CALLDIR_FAULTS").map { parse(String(cString: $0)) } ?? []
     let countsPath = getenv("CALLDIR_FAULT_COUNTS").map { String(cString: $0) }
     guard !rules.isEmpty || countsPath != nil else { return }
-    install(rules)
+    install(rules, everyThread: true)
     if let countsPath {
       state.withLock { $0.countsPath = countsPath }
       atexit { FaultInjection.writeCounts() }
@@ -128,6 +133,7 @@ public enum FaultInjection {
   /// Counts the call and returns the fault planned for it, if any.
   static func fault(for call: Call) -> Fault? {
     state.withLock { state in
+      if let thread = state.thread, pthread_equal(thread, pthread_self()) == 0 { return nil }
       let count = (state.counts[call] ?? 0) + 1
       state.counts[call] = count
       guard let index = state.rules.firstIndex(where: { $0.call == call && $0.occurrence == count }) else { return nil }
@@ -139,6 +145,8 @@ public enum FaultInjection {
     var rules: [Rule] = []
     var counts: [Call: Int] = [:]
     var countsPath: String?
+    /// The only thread whose calls count, when set.
+    var thread: pthread_t?
   }
 
   private static let state = _Locked(State())

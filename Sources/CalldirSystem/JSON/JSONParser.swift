@@ -222,7 +222,11 @@ struct _JSONParserState {
       }
       index += 1
     }
-    guard let string = String(validating: buffer, as: UTF8.self) else {
+    // Not `String(validating:as:)`, which needs iOS 18 / macOS 15: the
+    // device side parses JSON too and runs on iOS 15. Decoding replaces
+    // every invalid sequence, so the bytes differ exactly when it had one.
+    let string = String(decoding: buffer, as: UTF8.self)
+    guard string.utf8.elementsEqual(buffer) else {
       throw error(.invalidUTF8, at: start)
     }
     return string

@@ -78,9 +78,11 @@ public enum CommandLineTool {
 
   /// Runs the tool with the process's arguments and exits.
   ///
-  /// Ignores `SIGPIPE` (so a closed pipe ends output quietly), writes to
-  /// buffered standard output and unbuffered standard error, flushes, and
-  /// calls `exit(3)` with the resulting ``ExitCode``.
+  /// Installs the fault-injection rules of the environment, if any
+  /// (``FaultInjection/installFromEnvironment()``), ignores `SIGPIPE` (so a
+  /// closed pipe ends output quietly), writes to buffered standard output
+  /// and unbuffered standard error, flushes, and calls `exit(3)` with the
+  /// resulting ``ExitCode``.
   ///
   /// - Parameters:
   ///   - root: The root command type.

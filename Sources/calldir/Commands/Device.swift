@@ -58,8 +58,7 @@ enum DeviceSupport {
   ///
   /// - Throws: `ToolError.noInput` when `path` is not a directory.
   static func openExisting(_ path: String) throws -> SimulatedDevice {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard (try? FileSystem.status(path))?.kind == .directory else {
       throw ToolError.noInput("no device at '\(path)'")
     }
     return try open(path)
@@ -105,11 +104,35 @@ enum DeviceSupport {
     }
   }
 
-  /// The provider state of an extension, or an empty state when it has none
-  /// or it is unreadable (the provider treats both the same way).
-  static func providerState(_ device: SimulatedDevice, _ identifier: String) -> ProviderState {
-    guard let layout = try? layout(device, identifier) else { return ProviderState() }
-    return (try? ProviderStateStore(path: layout.statePath).load()) ?? ProviderState()
+  /// The provider state of an extension as its provider plans with it: an
+  /// empty state when it has none or it is not a valid state.
+  ///
+  /// - Throws: A ``MappedError`` (`ioError`) when the state cannot be read.
+  static func providerState(_ device: SimulatedDevice, _ identifier: String) throws -> ProviderState {
+    try providerState(in: try layout(device, identifier), identifier)
+  }
+
+  /// The provider state in `layout`, as ``providerState(_:_:)`` reads it.
+  static func providerState(in layout: ProviderLayout, _ identifier: String) throws -> ProviderState {
+    do {
+      return try ProviderStateStore(path: layout.statePath).loadForPlanning()
+    } catch {
+      throw MappedError(exitCode: .ioError, message: "\(identifier): \(error)")
+    }
+  }
+
+  /// Reserves an extension's requests for the rest of the command (see
+  /// ``ExtensionReservation``): a concurrent `device load` of it fails with
+  /// `currentlyLoading` instead of mixing its data with this one's.
+  static func reserve(_ device: SimulatedDevice, _ identifier: String) throws -> ExtensionReservation {
+    do {
+      return try device.reserveExtension(withIdentifier: identifier)
+    } catch .extensionBusy {
+      throw MappedError(
+        exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
+    } catch {
+      throw mapped(error)
+    }
   }
 
   /// The running executable's path, from `/proc/self/exe` (falling back to `argv[0]`).

@@ -17,8 +17,10 @@ extension Calldir.Device {
       abstract: "Reload a simulated device's extensions with blobs, as iOS would.",
       discussion: """
         FILE i becomes the data of extension calldir.extension.i (installed on first use): \
-        it is linked or copied into the extension's app-group container, replacing the data \
-        there, and the extension is reloaded. Its provider runs in a child process; a \
+        it is copied into the extension's app-group container, replacing the data there, \
+        and the extension is reloaded. Every extension the command loads is reserved first, \
+        for the whole command: a concurrent load of any of them fails with currentlyLoading \
+        and changes nothing. Its provider runs in a child process; a \
         complete request streams a full snapshot, an incremental one applies a delta whose \
         base is the loaded version (and digest), or resets and streams a full snapshot. \
         Extensions are reloaded in order and the first failure stops the command; each \
@@ -31,7 +33,8 @@ extension Calldir.Device {
         e.g. `error: maximumEntriesExceeded (5)`); 65 a blob is corrupt, or does not fit: \
         a delta on another base (or on a different snapshot of the same version), a delta \
         for an extension that holds nothing, or an older version without --allow-downgrade; \
-        66 a FILE is missing; 74 the device cannot be read or written.
+        66 a FILE is missing; 74 the device cannot be read or written (a failed request \
+        then leaves the extension's entries and loaded version as they were).
         """,
       arguments: [
         .positional("file", arity: .oneOrMore, help: "A blob (full snapshot or delta) per extension, in shard order."),
@@ -80,12 +83,25 @@ extension Calldir.Device {
       let file: String
       let candidate: BlobCandidate
       let plan: LoadPlan
-      let isInstalled: Bool
+      /// The extension's status before the load; `nil` when not installed.
+      let status: ExtensionStatus?
+      /// The provider state before the load.
+      let previous: ProviderState
+      /// Where the provider keeps its blobs and state; `nil` until installed.
+      let layout: ProviderLayout?
     }
 
     func run(context: CommandContext) throws {
       let candidates = try files.map(Self.candidate)
       let device = try DeviceSupport.open(devicePath)
+      // Every extension this load touches is reserved for the whole
+      // command, before anything changes: a concurrent load (or sync) of
+      // any of them fails with currentlyLoading instead of mixing its blobs
+      // with these, and what is planned here is what the requests see.
+      let reservations = try candidates.indices.map { index in
+        try DeviceSupport.reserve(device, DeviceSupport.identifier(shard: index + 1))
+      }
+      defer { reservations.forEach { $0.release() } }
       let shards = try candidates.enumerated().map { index, candidate in
         try preflight(device, shard: index + 1, candidate)
       }
@@ -97,21 +113,26 @@ extension Calldir.Device {
 
       var results: [JSONValue] = []
       var failure: (any Error)?
-      for shard in shards {
+      for (shard, reservation) in zip(shards, reservations) {
+        let layout: ProviderLayout
         do {
-          try prepare(device, shard, launch: launch, settings: settings)
+          layout = try prepare(device, shard, launch: launch, settings: settings)
         } catch {
           failure = error
           break
         }
-        let report = device.reloadExtension(withIdentifier: shard.identifier)
-        let state = DeviceSupport.providerState(device, shard.identifier)
+        let report = reservation.reloadExtension()
+        let (state, stateFailure) = Self.recordOutcome(shard, report, in: layout)
         results.append(Self.json(shard, report, state))
         if let error = report.error {
-          failure = Self.failure(error, identifier: shard.identifier)
+          failure = Self.failure(error, deviceError: report.deviceError, identifier: shard.identifier)
           if !json {
             context.standardError.writeLine("\(shard.identifier): request failed: \(Self.detail(error))")
           }
+          break
+        }
+        if let stateFailure {
+          failure = stateFailure
           break
         }
         if !json { context.standardOutput.writeLine(Self.describe(shard, report, state)) }
@@ -138,14 +159,23 @@ extension Calldir.Device {
     /// a blob that does not fit before anything changes.
     private func preflight(_ device: SimulatedDevice, shard: Int, _ candidate: BlobCandidate) throws -> Shard {
       let identifier = DeviceSupport.identifier(shard: shard)
-      let status = try? device.status(forExtensionWithIdentifier: identifier)
-      let state = status == nil ? ProviderState() : DeviceSupport.providerState(device, identifier)
+      let status: ExtensionStatus?
+      do {
+        status = try device.status(forExtensionWithIdentifier: identifier)
+      } catch .noSuchExtension {
+        status = nil
+      } catch {
+        throw DeviceSupport.mapped(error)
+      }
+      let layout = status == nil ? nil : try DeviceSupport.layout(device, identifier)
+      let state = try layout.map { try DeviceSupport.providerState(in: $0, identifier) } ?? ProviderState()
       do {
         let plan = try LoadPlanner.plan(
           isIncremental: status?.hasStore ?? false, state: state, candidates: [candidate],
           allowsDowngrade: allowsDowngrade)
         return Shard(
-          identifier: identifier, file: candidate.path, candidate: candidate, plan: plan, isInstalled: status != nil)
+          identifier: identifier, file: candidate.path, candidate: candidate, plan: plan, status: status,
+          previous: state, layout: layout)
       } catch .downgrade(let held, let offered) {
         throw MappedError(
           exitCode: .dataError,
@@ -156,53 +186,62 @@ extension Calldir.Device {
       }
     }
 
-    /// Installs or updates the extension and makes FILE its only data.
+    /// Installs or reconfigures the extension and makes FILE its only data.
+    ///
+    /// - Returns: Where the extension's provider keeps its blobs and state.
     private func prepare(
       _ device: SimulatedDevice, _ shard: Shard, launch: ExtensionLaunch, settings: ExtensionSettings
-    ) throws {
+    ) throws -> ProviderLayout {
       do {
-        if shard.isInstalled {
-          try device.updateLaunch(launch, forExtensionWithIdentifier: shard.identifier)
-          try device.updateSettings(settings, forExtensionWithIdentifier: shard.identifier)
+        if let status = shard.status {
+          if status.launch != launch { try device.updateLaunch(launch, forExtensionWithIdentifier: shard.identifier) }
+          if status.settings != settings {
+            try device.updateSettings(settings, forExtensionWithIdentifier: shard.identifier)
+          }
         } else {
           try device.installExtension(withIdentifier: shard.identifier, launch: launch, settings: settings)
         }
       } catch {
         throw DeviceSupport.mapped(error)
       }
-      let layout = try DeviceSupport.layout(device, shard.identifier)
-      try Self.place(shard.file, into: layout.dataDirectory)
+      let layout = try shard.layout ?? DeviceSupport.layout(device, shard.identifier)
+      do {
+        try layout.replaceData(withBlobAt: shard.file)
+      } catch {
+        throw MappedError(exitCode: .ioError, message: "\(shard.identifier): \(error)")
+      }
+      return layout
     }
 
-    /// Replaces the contents of `directory` with `file`: a hard link when
-    /// possible (no copy, and later rewrites of FILE by rename do not show
-    /// through), else a copy; both under a dot name, then renamed.
-    static func place(_ file: String, into directory: String) throws {
-      let manager = FileManager.default
+    /// Makes the provider state say what the system reported: the plan's
+    /// target after a commit, the previous state after a failure (the
+    /// extension cannot always record it itself; see
+    /// ``ProviderStateStore/recordReloadOutcome(of:previous:committed:)``).
+    ///
+    /// - Returns: The state the extension now has, and the error to end
+    ///   with when it could not be recorded.
+    private static func recordOutcome(
+      _ shard: Shard, _ report: ReloadReport, in layout: ProviderLayout
+    ) -> (ProviderState, (any Error)?) {
+      let store = ProviderStateStore(path: layout.statePath)
       do {
-        try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for name in try manager.contentsOfDirectory(atPath: directory) {
-          try manager.removeItem(atPath: directory + "/" + name)
-        }
-        let name = URL(fileURLWithPath: file).lastPathComponent
-        let temporary = directory + "/." + name + ".incoming"
-        if link(file, temporary) != 0 {
-          try manager.copyItem(atPath: file, toPath: temporary)
-        }
-        guard rename(temporary, directory + "/" + name) == 0 else {
-          throw ToolError.io("cannot rename '\(temporary)': \(String(cString: strerror(errno)).lowercased())")
-        }
-      } catch let error as ToolError {
-        throw error
+        return (
+          try store.recordReloadOutcome(of: shard.plan, previous: shard.previous, committed: report.isCommitted), nil
+        )
       } catch {
-        throw ToolError.io("cannot place '\(file)' into '\(directory)': \(error.localizedDescription.lowercased())")
+        let expected = report.isCommitted ? ProviderState(loaded: shard.plan.target) : shard.previous
+        return (expected, MappedError(exitCode: .ioError, message: "\(shard.identifier): \(error)"))
       }
     }
 
     // MARK: - Errors
 
-    /// The error the command ends with when a request failed.
-    static func failure(_ error: any Error, identifier: String) -> any Error {
+    /// The error the command ends with when a request failed: the device's
+    /// own failure (exit 74), the system's refusal (1), or the provider's.
+    static func failure(_ error: any Error, deviceError: SimulatedDeviceError?, identifier: String) -> any Error {
+      if deviceError != nil, let error = error as? CXErrorCodeCallDirectoryManagerError {
+        return MappedError(exitCode: .ioError, message: "\(identifier): \(error.reason ?? error.code.description)")
+      }
       if let error = error as? CXErrorCodeCallDirectoryManagerError {
         return MappedError(exitCode: .failure, message: error.code.description)
       }
@@ -219,9 +258,9 @@ extension Calldir.Device {
     /// The exit code for a provider refusal, by ``CallDirectoryProviderError/errorCode``.
     static func exitCode(providerCode: Int) -> ExitCode {
       switch providerCode {
-      case 1, 2, 3, 4, 9: .dataError  // no usable blob, unreadable, corrupt, digest mismatch, downgrade
+      case 1, 2, 3, 4, 9, 10: .dataError  // no usable blob, unreadable, corrupt, digest mismatch, downgrade, bad state
       case 5: .tempFail  // the blob changed meanwhile
-      default: .ioError  // state or data directory I/O
+      default: .ioError  // state or data directory I/O (6, 7, 8, 11)
       }
     }
 

@@ -38,7 +38,7 @@ extension Calldir.Device {
         } catch {
           throw DeviceSupport.mapped(error)
         }
-        let state = DeviceSupport.providerState(device, identifier)
+        let state = try DeviceSupport.providerState(device, identifier)
         if json {
           objects.append(Self.json(status, state))
         } else {

@@ -361,7 +361,7 @@ private func withSource(_ entry: String) -> String {
         == Set([
           "$schema", "defaultRegion", "maxRejectRatio",
           "maxRemovalRatio", "deltaHistory", "maxEntriesPerExtension",
-          "sources",
+          "maxRangeSize", "sources",
         ]))
     let text = String(decoding: data, as: UTF8.self)
     for format in SourceFormatRegistry.standard.names {

@@ -1,0 +1,98 @@
+import CalldirSystem
+import Foundation
+import Testing
+
+@testable import CallKitMock
+
+/// The device's files: records, staging, and what happens when they are
+/// unreadable.
+@Suite struct StorageTests {
+  @Test func recordsWrittenByEarlierVersionsStillLoad() throws {
+    let directory = try TemporaryDirectory()
+    let device = try SimulatedDevice(directoryURL: directory.url)
+    let extensionPath = device.extensionPath("legacy.ext")
+    try FileManager.default.createDirectory(atPath: extensionPath + "/container", withIntermediateDirectories: true)
+    // What Foundation's JSONEncoder (pretty-printed, sorted keys, dates as
+    // seconds since 1970) wrote.
+    let legacy = """
+      {
+        "identifier" : "legacy.ext",
+        "installDate" : 1732900000.5,
+        "isEnabled" : false,
+        "lastError" : {
+          "code" : 5,
+          "domain" : "com.apple.CallKit.error.calldirectorymanager",
+          "message" : "maximumEntriesExceeded (5)"
+        },
+        "lastReloadDate" : 1732900100,
+        "launch" : {
+          "childProcess" : {
+            "arguments" : [
+              "device",
+              "_extension"
+            ],
+            "executablePath" : "/usr/local/bin/calldir"
+          }
+        },
+        "reloadCount" : 3,
+        "settings" : {
+          "incrementalReAddPolicy" : "replace",
+          "maximumEntryCount" : 10,
+          "memoryBudgetBytes" : 33554432,
+          "requestTimeout" : 120,
+          "traceLimit" : 1000
+        }
+      }
+      """
+    try Data(legacy.utf8).write(to: URL(fileURLWithPath: extensionPath + "/extension.json"))
+    let status = try device.status(forExtensionWithIdentifier: "legacy.ext")
+    #expect(!status.isEnabled && status.reloadCount == 3 && status.lastError?.code == 5)
+    #expect(status.launch == .childProcess(executablePath: "/usr/local/bin/calldir", arguments: ["device", "_extension"]))
+    #expect(status.settings == ExtensionSettings(maximumEntryCount: 10, incrementalReAddPolicy: .replace))
+    #expect(status.lastReloadDate == Date(timeIntervalSince1970: 1_732_900_100))
+    #expect(status.lastSuccessfulLoadDate == nil && !status.hasStore)
+
+    try device.setEnabled(true, forExtensionWithIdentifier: "legacy.ext")
+    let rewritten = try device.status(forExtensionWithIdentifier: "legacy.ext")
+    #expect(rewritten.isEnabled && rewritten.reloadCount == 3 && rewritten.settings == status.settings)
+  }
+
+  @Test func anUnreadableRecordIsAStorageErrorNotAMissingExtension() throws {
+    let fixture = try Fixture()
+    let record = fixture.device.recordPath(Fixture.identifier)
+    try Data("{\"identifier\": 1".utf8).write(to: URL(fileURLWithPath: record))
+    let error = #expect(throws: SimulatedDeviceError.self) {
+      try fixture.device.status(forExtensionWithIdentifier: Fixture.identifier)
+    }
+    guard case .storage(let message)? = error else {
+      Issue.record("expected a storage error, got \(String(describing: error))")
+      return
+    }
+    #expect(message.contains("extension.json is corrupt: 1:17: unexpected end of input"), "\(message)")
+    let report = fixture.device.reloadExtension(withIdentifier: Fixture.identifier)
+    #expect(code(report) == .unknown)
+    #expect(report.deviceError == error)
+  }
+
+  @Test func leftoversOfACrashedRequestAreSweptAndNothingIsLeftBehind() throws {
+    let fixture = try Fixture()
+    let extensionPath = fixture.device.extensionPath(Fixture.identifier)
+    let manager = FileManager.default
+    for leftover in [".staging-99999-1", "staging"] {
+      try manager.createDirectory(atPath: extensionPath + "/" + leftover + "/x", withIntermediateDirectories: true)
+    }
+    try Data([1, 2, 3]).write(to: URL(fileURLWithPath: extensionPath + "/.store.bin.tmp-99999-4"))
+    #expect(fixture.loadComplete(blocking: [1, 2], identification: [(3, "three")]).error == nil)
+    let names = try manager.contentsOfDirectory(atPath: extensionPath).sorted()
+    #expect(names == ["container", "extension.json", "store.bin"])
+    #expect(fixture.identification == [IdentificationEntry(number: 3, label: "three")])
+  }
+
+  @Test func aFailedRequestReportsThePreviousCounts() throws {
+    let fixture = try Fixture()
+    #expect(fixture.loadComplete(blocking: [1, 2, 3]).error == nil)
+    let report = fixture.loadComplete(blocking: [9, 8])
+    #expect(code(report) == .entriesOutOfOrder)
+    #expect(report.blockingEntryCount == 3 && report.deviceError == nil)
+  }
+}
