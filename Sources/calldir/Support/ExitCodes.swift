@@ -1,7 +1,7 @@
+import CalldirSystem
 import CallDirectoryCompiler
 import CallDirectoryFormat
 import CommandLineKit
-import Glibc
 
 /// A library error with the sysexits code the tool exits with.
 struct MappedError: CommandLineError {
@@ -60,9 +60,16 @@ enum ExitCodes {
 
   static func code(for error: BlobError) -> ExitCode {
     switch error {
-    case .io(_, _, let code): code == ENOENT || code == EACCES || code == EISDIR ? .noInput : .ioError
+    case .io(let error): code(for: error)
     case .misuse: .software
     default: .dataError
     }
+  }
+
+  /// 66 for an input that is missing or not a readable file (`ENOENT`,
+  /// `ENOTDIR`, `EISDIR`, `ELOOP`, `EACCES`, and `ESPIPE`: a FIFO or pipe
+  /// where a blob, read at random offsets, was expected); 74 otherwise.
+  static func code(for error: FileError) -> ExitCode {
+    error.errno.isMissingInput || error.errno == .illegalSeek ? .noInput : .ioError
   }
 }
