@@ -15,6 +15,8 @@ final class _ByteSource {
   /// The file's path (or `<memory>`), for errors.
   let path: String
   private let storage: Storage
+  /// Every read's offset and size, when set to an array (tests count reads).
+  var readLog: [(offset: UInt64, count: Int)]?
 
   /// Reads the regular file open as `descriptor`; closes it on deinit when
   /// `closes` is set.
@@ -68,6 +70,7 @@ final class _ByteSource {
   /// Reads up to `buffer.count` bytes at `offset`; fewer only at the end.
   /// - Throws: `BlobError.io` when `pread` fails.
   func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(BlobError) -> Int {
+    readLog?.append((offset, buffer.count))
     switch storage {
     case .file(let descriptor, _):
       guard offset <= UInt64(Int64.max) else { return 0 }
