@@ -121,7 +121,10 @@ struct _FrameIndex {
     let capacity = 4096
     let numbers = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
     defer { numbers.deallocate() }
-    while try cursor.next(numbers: numbers, labels: nil, capacity: capacity) > 0 {}
+    // Chunk by chunk: a run block is checked without being expanded.
+    while true {
+      if case .end = try cursor.nextChunk(numbers: numbers, labels: nil, capacity: capacity) { break }
+    }
     guard cursor.delivered == info.entryCount else {
       throw _corrupt(info.section, "holds \(cursor.delivered) entries, header records \(info.entryCount)")
     }

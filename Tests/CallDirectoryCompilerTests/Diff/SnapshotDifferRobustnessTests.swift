@@ -165,3 +165,26 @@ import Testing
     #expect(delta._statistics.materializedEntries == 2)
   }
 }
+
+extension SnapshotDifferRobustnessTests {
+  /// Counting changes goes run by run too, and agrees with the delta.
+  @Test func countingChangesAgreesWithTheDelta() throws {
+    var generator = SplitMix64(seed: 3)
+    let oldNumbers = Array(Set((0..<2_000).map { _ in 5_000 + Int64(generator.next(below: 9_000)) })).sorted()
+    let newNumbers = Array(Set((0..<2_000).map { _ in 5_000 + Int64(generator.next(below: 9_000)) })).sorted()
+    let old = Snapshot(
+      version: 1, blocking: oldNumbers + Array(100_000...2_000_000),
+      identification: [IdentificationEntry(number: 9, label: "A"), IdentificationEntry(number: 10, label: "B")])
+    let new = Snapshot(
+      version: 2, blocking: newNumbers + Array(100_001...2_000_100),
+      identification: [IdentificationEntry(number: 10, label: "C"), IdentificationEntry(number: 11, label: "C")])
+    let counts = try SnapshotDiffer.countChanges(
+      from: try BlobReader(bytes: try old.encoded()), to: try BlobReader(bytes: try new.encoded()))
+    let delta = try SnapshotDelta(from: old, to: new)
+    let relabeled = Set(delta.identificationRemoves).intersection(delta.identificationAdds.map(\.number)).count
+    #expect(counts.blockingAdded == delta.blockingAdds.count)
+    #expect(counts.blockingRemoved == delta.blockingRemoves.count)
+    #expect(counts.identificationAdded == delta.identificationAdds.count - relabeled)
+    #expect(counts.identificationRemoved == delta.identificationRemoves.count - relabeled)
+  }
+}
