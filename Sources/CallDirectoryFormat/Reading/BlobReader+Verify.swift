@@ -19,8 +19,11 @@ extension BlobReader {
   ///
   /// - Returns: What was verified.
   /// - Throws: The first `BlobError` found.
-  /// - Complexity: O(file size), plus one label lookup per identification
-  ///   entry when recomputing the digest.
+  /// - Complexity: O(file size): the sections are walked chunk by chunk
+  ///   (``NumberIterator/nextChunk()``), so a run block costs O(1) however
+  ///   many numbers it holds, in the blocking digest too. Recomputing the
+  ///   digest adds one label lookup per identification entry, and hashes
+  ///   an identification run entry by entry (the digest is defined so).
   @discardableResult
   public func verify(recomputingDigest: Bool = true) throws(BlobError) -> BlobVerification {
     try _verifyLabels()
@@ -61,7 +64,7 @@ extension BlobReader {
   }
 
   /// Decodes every chunk of a labelled section, hashing the entries when
-  /// `builder` is given. The digest hashes every identification entry with
+  /// `hashing`. The digest hashes every identification entry with
   /// its label, so a hashed run costs O(its length); unhashed, O(1).
   private func _walkEntries(
     _ iterator: IdentificationIterator, hashingInto builder: inout ContentDigestBuilder, _ hashing: Bool

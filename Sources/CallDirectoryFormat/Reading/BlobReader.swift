@@ -14,6 +14,10 @@ import CalldirSystem
 ///       context.addIdentification(entry.number, label: try reader.label(entry.labelID))
 ///     }
 ///
+/// To walk a section in O(runs) rather than O(numbers), take
+/// ``NumberIterator/nextChunk()`` (or ``IdentificationIterator/nextChunk()``):
+/// a run of consecutive numbers comes back as one range.
+///
 /// Every iterator checks each frame's CRC-32C before it returns any of the
 /// frame's numbers, and the section checksum and count when it reaches the
 /// end. Label lookups check offsets and UTF-8 but not the label section's

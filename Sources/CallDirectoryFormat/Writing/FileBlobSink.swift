@@ -30,7 +30,7 @@ public final class FileBlobSink: BlobSink {
 
   /// Appends bytes (buffered; large writes go straight to the file).
   public func write(_ bytes: UnsafeRawBufferPointer) throws(BlobError) {
-    let file = try _open()
+    let file = try _openFile()
     do {
       try file.writer.write(bytes)
     } catch {
@@ -40,7 +40,7 @@ public final class FileBlobSink: BlobSink {
 
   /// Flushes the buffer, then writes `bytes` at `offset` with `pwrite`.
   public func overwrite(at offset: UInt64, with bytes: UnsafeRawBufferPointer) throws(BlobError) {
-    let file = try _open()
+    let file = try _openFile()
     guard offset <= UInt64(Int64.max) else { throw BlobError.misuse("overwrite at offset \(offset)") }
     do {
       try file.writer.overwrite(at: Int64(offset), with: bytes)
@@ -53,7 +53,7 @@ public final class FileBlobSink: BlobSink {
   /// `fsync`s the directory. On failure the temporary file is removed and
   /// the destination is untouched.
   public func commit() throws(BlobError) {
-    let file = try _open()
+    let file = try _openFile()
     self.file = nil
     do {
       try file.commit()
@@ -69,7 +69,7 @@ public final class FileBlobSink: BlobSink {
     file = nil
   }
 
-  private func _open() throws(BlobError) -> AtomicFile {
+  private func _openFile() throws(BlobError) -> AtomicFile {
     guard let file else { throw BlobError.misuse("the sink for '\(path)' is already closed") }
     return file
   }
