@@ -45,7 +45,7 @@ let package = Package(
     // streams full or delta blobs into any context with CallKit's method names.
     .target(name: "CallDirectoryProvider", dependencies: ["CallDirectoryFormat", "CalldirSystem"], swiftSettings: hotPath),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
-    .target(name: "CallDirectoryValidation", dependencies: ["CallDirectoryFormat"], swiftSettings: hotPath),
+    .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
     .target(
       name: "CallDirectoryCompiler",
@@ -69,12 +69,14 @@ let package = Package(
     // Fixtures: blobs written by the format version 1 writer, kept to prove
     // that readers still accept version 1.
     .testTarget(
-      name: "CallDirectoryFormatTests", dependencies: ["CallDirectoryFormat", "FormatFixtures"],
+      name: "CallDirectoryFormatTests", dependencies: ["CalldirSystem", "CallDirectoryFormat", "FormatFixtures"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "CallDirectoryCompilerTests",
-      dependencies: ["CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase"]
+      dependencies: [
+        "CalldirSystem", "CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase",
+      ]
     ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "CalldirSystem", "mockext"]),
     .testTarget(

@@ -1,12 +1,13 @@
 import Testing
 @testable import CallDirectoryFormat
+import CalldirSystem
 
 @Suite struct CodecTests {
   @Test(arguments: [UInt64(0), 1, 127, 128, 300, 16_383, 16_384, 1 << 35, UInt64(Int64.max), UInt64.max])
   func varintRoundTrip(value: UInt64) {
     var bytes = [UInt8]()
-    _Varint.append(value, to: &bytes)
-    #expect(bytes.count == _Varint.size(value))
+    Varint.append(value, to: &bytes)
+    #expect(bytes.count == Varint.size(value))
     bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     bytes.withUnsafeBytes { raw in
       guard let base = raw.baseAddress else { return }

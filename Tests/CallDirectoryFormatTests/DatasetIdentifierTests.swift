@@ -72,7 +72,7 @@ import Testing
     #expect(throws: BlobError.self, "\(name)") { _ = try BlobReader.readHeader(bytes: bytes) }
     do {
       _ = try BlobReader(bytes: bytes)
-    } catch let error as BlobError {
+    } catch {
       guard case .corrupt(let message) = error else {
         Issue.record("\(name): \(error)")
         return

@@ -1,5 +1,6 @@
 import Testing
 @testable import CallDirectoryFormat
+import CalldirSystem
 import FormatFixtures
 
 @Suite struct FileIOTests {
@@ -14,7 +15,7 @@ import FormatFixtures
     try writer.appendIdentification(18_005_551_234, labelID: 1)
     try writer.appendIdentification(18_005_551_235...18_005_551_300, labelID: 0)
     // Before finish, only the temporary file exists.
-    #expect(listDirectory(dir).allSatisfy { $0.hasPrefix("snapshot.cdir.tmp-") })
+    #expect(listDirectory(dir).allSatisfy { $0.hasPrefix(".snapshot.cdir.tmp-") })
     let header = try writer.finish()
     #expect(listDirectory(dir) == ["snapshot.cdir"])
 
@@ -54,7 +55,7 @@ import FormatFixtures
   }
 
   @Test func missingFile() {
-    #expect(throws: BlobError.io(operation: "open", path: "/nonexistent/x.cdir", errno: 2)) {
+    #expect(throws: BlobError.io(FileError(operation: "open", path: "/nonexistent/x.cdir", errno: .noSuchFileOrDirectory))) {
       _ = try BlobReader(path: "/nonexistent/x.cdir")
     }
     #expect(throws: BlobError.self) { _ = try FullSnapshotWriter(path: "/nonexistent/x.cdir", version: 1) }

@@ -1,25 +1,20 @@
+import CalldirSystem
 import Testing
 @testable import CallDirectoryFormat
 import FormatFixtures
 
-/// A byte source that counts its reads.
-final class CountingSource: _ByteSource {
-  private let bytes: _MemorySource
-  private(set) var reads: [(offset: UInt64, count: Int)] = []
+/// An in-memory byte source that records its reads.
+func countingSource(bytes: [UInt8]) -> _ByteSource {
+  let source = _ByteSource(bytes: bytes)
+  source.readLog = []
+  return source
+}
 
-  init(bytes: [UInt8]) {
-    self.bytes = _MemorySource(bytes: bytes)
-  }
-
-  var size: UInt64 { bytes.size }
-
-  func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    reads.append((offset, buffer.count))
-    return try bytes.read(at: offset, into: buffer)
-  }
+extension _ByteSource {
+  var reads: [(offset: UInt64, count: Int)] { readLog ?? [] }
 
   func resetReads() {
-    reads = []
+    readLog = []
   }
 }
 
@@ -108,7 +103,7 @@ struct FormatVersionCase: CustomTestStringConvertible, Sendable {
   /// Indexing a version 2 section reads each frame header with one read
   /// and nothing else; a lookup then reads one frame.
   @Test func indexReadsOnlyFrameHeaders() throws {
-    let source = CountingSource(bytes: Self.encoded)
+    let source = countingSource(bytes: Self.encoded)
     let reader = try BlobReader(source: source)
     let lookup = BlobLookup(reader: reader)
     source.resetReads()
@@ -199,7 +194,7 @@ struct FormatVersionCase: CustomTestStringConvertible, Sendable {
     try Snapshot(version: 3, blocking: [18_005_551_234, 18_005_551_240]).write(to: path)
     let lookup = try BlobLookup(path: path)
     #expect(try lookup.containsBlocking([18_005_551_234, 18_005_551_235, 18_005_551_240]) == [true, false, true])
-    #expect(throws: BlobError.io(operation: "open", path: "\(dir)/missing.cdir", errno: 2)) {
+    #expect(throws: BlobError.io(FileError(operation: "open", path: "\(dir)/missing.cdir", errno: .noSuchFileOrDirectory))) {
       _ = try BlobLookup(path: "\(dir)/missing.cdir")
     }
   }

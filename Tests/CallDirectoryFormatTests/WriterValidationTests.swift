@@ -1,3 +1,4 @@
+import CalldirSystem
 import Testing
 @testable import CallDirectoryFormat
 
@@ -74,12 +75,12 @@ import Testing
     var budget: Int
     var abandoned = false
     init(budget: Int) { self.budget = budget }
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(BlobError) {
       budget -= bytes.count
-      if budget < 0 { throw BlobError.io(operation: "write", path: "test", errno: 28) }
+      if budget < 0 { throw BlobError.io(FileError(operation: "write", path: "test", errno: .noSpace)) }
     }
-    func overwrite(at offset: UInt64, with bytes: UnsafeRawBufferPointer) throws {}
-    func commit() throws {}
+    func overwrite(at offset: UInt64, with bytes: UnsafeRawBufferPointer) throws(BlobError) {}
+    func commit() throws(BlobError) {}
     func abandon() { abandoned = true }
   }
 
@@ -90,10 +91,10 @@ import Testing
     do {
       for number in randomNumbers(count: 200_000, below: 1 << 40, seed: 3) { try w.appendBlocking(number) }
       try w.finish()
-    } catch let error as BlobError {
+    } catch {
       failure = error
     }
-    #expect(failure == .io(operation: "write", path: "test", errno: 28))
+    #expect(failure == .io(FileError(operation: "write", path: "test", errno: .noSpace)))
     #expect(sink.abandoned)
     #expect(throws: BlobError.misuse("the writer failed earlier and cannot continue")) {
       try w.appendBlocking(Int64(1) << 41)
@@ -123,12 +124,14 @@ import Testing
       .wrongKind(expected: .full, actual: .delta), .baseMismatch("y"),
       .numberOutOfRange(section: .blocking, number: 0), .duplicateLabel("q"),
       .labelDictionaryTooLarge, .datasetTooLong(byteCount: 65), .datasetContainsNUL, .misuse("z"),
-      .io(operation: "open", path: "/nope", errno: 2),
+      .io(FileError(operation: "open", path: "/nope", errno: .noSuchFileOrDirectory)),
     ]
     for error in errors {
       let text = error.description
       #expect(text.first.map { !$0.isUppercase } ?? false, "\(text)")
     }
-    #expect(BlobError.io(operation: "open", path: "/nope", errno: 2).description.contains("no such file"))
+    #expect(
+      BlobError.io(FileError(operation: "open", path: "/nope", errno: .noSuchFileOrDirectory)).description
+        == "cannot open /nope: no such file or directory")
   }
 }

@@ -1,104 +1,135 @@
 import CallDirectoryFormat
-import Dispatch
-import Synchronization
+import CalldirSystem
 
-/// Decodes a ``NumberIterator`` on a background thread into a small ring of
-/// chunks, so a consumer merging two streams decodes them on two cores.
+/// Decodes a ``NumberPieceSource`` one batch ahead on another thread, so
+/// a merge of two streams decodes them on two cores.
 ///
-/// Memory is constant (``slotCount`` chunks of ``chunkCapacity`` numbers).
-/// Only the producer thread touches the iterator until ``stop()`` returns;
-/// the semaphores order every hand-over of a chunk, which is why the class
-/// may be `@unchecked Sendable`.
-final class PrefetchingNumbers: @unchecked Sendable {
-  static let slotCount = 3
-  static let chunkCapacity = 1 << 16
+/// Built on an ``OrderedPipeline`` of one job: the job decodes the next
+/// batch (up to ``batchCapacity`` numbers, runs kept as ranges) while the
+/// consumer works through the previous one, which it took over by swapping
+/// storage with the job. Only the job in flight touches the source, and
+/// the pipeline hands it over with balanced semaphores: an error in either
+/// stream ends the walk, the error travels with its batch in stream order,
+/// and going away waits for the job in flight, so nothing is left running
+/// or waiting (the crash this replaces disposed of a semaphore still below
+/// its initial value).
+final class PrefetchingNumbers: NumberPieceSource {
+  /// The most numbers of buffers a batch holds; runs take no room.
+  static let batchCapacity = 1 << 16
 
-  private let iterator: NumberIterator
-  private let storage: UnsafeMutablePointer<Int64>
-  private var counts = [Int](repeating: 0, count: PrefetchingNumbers.slotCount)
-  private var errors = [(any Error)?](repeating: nil, count: PrefetchingNumbers.slotCount)
-  /// Chunks decoded and not yet taken.
-  private let ready = DispatchSemaphore(value: 0)
-  /// Slots the producer may fill.
-  private let free = DispatchSemaphore(value: PrefetchingNumbers.slotCount)
-  private let done = DispatchGroup()
-  private let stopping = Atomic<Bool>(false)
-  private var stopped = false
-  /// The slot the consumer holds (released when it asks for the next).
-  private var held = -1
-  private var takeSlot = 0
-  private var ended = false
+  private let pipeline: OrderedPipeline<PieceBatch>
+  /// The batch the consumer reads.
+  private let current = PieceBatch(source: nil)
+  private var next = 0
+  private var isRunning = false
 
-  /// Starts decoding `iterator` in the background.
-  init(_ iterator: NumberIterator) {
-    self.iterator = iterator
-    storage = .allocate(capacity: PrefetchingNumbers.slotCount * PrefetchingNumbers.chunkCapacity)
-    done.enter()
-    DispatchQueue.global().async { [self] in
-      produce()
-      done.leave()
+  /// Starts decoding `source` in the background.
+  init(_ source: any NumberPieceSource) {
+    let batch = PieceBatch(source: source)
+    pipeline = OrderedPipeline(window: 1, makeJob: { batch }, work: { $0.decode() })
+    _ = pipeline.nextJob { (_: PieceBatch) in }
+    pipeline.submit()
+    isRunning = true
+  }
+
+  /// The next piece, in stream order; `nil` after the last one.
+  /// - Throws: The source's error, where the stream broke.
+  func nextPiece() throws(BlobError) -> NumberPiece? {
+    while next == current.pieces.count {
+      if let error = current.error { throw error }
+      guard isRunning else { return nil }
+      _ = pipeline.nextJob { (job: PieceBatch) in current.takeContents(of: job) }
+      next = 0
+      if current.error == nil && !current.reachedEnd {
+        pipeline.submit()
+      } else {
+        isRunning = false
+      }
     }
+    let piece = current.pieces[next]
+    next += 1
+    switch piece {
+    case .run(let range, let label):
+      return .run(range, label: label)
+    case .values(let start, let count):
+      return .values(
+        numbers: UnsafeBufferPointer(start: current.numbers + start, count: count),
+        labels: current.hasLabels ? UnsafeBufferPointer(start: current.labels + start, count: count) : nil)
+    }
+  }
+}
+
+/// One batch of decoded pieces, with the storage their buffers point into.
+///
+/// `@unchecked Sendable`: the pipeline runs at most one ``decode()`` at a
+/// time and orders it before and after every ``takeContents(of:)``.
+final class PieceBatch: @unchecked Sendable {
+  /// A piece as stored: a run, or `count` entries from `start` of the
+  /// batch's storage.
+  enum StoredPiece {
+    case run(ClosedRange<Int64>, label: UInt32)
+    case values(start: Int, count: Int)
+  }
+
+  private let source: (any NumberPieceSource)?
+  private(set) var pieces: [StoredPiece] = []
+  private(set) var numbers: UnsafeMutablePointer<Int64>
+  private(set) var labels: UnsafeMutablePointer<UInt32>
+  private(set) var hasLabels = false
+  private(set) var error: BlobError?
+  private(set) var reachedEnd = false
+
+  init(source: (any NumberPieceSource)?) {
+    self.source = source
+    numbers = .allocate(capacity: PrefetchingNumbers.batchCapacity)
+    labels = .allocate(capacity: PrefetchingNumbers.batchCapacity)
   }
 
   deinit {
-    stop()
-    storage.deallocate()
+    numbers.deallocate()
+    labels.deallocate()
   }
 
-  /// The next decoded chunk (empty at the end). The buffer stays valid
-  /// until the next call.
-  /// - Throws: The iterator's error, in stream order.
-  func next() throws -> UnsafeBufferPointer<Int64> {
-    if ended { return UnsafeBufferPointer(start: nil, count: 0) }
-    if held >= 0 {
-      held = -1
-      free.signal()
-    }
-    ready.wait()
-    let slot = takeSlot
-    takeSlot = (takeSlot + 1) % PrefetchingNumbers.slotCount
-    if let error = errors[slot] {
-      ended = true
-      throw error
-    }
-    let count = counts[slot]
-    if count == 0 { ended = true }
-    held = slot
-    return UnsafeBufferPointer(start: storage + slot * PrefetchingNumbers.chunkCapacity, count: count)
-  }
-
-  /// Stops the producer and waits for it; idempotent.
-  func stop() {
-    guard !stopped else { return }
-    stopped = true
-    stopping.store(true, ordering: .releasing)
-    free.signal()
-    done.wait()
-  }
-
-  private func produce() {
-    var slot = 0
-    while true {
-      free.wait()
-      if stopping.load(ordering: .acquiring) { return }
-      let start = storage + slot * PrefetchingNumbers.chunkCapacity
-      var filled = 0
-      var failure: (any Error)?
-      do {
-        while filled < PrefetchingNumbers.chunkCapacity {
-          let got = try iterator.next(
-            into: UnsafeMutableBufferPointer(start: start + filled, count: PrefetchingNumbers.chunkCapacity - filled))
-          if got == 0 { break }
-          filled += got
+  /// Decodes pieces until the storage is nearly full, the source ends or fails.
+  func decode() {
+    pieces.removeAll(keepingCapacity: true)
+    guard let source else { return }
+    var filled = 0
+    do throws(BlobError) {
+      while filled + NumberIterator.chunkCapacity <= PrefetchingNumbers.batchCapacity, pieces.count < 4096 {
+        switch try source.nextPiece() {
+        case .run(let range, let label)?:
+          pieces.append(.run(range, label: label))
+        case .values(let values, let ids)?:
+          guard let base = values.baseAddress else { continue }
+          guard values.count <= PrefetchingNumbers.batchCapacity - filled else {
+            throw BlobError.misuse("a piece of \(values.count) numbers exceeds the prefetch batch")
+          }
+          (numbers + filled).update(from: base, count: values.count)
+          if let ids, let idBase = ids.baseAddress {
+            (labels + filled).update(from: idBase, count: values.count)
+            hasLabels = true
+          }
+          pieces.append(.values(start: filled, count: values.count))
+          filled += values.count
+        case nil:
+          reachedEnd = true
+          return
         }
-      } catch {
-        failure = error
       }
-      counts[slot] = filled
-      errors[slot] = failure
-      ready.signal()
-      if filled == 0 || failure != nil { return }
-      slot = (slot + 1) % PrefetchingNumbers.slotCount
+    } catch {
+      self.error = error
     }
+  }
+
+  /// Takes over `other`'s pieces and storage, giving it this batch's
+  /// storage to decode into next.
+  func takeContents(of other: PieceBatch) {
+    swap(&pieces, &other.pieces)
+    swap(&numbers, &other.numbers)
+    swap(&labels, &other.labels)
+    hasLabels = other.hasLabels
+    error = other.error
+    reachedEnd = other.reachedEnd
   }
 }

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// The coding of one block of a number section.
 ///
 /// A block stores `n` strictly ascending numbers as one of:
@@ -35,13 +37,13 @@ enum _BlockEncoder {
         break
       }
     }
-    let head = 1 + _Varint.size(gap) + _Varint.size(count - 1)
+    let head = 1 + Varint.size(gap) + Varint.size(count - 1)
 
     if span == count && sameLabel {
       out.append(_BlockKind.run.rawValue << 6)
-      _Varint.append(gap, to: &out)
-      _Varint.append(count - 1, to: &out)
-      if let labels { _Varint.append(UInt64(labels[0]), to: &out) }
+      Varint.append(gap, to: &out)
+      Varint.append(count - 1, to: &out)
+      if let labels { Varint.append(UInt64(labels[0]), to: &out) }
       return
     }
 
@@ -49,17 +51,17 @@ enum _BlockEncoder {
     let upper = span - 1 - UInt64(m)
     let l = bestLowWidth(count: m, upper: upper)
     let efBits = UInt64(m * l) + (upper >> UInt64(l)) + UInt64(m)
-    let efCost = UInt64(head + _Varint.size(upper)) + (efBits + 7) / 8
+    let efCost = UInt64(head + Varint.size(upper)) + (efBits + 7) / 8
     var bitmapCost = UInt64.max
     if span <= UInt64(BlobLimits.maxBitmapSpan) {
-      bitmapCost = UInt64(head + _Varint.size(span - count)) + (span + 7) / 8
+      bitmapCost = UInt64(head + Varint.size(span - count)) + (span + 7) / 8
     }
 
     if bitmapCost <= efCost {
       out.append(_BlockKind.bitmap.rawValue << 6)
-      _Varint.append(gap, to: &out)
-      _Varint.append(count - 1, to: &out)
-      _Varint.append(span - count, to: &out)
+      Varint.append(gap, to: &out)
+      Varint.append(count - 1, to: &out)
+      Varint.append(span - count, to: &out)
       let start = out.count
       out.append(contentsOf: repeatElement(0, count: Int((span + 7) / 8)))
       out.withUnsafeMutableBufferPointer { buffer in
@@ -70,9 +72,9 @@ enum _BlockEncoder {
       }
     } else {
       out.append(_BlockKind.eliasFano.rawValue << 6 | UInt8(l))
-      _Varint.append(gap, to: &out)
-      _Varint.append(count - 1, to: &out)
-      _Varint.append(upper, to: &out)
+      Varint.append(gap, to: &out)
+      Varint.append(count - 1, to: &out)
+      Varint.append(upper, to: &out)
       var writer = _BitWriter(into: out)
       for i in 1..<n {
         writer.write(values[i] - first - UInt64(i), width: l)
@@ -99,7 +101,7 @@ enum _BlockEncoder {
         high = max(high, label)
       }
       let width = _bitWidth(UInt64(high - low))
-      _Varint.append(UInt64(low), to: &out)
+      Varint.append(UInt64(low), to: &out)
       out.append(UInt8(width))
       if width > 0 {
         var writer = _BitWriter(into: out)

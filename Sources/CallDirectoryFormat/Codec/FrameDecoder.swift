@@ -66,7 +66,7 @@ struct _FrameDecoder {
 
   /// Throws unless the blocks decoded so far hold exactly the frame's
   /// declared count; call it once ``hasMoreBlocks`` is `false`.
-  func finish() throws {
+  func finish() throws(BlobError) {
     guard entriesLeft == 0 else {
       throw _corrupt("a frame's blocks hold fewer entries than the frame declares")
     }
@@ -86,7 +86,7 @@ struct _FrameDecoder {
   mutating func nextBlock(
     into numbers: UnsafeMutablePointer<Int64>, labels: UnsafeMutablePointer<UInt32>?, room: Int,
     staging: _BlockBuffer
-  ) throws -> Block {
+  ) throws(BlobError) -> Block {
     var cursor = _ByteCursor(base: payload, position: position, end: end)
     guard let tag = cursor.readByte(), let gap = cursor.readVarint(),
       let countMinusOne = cursor.readVarint()

@@ -35,7 +35,7 @@ struct _FrameHeader: Equatable {
   ///   room for a number above it.
   static func parse(
     _ raw: UnsafeRawBufferPointer, formatVersion: UInt16, section: BlobSection
-  ) throws -> _FrameHeader {
+  ) throws(BlobError) -> _FrameHeader {
     guard raw.count >= size(formatVersion: formatVersion), let bytes = raw.baseAddress else {
       throw BlobError.truncated(section: section)
     }
@@ -63,7 +63,7 @@ struct _FrameHeader: Equatable {
   /// `frame` (``size`` header bytes, then ``payloadLength`` payload bytes).
   /// - Throws: `BlobError.truncated(section:)` if `frame` is shorter than
   ///   that, `BlobError.checksumMismatch(section:)` if the CRC differs.
-  func verifyChecksum(_ frame: UnsafeRawBufferPointer, section: BlobSection) throws {
+  func verifyChecksum(_ frame: UnsafeRawBufferPointer, section: BlobSection) throws(BlobError) {
     guard frame.count >= size + payloadLength else { throw BlobError.truncated(section: section) }
     let covered = UnsafeRawBufferPointer(rebasing: frame[4..<(size + payloadLength)])
     guard CRC32C.checksum(covered) == storedChecksum else {

@@ -87,7 +87,7 @@ public struct ContentDigestBuilder: Sendable {
   /// Adds the next blocking number.
   /// - Throws: `BlobError` if the number is out of range, not ascending, or
   ///   follows an identification entry.
-  public mutating func addBlocking(_ number: Int64) throws {
+  public mutating func addBlocking(_ number: Int64) throws(BlobError) {
     guard !inIdentification else {
       throw BlobError.misuse("blocking numbers must precede identification entries in a digest")
     }
@@ -98,13 +98,15 @@ public struct ContentDigestBuilder: Sendable {
   /// Adds the next identification entry.
   /// - Throws: `BlobError` if the number is out of range or not ascending,
   ///   or the label is longer than ``BlobLimits/maxLabelBytes``.
-  public mutating func addIdentification(_ number: Int64, label: String) throws {
+  public mutating func addIdentification(_ number: Int64, label: String) throws(BlobError) {
     var label = label
-    try label.withUTF8 { try addIdentification(number, labelUTF8: UnsafeRawBufferPointer($0)) }
+    try label.withUTF8 { utf8 in
+      Result { () throws(BlobError) in try addIdentification(number, labelUTF8: UnsafeRawBufferPointer(utf8)) }
+    }.get()
   }
 
   /// Adds the next identification entry, given the label's UTF-8 bytes.
-  mutating func addIdentification(_ number: Int64, labelUTF8: UnsafeRawBufferPointer) throws {
+  mutating func addIdentification(_ number: Int64, labelUTF8: UnsafeRawBufferPointer) throws(BlobError) {
     try _checkNext(number, after: lastIdentification, section: .identification)
     guard labelUTF8.count <= BlobLimits.maxLabelBytes else {
       throw BlobError.labelTooLong(byteCount: labelUTF8.count)
@@ -244,7 +246,7 @@ public struct ContentDigestBuilder: Sendable {
     fill = 0
   }
 
-  private func _checkNext(_ number: Int64, after last: Int64, section: BlobSection) throws {
+  private func _checkNext(_ number: Int64, after last: Int64, section: BlobSection) throws(BlobError) {
     guard number >= 1 && number <= BlobLimits.maxNumber else {
       throw BlobError.numberOutOfRange(section: section, number: number)
     }

@@ -1,7 +1,11 @@
+import CalldirSystem
+
 /// Errors thrown while writing, reading or verifying a call directory blob.
 ///
-/// Every decoding path reports bad input through this type; readers never
-/// trap on a damaged or hostile file.
+/// Every public reading and writing API of the module throws this type
+/// (`throws(BlobError)`), so callers switch on it without casting. Every
+/// decoding path reports bad input through it; readers never trap on a
+/// damaged or hostile file.
 public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file does not start with the `CDIR` magic.
   case badMagic
@@ -42,8 +46,9 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
   case datasetContainsNUL
   /// The API was used in an order the format cannot express.
   case misuse(String)
-  /// A system call failed.
-  case io(operation: String, path: String, errno: Int32)
+  /// A file operation failed: what was done, to which path, and the
+  /// ``Errno`` (``FileError/errno``), as the system layer reports it.
+  case io(FileError)
 
   /// A lowercase, human-readable message.
   public var description: String {
@@ -86,9 +91,17 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
       return "dataset name contains a nul character"
     case .misuse(let message):
       return "invalid use: \(message)"
-    case .io(let operation, let path, let code):
-      return "\(operation) failed for '\(path)': \(_errnoDescription(code))"
+    case .io(let error):
+      return error.description
     }
+  }
+}
+
+extension BlobError {
+  /// The ``Errno`` of an I/O failure, `nil` for any other error.
+  public var errno: Errno? {
+    if case .io(let error) = self { return error.errno }
+    return nil
   }
 }
 

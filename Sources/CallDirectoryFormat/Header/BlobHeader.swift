@@ -90,7 +90,7 @@ public struct BlobHeader: Sendable, Hashable {
   /// A loader calls this with the version and digest of the snapshot it has
   /// loaded before it applies the delta.
   /// - Throws: `BlobError.wrongKind` or `BlobError.baseMismatch`.
-  public func requireBase(version: UInt64, digest: ContentDigest) throws {
+  public func requireBase(version: UInt64, digest: ContentDigest) throws(BlobError) {
     guard kind == .delta else { throw BlobError.wrongKind(expected: .delta, actual: kind) }
     guard baseVersion == version else {
       throw BlobError.baseMismatch("delta base is version \(baseVersion), loaded snapshot is version \(version)")
@@ -136,7 +136,7 @@ public struct BlobHeader: Sendable, Hashable {
   static let probeSize = 16
 
   /// The header length announced by the first ``probeSize`` bytes.
-  static func announcedSize(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+  static func announcedSize(_ bytes: UnsafeRawBufferPointer) throws(BlobError) -> Int {
     guard bytes.count >= 4 else { throw BlobError.truncated(section: .header) }
     guard bytes[0] == magic[0], bytes[1] == magic[1], bytes[2] == magic[2], bytes[3] == magic[3]
     else { throw BlobError.badMagic }
@@ -158,7 +158,7 @@ public struct BlobHeader: Sendable, Hashable {
   ///   - actualFileSize: The real size of the blob, if known; it is checked
   ///     against the recorded size to report truncation.
   /// - Throws: `BlobError` for any inconsistency.
-  static func parse(_ bytes: UnsafeRawBufferPointer, actualFileSize: UInt64?) throws -> BlobHeader {
+  static func parse(_ bytes: UnsafeRawBufferPointer, actualFileSize: UInt64?) throws(BlobError) -> BlobHeader {
     let size = try announcedSize(bytes)
     guard bytes.count >= size else { throw BlobError.truncated(section: .header) }
     let stored = _loadLE(bytes, size - 4, as: UInt32.self)
@@ -235,7 +235,7 @@ public struct BlobHeader: Sendable, Hashable {
     return header
   }
 
-  private static func _checkSectionShape(_ info: BlobSectionInfo) throws {
+  private static func _checkSectionShape(_ info: BlobSectionInfo) throws(BlobError) {
     if info.section == .labels {
       guard info.entryCount < UInt64(UInt32.max) else {
         throw BlobError.corrupt("label dictionary claims \(info.entryCount) labels")

@@ -9,7 +9,7 @@ enum _DatasetField {
 
   /// Throws unless `name` fits the field.
   /// - Throws: `BlobError.datasetTooLong` or `BlobError.datasetContainsNUL`.
-  static func validate(_ name: String) throws {
+  static func validate(_ name: String) throws(BlobError) {
     let count = name.utf8.count
     guard count <= size else { throw BlobError.datasetTooLong(byteCount: count) }
     guard !name.utf8.contains(0) else { throw BlobError.datasetContainsNUL }
@@ -26,7 +26,7 @@ enum _DatasetField {
   /// - Parameter bytes: Exactly ``size`` bytes.
   /// - Throws: `BlobError.corrupt` for invalid UTF-8, or a nonzero byte
   ///   after the first zero byte (a name holding NUL, or dirty padding).
-  static func decode(_ bytes: UnsafeRawBufferPointer) throws -> String {
+  static func decode(_ bytes: UnsafeRawBufferPointer) throws(BlobError) -> String {
     let length = bytes.firstIndex(of: 0) ?? bytes.count
     guard bytes[length...].allSatisfy({ $0 == 0 }) else {
       throw BlobError.corrupt("dataset identifier has nonzero bytes after its end")

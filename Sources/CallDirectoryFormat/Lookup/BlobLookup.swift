@@ -38,7 +38,7 @@ public final class BlobLookup {
 
   /// Opens the blob at `path` for lookups.
   /// - Throws: `BlobError.io` if the file cannot be opened, or a header error.
-  public convenience init(path: String) throws {
+  public convenience init(path: String) throws(BlobError) {
     self.init(reader: try BlobReader(path: path))
   }
 
@@ -54,7 +54,7 @@ public final class BlobLookup {
   /// - Throws: `BlobError.wrongKind` for a delta, or `BlobError` for
   ///   corrupt or truncated data.
   /// - Complexity: One frame read and decoded, after indexing (see the type).
-  public func containsBlocking(_ number: Int64) throws -> Bool {
+  public func containsBlocking(_ number: Int64) throws(BlobError) -> Bool {
     try containsBlocking([number])[0]
   }
 
@@ -62,7 +62,7 @@ public final class BlobLookup {
   /// - Returns: One answer per number, in the order given.
   /// - Throws: `BlobError.wrongKind` for a delta, or `BlobError` for
   ///   corrupt or truncated data.
-  public func containsBlocking(_ numbers: [Int64]) throws -> [Bool] {
+  public func containsBlocking(_ numbers: [Int64]) throws(BlobError) -> [Bool] {
     try _require(.full)
     return try contains(numbers, in: .blocking)
   }
@@ -71,7 +71,7 @@ public final class BlobLookup {
   /// snapshot does not identify it.
   /// - Throws: `BlobError.wrongKind` for a delta, or `BlobError` for
   ///   corrupt or truncated data.
-  public func identificationLabel(for number: Int64) throws -> String? {
+  public func identificationLabel(for number: Int64) throws(BlobError) -> String? {
     try identificationLabels(for: [number])[0]
   }
 
@@ -83,14 +83,17 @@ public final class BlobLookup {
   /// - Returns: One answer per number, in the order given.
   /// - Throws: `BlobError.wrongKind` for a delta, or `BlobError` for
   ///   corrupt or truncated data.
-  public func identificationLabels(for numbers: [Int64]) throws -> [String?] {
+  public func identificationLabels(for numbers: [Int64]) throws(BlobError) -> [String?] {
     try _require(.full)
     let ids = try labelIDs(for: numbers, in: .identification)
     if !labelChecksumVerified {
       try reader._verifyLabelChecksum()
       labelChecksumVerified = true
     }
-    return try ids.map { id in try id.map { try reader.label($0) } }
+    var labels: [String?] = []
+    labels.reserveCapacity(ids.count)
+    for id in ids { labels.append(try id.map { (id) throws(BlobError) in try reader.label(id) }) }
+    return labels
   }
 
   // MARK: Any number section
@@ -100,7 +103,7 @@ public final class BlobLookup {
   /// - Returns: One answer per number, in the order given.
   /// - Throws: `BlobError.misuse` if the blob has no such number section,
   ///   or `BlobError` for corrupt or truncated data.
-  public func contains(_ numbers: [Int64], in section: BlobSection) throws -> [Bool] {
+  public func contains(_ numbers: [Int64], in section: BlobSection) throws(BlobError) -> [Bool] {
     try _matcher(section).match(numbers).map { $0 != nil }
   }
 
@@ -111,7 +114,7 @@ public final class BlobLookup {
   /// - Returns: One answer per number, in the order given.
   /// - Throws: `BlobError.misuse` if the section carries no labels or the
   ///   blob has no such section, or `BlobError` for corrupt or truncated data.
-  public func labelIDs(for numbers: [Int64], in section: BlobSection) throws -> [UInt32?] {
+  public func labelIDs(for numbers: [Int64], in section: BlobSection) throws(BlobError) -> [UInt32?] {
     guard section.carriesLabels else {
       throw BlobError.misuse("the \(section) section carries no labels")
     }
@@ -121,13 +124,13 @@ public final class BlobLookup {
   /// The number of frames in `section`, indexing it if needed.
   /// - Throws: `BlobError.misuse` if the blob has no such number section,
   ///   or `BlobError` for corrupt or truncated data.
-  public func frameCount(in section: BlobSection) throws -> Int {
+  public func frameCount(in section: BlobSection) throws(BlobError) -> Int {
     try _index(section).frames.count
   }
 
   // MARK: Internals
 
-  func _index(_ section: BlobSection) throws -> _FrameIndex {
+  func _index(_ section: BlobSection) throws(BlobError) -> _FrameIndex {
     if let index = indexes[section] { return index }
     guard section.isNumberSection, let info = reader.header.info(section) else {
       throw BlobError.misuse("a \(reader.header.kind) blob has no \(section) number section")
@@ -139,11 +142,11 @@ public final class BlobLookup {
     return index
   }
 
-  private func _matcher(_ section: BlobSection) throws -> _SectionMatcher {
+  private func _matcher(_ section: BlobSection) throws(BlobError) -> _SectionMatcher {
     _SectionMatcher(index: try _index(section), frames: frames, labelLimit: UInt64(reader.labelCount))
   }
 
-  private func _require(_ kind: BlobKind) throws {
+  private func _require(_ kind: BlobKind) throws(BlobError) {
     let actual = reader.header.kind
     guard actual == kind else { throw BlobError.wrongKind(expected: kind, actual: actual) }
   }

@@ -31,7 +31,7 @@ struct _FrameIndex {
   /// Indexes `info`'s section.
   /// - Throws: `BlobError` for inconsistent frame headers or, in version 1,
   ///   for anything the sequential decode finds.
-  init(source: _ByteSource, info: BlobSectionInfo, formatVersion: UInt16, labelCount: UInt64) throws {
+  init(source: _ByteSource, info: BlobSectionInfo, formatVersion: UInt16, labelCount: UInt64) throws(BlobError) {
     self.info = info
     self.formatVersion = formatVersion
     if formatVersion >= 2 {
@@ -60,7 +60,7 @@ struct _FrameIndex {
 
   private static func _readHeaders(
     _ source: _ByteSource, _ info: BlobSectionInfo, _ formatVersion: UInt16
-  ) throws -> [_FrameLocation] {
+  ) throws(BlobError) -> [_FrameLocation] {
     let section = info.section
     let headerSize = _FrameHeader.size(formatVersion: formatVersion)
     let end = info.offset + info.length
@@ -73,10 +73,12 @@ struct _FrameIndex {
       guard end - offset >= UInt64(headerSize) else {
         throw _corrupt(section, "a frame header runs past the end of the section")
       }
-      let got = try bytes.withUnsafeMutableBytes { try source.read(at: offset, into: $0) }
+      let got = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(BlobError) in
+        try source.read(at: offset, into: UnsafeMutableRawBufferPointer(buffer))
+      }
       guard got == headerSize else { throw BlobError.truncated(section: section) }
-      let header = try bytes.withUnsafeBytes {
-        try _FrameHeader.parse($0, formatVersion: formatVersion, section: section)
+      let header = try bytes.withUnsafeBufferPointer { (buffer) throws(BlobError) in
+        try _FrameHeader.parse(UnsafeRawBufferPointer(buffer), formatVersion: formatVersion, section: section)
       }
       guard header.entryCount <= remaining else {
         throw _corrupt(section, "frame declares \(header.entryCount) entries, \(remaining) remain")
@@ -112,14 +114,17 @@ struct _FrameIndex {
 
   private static func _decodeSequentially(
     _ source: _ByteSource, _ info: BlobSectionInfo, _ formatVersion: UInt16, _ labelCount: UInt64
-  ) throws -> [_FrameLocation] {
+  ) throws(BlobError) -> [_FrameLocation] {
     let cursor = _SectionCursor(
       source: source, info: info, labelCount: labelCount, formatVersion: formatVersion,
       recordingFrames: true)
     let capacity = 4096
     let numbers = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
     defer { numbers.deallocate() }
-    while try cursor.next(numbers: numbers, labels: nil, capacity: capacity) > 0 {}
+    // Chunk by chunk: a run block is checked without being expanded.
+    while true {
+      if case .end = try cursor.nextChunk(numbers: numbers, labels: nil, capacity: capacity) { break }
+    }
     guard cursor.delivered == info.entryCount else {
       throw _corrupt(info.section, "holds \(cursor.delivered) entries, header records \(info.entryCount)")
     }

@@ -41,8 +41,8 @@ final class _FrameReader {
   ///   differ from the index, any block is invalid, or it does not end at
   ///   the next frame's base; or what `visit` throws.
   func scan(
-    _ position: Int, of index: _FrameIndex, labelLimit: UInt64, visit: (Block) throws -> Void
-  ) throws {
+    _ position: Int, of index: _FrameIndex, labelLimit: UInt64, visit: (Block) throws(BlobError) -> Void
+  ) throws(BlobError) {
     let location = index.frames[position]
     let section = index.info.section
     let headerSize = _FrameHeader.size(formatVersion: index.formatVersion)

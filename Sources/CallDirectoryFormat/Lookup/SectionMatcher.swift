@@ -13,7 +13,7 @@ struct _SectionMatcher {
   /// - Throws: `BlobError` if a frame that is read turns out invalid.
   /// - Complexity: O(k log k) for k numbers, plus one frame read and
   ///   decode per distinct frame the numbers fall in.
-  func match(_ numbers: [Int64]) throws -> [UInt32?] {
+  func match(_ numbers: [Int64]) throws(BlobError) -> [UInt32?] {
     var results = [UInt32?](repeating: nil, count: numbers.count)
     guard !index.frames.isEmpty else { return results }
     var order = numbers.indices.filter { numbers[$0] >= 1 && numbers[$0] <= BlobLimits.maxNumber }

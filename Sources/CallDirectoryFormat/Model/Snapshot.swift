@@ -19,13 +19,13 @@ public struct Snapshot: Sendable, Hashable {
 
   /// Checks ranges, order and label lengths.
   /// - Throws: The first `BlobError` found.
-  public func validate() throws {
+  public func validate() throws(BlobError) {
     _ = try contentDigest()
   }
 
   /// The content digest of the entries (see ``ContentDigestBuilder``).
   /// - Throws: `BlobError` if the entries are out of order or out of range.
-  public func contentDigest() throws -> ContentDigest {
+  public func contentDigest() throws(BlobError) -> ContentDigest {
     try Snapshot.contentDigest(blocking: blocking, identification: identification)
   }
 
@@ -33,7 +33,7 @@ public struct Snapshot: Sendable, Hashable {
   /// - Throws: `BlobError` if the entries are out of order or out of range.
   public static func contentDigest(
     blocking: some Sequence<Int64>, identification: some Sequence<IdentificationEntry>
-  ) throws -> ContentDigest {
+  ) throws(BlobError) -> ContentDigest {
     var builder = ContentDigestBuilder()
     for number in blocking { try builder.addBlocking(number) }
     for entry in identification { try builder.addIdentification(entry.number, label: entry.label) }
@@ -57,7 +57,7 @@ public struct Snapshot: Sendable, Hashable {
   ///   differ from this snapshot's, or if it removes a missing entry or adds
   ///   a present one; `BlobError.digestMismatch` if the result's digest is
   ///   not the delta's target digest.
-  public func applying(_ delta: SnapshotDelta) throws -> Snapshot {
+  public func applying(_ delta: SnapshotDelta) throws(BlobError) -> Snapshot {
     let digest = try contentDigest()
     guard delta.baseVersion == version else {
       throw BlobError.baseMismatch("delta base is version \(delta.baseVersion), snapshot is version \(version)")
@@ -84,7 +84,7 @@ public struct Snapshot: Sendable, Hashable {
 func _merge<Element>(
   _ base: [Element], removing removes: [Int64], adding adds: [Element],
   key: (Element) -> Int64, section: BlobSection
-) throws -> [Element] {
+) throws(BlobError) -> [Element] {
   var kept = [Element]()
   kept.reserveCapacity(base.count)
   var r = 0

@@ -38,7 +38,7 @@ public struct SnapshotDelta: Sendable, Hashable {
 
   /// Computes the delta that turns `base` into `target`.
   /// - Throws: `BlobError` if either snapshot is invalid.
-  public init(from base: Snapshot, to target: Snapshot) throws {
+  public init(from base: Snapshot, to target: Snapshot) throws(BlobError) {
     let baseDigest = try base.contentDigest()
     let targetDigest = try target.contentDigest()
     var blockingRemoves = [Int64](), blockingAdds = [Int64]()

@@ -19,34 +19,22 @@ extension BlobReader {
   ///
   /// - Returns: What was verified.
   /// - Throws: The first `BlobError` found.
-  /// - Complexity: O(file size), plus one label lookup per identification
-  ///   entry when recomputing the digest.
+  /// - Complexity: O(file size): the sections are walked chunk by chunk
+  ///   (``NumberIterator/nextChunk()``), so a run block costs O(1) however
+  ///   many numbers it holds, in the blocking digest too. Recomputing the
+  ///   digest adds one label lookup per identification entry, and hashes
+  ///   an identification run entry by entry (the digest is defined so).
   @discardableResult
-  public func verify(recomputingDigest: Bool = true) throws -> BlobVerification {
+  public func verify(recomputingDigest: Bool = true) throws(BlobError) -> BlobVerification {
     try _verifyLabels()
     let digesting = recomputingDigest && header.kind == .full
     var builder = ContentDigestBuilder()
-    let capacity = 4096
-    let numbers = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
-    let labelIDs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-    defer {
-      numbers.deallocate()
-      labelIDs.deallocate()
-    }
     for info in header.sections where info.section.isNumberSection {
       let cursor = try _cursor(info.section)
-      while true {
-        let got = try cursor.next(numbers: numbers, labels: labelIDs, capacity: capacity)
-        if got == 0 { break }
-        guard digesting else { continue }
-        if info.section == .blocking {
-          for index in 0..<got { builder._appendBlocking(numbers[index]) }
-        } else {
-          for index in 0..<got {
-            var text = try label(labelIDs[index])
-            text.withUTF8 { builder._appendIdentification(numbers[index], UnsafeRawBufferPointer($0)) }
-          }
-        }
+      if info.section.carriesLabels {
+        try _walkEntries(IdentificationIterator(cursor: cursor), hashingInto: &builder, digesting)
+      } else {
+        try _walkNumbers(NumberIterator(cursor: cursor), hashingInto: &builder, digesting)
       }
       guard cursor.delivered == info.entryCount else {
         throw BlobError.corrupt("\(info.section) section holds \(cursor.delivered) entries, header records \(info.entryCount)")
@@ -61,9 +49,46 @@ extension BlobReader {
     return BlobVerification(header: header, digestVerified: digesting)
   }
 
+  /// Decodes every chunk of an unlabelled section, hashing the numbers
+  /// when `hashing`; a run costs O(1), in the digest too.
+  private func _walkNumbers(
+    _ iterator: NumberIterator, hashingInto builder: inout ContentDigestBuilder, _ hashing: Bool
+  ) throws(BlobError) {
+    while let chunk = try iterator.nextChunk() {
+      guard hashing else { continue }
+      switch chunk {
+      case .run(let range): builder._appendBlocking(range)
+      case .numbers(let numbers): builder._appendBlocking(contentsOf: numbers)
+      }
+    }
+  }
+
+  /// Decodes every chunk of a labelled section, hashing the entries when
+  /// `hashing`. The digest hashes every identification entry with
+  /// its label, so a hashed run costs O(its length); unhashed, O(1).
+  private func _walkEntries(
+    _ iterator: IdentificationIterator, hashingInto builder: inout ContentDigestBuilder, _ hashing: Bool
+  ) throws(BlobError) {
+    while let chunk = try iterator.nextChunk() {
+      guard hashing else { continue }
+      switch chunk {
+      case .run(let range, let id):
+        var text = try label(id)
+        text.withUTF8 { utf8 in
+          for number in range { builder._appendIdentification(number, UnsafeRawBufferPointer(utf8)) }
+        }
+      case .entries(let numbers, let ids):
+        for index in 0..<numbers.count {
+          var text = try label(ids[index])
+          text.withUTF8 { builder._appendIdentification(numbers[index], UnsafeRawBufferPointer($0)) }
+        }
+      }
+    }
+  }
+
   /// Checks the label section's checksum over all of its bytes, streaming.
   /// - Throws: `BlobError.checksumMismatch(section: .labels)` or `truncated`.
-  func _verifyLabelChecksum() throws {
+  func _verifyLabelChecksum() throws(BlobError) {
     guard let info = header.info(.labels) else { return }
     var crc = CRC32C()
     var stream = _SequentialReader(source: _source, offset: info.offset, end: info.offset + info.length, section: .labels)
@@ -75,7 +100,7 @@ extension BlobReader {
   }
 
   /// Checks the label section: checksum, offsets and UTF-8, streaming.
-  private func _verifyLabels() throws {
+  private func _verifyLabels() throws(BlobError) {
     guard let info = header.info(.labels) else { return }
     // Pass 1: the checksum over all bytes of the section.
     try _verifyLabelChecksum()
@@ -132,7 +157,7 @@ struct _SequentialReader {
   var remaining: UInt64 { end - offset + UInt64(filled - position) }
 
   /// Passes the next `count` (at most ``chunk``) bytes to `body`.
-  mutating func read(_ count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+  mutating func read(_ count: Int, _ body: (UnsafeRawBufferPointer) throws(BlobError) -> Void) throws(BlobError) {
     guard UInt64(count) <= remaining else { throw BlobError.truncated(section: section) }
     if filled - position < count {
       let kept = filled - position
@@ -143,15 +168,18 @@ struct _SequentialReader {
       filled = kept
       let want = Int(min(UInt64(buffer.count - filled), end - offset))
       let start = filled
-      let got = try buffer.withUnsafeMutableBytes { raw in
-        try source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + want)]))
+      let (source, from) = (source, offset)
+      let got = try buffer.withUnsafeMutableBufferPointer { (raw) throws(BlobError) -> Int in
+        try source.read(at: from, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: raw[start..<(start + want)])))
       }
       guard got == want else { throw BlobError.truncated(section: section) }
       filled += got
       offset += UInt64(got)
     }
     let at = position
-    try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[at..<(at + count)])) }
+    try buffer.withUnsafeBufferPointer { (raw) throws(BlobError) in
+      try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: raw[at..<(at + count)])))
+    }
     position += count
   }
 }

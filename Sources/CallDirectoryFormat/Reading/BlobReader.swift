@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Reads a call directory blob from a file (with `pread`) or from memory.
 ///
 /// Opening reads and checks only the header. Sections are then streamed in
@@ -12,6 +14,10 @@
 ///       context.addIdentification(entry.number, label: try reader.label(entry.labelID))
 ///     }
 ///
+/// To walk a section in O(runs) rather than O(numbers), take
+/// ``NumberIterator/nextChunk()`` (or ``IdentificationIterator/nextChunk()``):
+/// a run of consecutive numbers comes back as one range.
+///
 /// Every iterator checks each frame's CRC-32C before it returns any of the
 /// frame's numbers, and the section checksum and count when it reaches the
 /// end. Label lookups check offsets and UTF-8 but not the label section's
@@ -25,20 +31,38 @@ public final class BlobReader {
   public let header: BlobHeader
   private let source: _ByteSource
   private let labelStore: _LabelStore
+  /// What this reader's iterators have decoded (tests bound it).
+  let _statistics = _DecodeStatistics()
 
   /// Opens the blob at `path`.
-  /// - Throws: `BlobError.io` if the file cannot be opened, or a header error.
-  public convenience init(path: String) throws {
-    try self.init(source: _FileSource(path: path))
+  ///
+  /// The file is opened once, without blocking, and read with `pread`.
+  /// - Throws: `BlobError.io` if the file cannot be opened (missing, a
+  ///   symbolic link loop, unreadable) or is not a regular file (a
+  ///   directory: `EISDIR`; a FIFO, pipe, device or socket: `ESPIPE`,
+  ///   since a blob is read at random offsets); a header error.
+  public convenience init(path: String) throws(BlobError) {
+    try self.init(source: _ByteSource(path: path))
+  }
+
+  /// Reads the blob in the regular file open as `descriptor` (for example
+  /// standard input redirected from a file), with `pread` from offset 0,
+  /// whatever the descriptor's file offset. The descriptor is not closed;
+  /// it must stay open while the reader and its iterators are used.
+  /// - Parameter path: The file's name in errors.
+  /// - Throws: `BlobError.io` if it is not a regular file or cannot be
+  ///   read; a header error.
+  public convenience init(descriptor: FileDescriptor, path: String) throws(BlobError) {
+    try self.init(source: _ByteSource(descriptor: descriptor, path: path, closes: false))
   }
 
   /// Opens a blob held in memory.
   /// - Throws: `BlobError` if the header is invalid.
-  public convenience init(bytes: [UInt8]) throws {
-    try self.init(source: _MemorySource(bytes: bytes))
+  public convenience init(bytes: [UInt8]) throws(BlobError) {
+    try self.init(source: _ByteSource(bytes: bytes))
   }
 
-  init(source: _ByteSource) throws {
+  init(source: _ByteSource) throws(BlobError) {
     self.source = source
     self.header = try BlobReader._readHeader(source)
     self.labelStore = _LabelStore(source: source, info: header.info(.labels))
@@ -46,23 +70,25 @@ public final class BlobReader {
 
   /// Reads and validates only the header of the blob at `path`.
   /// - Throws: `BlobError` if the file cannot be read or the header is invalid.
-  public static func readHeader(path: String) throws -> BlobHeader {
-    try _readHeader(_FileSource(path: path))
+  public static func readHeader(path: String) throws(BlobError) -> BlobHeader {
+    try _readHeader(_ByteSource(path: path))
   }
 
   /// Reads and validates only the header of an in-memory blob.
-  public static func readHeader(bytes: [UInt8]) throws -> BlobHeader {
-    try _readHeader(_MemorySource(bytes: bytes))
+  public static func readHeader(bytes: [UInt8]) throws(BlobError) -> BlobHeader {
+    try _readHeader(_ByteSource(bytes: bytes))
   }
 
-  private static func _readHeader(_ source: _ByteSource) throws -> BlobHeader {
+  private static func _readHeader(_ source: _ByteSource) throws(BlobError) -> BlobHeader {
     var probe = [UInt8](repeating: 0, count: BlobHeader.probeSize)
-    let got = try probe.withUnsafeMutableBytes { try source.read(at: 0, into: $0) }
-    let size = try probe.withUnsafeBytes {
-      try BlobHeader.announcedSize(UnsafeRawBufferPointer(rebasing: $0[0..<got]))
+    let size = try probe.withUnsafeMutableBufferPointer { (buffer) throws(BlobError) -> Int in
+      let got = try source.read(at: 0, into: UnsafeMutableRawBufferPointer(buffer))
+      return try BlobHeader.announcedSize(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<got]))
     }
     let bytes = try source.readExactly(at: 0, count: size, section: .header)
-    return try bytes.withUnsafeBytes { try BlobHeader.parse($0, actualFileSize: source.size) }
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(BlobError) -> BlobHeader in
+      try BlobHeader.parse(UnsafeRawBufferPointer(buffer), actualFileSize: source.size)
+    }
   }
 
   // MARK: Sections
@@ -70,13 +96,13 @@ public final class BlobReader {
   /// Streams the numbers of any number section (for an identification
   /// section, only the numbers).
   /// - Throws: `BlobError.misuse` if the blob has no such section.
-  public func numbers(_ section: BlobSection) throws -> NumberIterator {
+  public func numbers(_ section: BlobSection) throws(BlobError) -> NumberIterator {
     NumberIterator(cursor: try _cursor(section))
   }
 
   /// Streams the entries of a section that carries labels
   /// (``BlobSection/identification`` or ``BlobSection/identificationAdds``).
-  public func entries(_ section: BlobSection) throws -> IdentificationIterator {
+  public func entries(_ section: BlobSection) throws(BlobError) -> IdentificationIterator {
     guard section.carriesLabels else {
       throw BlobError.misuse("the \(section) section carries no labels")
     }
@@ -84,37 +110,37 @@ public final class BlobReader {
   }
 
   /// Full snapshot: streams the blocking numbers.
-  public func blocking() throws -> NumberIterator {
+  public func blocking() throws(BlobError) -> NumberIterator {
     try _require(.full)
     return try numbers(.blocking)
   }
 
   /// Full snapshot: streams the identification entries.
-  public func identification() throws -> IdentificationIterator {
+  public func identification() throws(BlobError) -> IdentificationIterator {
     try _require(.full)
     return try entries(.identification)
   }
 
   /// Delta: streams the blocking numbers to remove.
-  public func blockingRemoves() throws -> NumberIterator {
+  public func blockingRemoves() throws(BlobError) -> NumberIterator {
     try _require(.delta)
     return try numbers(.blockingRemoves)
   }
 
   /// Delta: streams the blocking numbers to add.
-  public func blockingAdds() throws -> NumberIterator {
+  public func blockingAdds() throws(BlobError) -> NumberIterator {
     try _require(.delta)
     return try numbers(.blockingAdds)
   }
 
   /// Delta: streams the identification numbers to remove.
-  public func identificationRemoves() throws -> NumberIterator {
+  public func identificationRemoves() throws(BlobError) -> NumberIterator {
     try _require(.delta)
     return try numbers(.identificationRemoves)
   }
 
   /// Delta: streams the identification entries to add.
-  public func identificationAdds() throws -> IdentificationIterator {
+  public func identificationAdds() throws(BlobError) -> IdentificationIterator {
     try _require(.delta)
     return try entries(.identificationAdds)
   }
@@ -126,14 +152,14 @@ public final class BlobReader {
 
   /// The text of label `id`, read on demand (a small cache keeps recent ones).
   /// - Throws: `BlobError.unknownLabel` or `BlobError.corrupt`.
-  public func label(_ id: UInt32) throws -> String {
+  public func label(_ id: UInt32) throws(BlobError) -> String {
     try labelStore.label(id)
   }
 
   // MARK: Whole-blob reads
 
   /// Reads a full snapshot into memory (tests and small data).
-  public func readSnapshot() throws -> Snapshot {
+  public func readSnapshot() throws(BlobError) -> Snapshot {
     try _require(.full)
     return Snapshot(
       version: header.version,
@@ -142,7 +168,7 @@ public final class BlobReader {
   }
 
   /// Reads a delta into memory (tests and small data).
-  public func readDelta() throws -> SnapshotDelta {
+  public func readDelta() throws(BlobError) -> SnapshotDelta {
     try _require(.delta)
     return SnapshotDelta(
       baseVersion: header.baseVersion, baseDigest: header.baseDigest,
@@ -155,35 +181,36 @@ public final class BlobReader {
 
   // MARK: Internals
 
-  func _cursor(_ section: BlobSection) throws -> _SectionCursor {
+  func _cursor(_ section: BlobSection) throws(BlobError) -> _SectionCursor {
     guard section.isNumberSection, let info = header.info(section) else {
       throw BlobError.misuse("a \(header.kind) blob has no \(section) number section")
     }
     return _SectionCursor(
-      source: source, info: info, labelCount: labelStore.count, formatVersion: header.formatVersion)
+      source: source, info: info, labelCount: labelStore.count, formatVersion: header.formatVersion,
+      statistics: _statistics)
   }
 
   var _source: _ByteSource { source }
   var _labels: _LabelStore { labelStore }
 
-  private func _require(_ kind: BlobKind) throws {
+  private func _require(_ kind: BlobKind) throws(BlobError) {
     guard header.kind == kind else { throw BlobError.wrongKind(expected: kind, actual: header.kind) }
   }
 
-  private func _collect(_ section: BlobSection) throws -> [Int64] {
+  private func _collect(_ section: BlobSection) throws(BlobError) -> [Int64] {
     let iterator = try numbers(section)
     var out = [Int64]()
     out.reserveCapacity(Int(min(iterator.count, 1 << 24)))
-    var chunk = [Int64](repeating: 0, count: 4096)
-    while true {
-      let got = try chunk.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
-      if got == 0 { break }
-      out.append(contentsOf: chunk[0..<got])
+    while let chunk = try iterator.nextChunk() {
+      switch chunk {
+      case .run(let range): out.append(contentsOf: range)
+      case .numbers(let numbers): out.append(contentsOf: numbers)
+      }
     }
     return out
   }
 
-  private func _collectEntries(_ section: BlobSection) throws -> [IdentificationEntry] {
+  private func _collectEntries(_ section: BlobSection) throws(BlobError) -> [IdentificationEntry] {
     let iterator = try entries(section)
     var out = [IdentificationEntry]()
     while let record = try iterator.next() {

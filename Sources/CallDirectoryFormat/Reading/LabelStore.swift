@@ -29,7 +29,7 @@ final class _LabelStore {
   /// The text of label `id`.
   /// - Throws: `BlobError.unknownLabel` for an id past the end, or
   ///   `BlobError.corrupt` for bad offsets or invalid UTF-8.
-  func label(_ id: UInt32) throws -> String {
+  func label(_ id: UInt32) throws(BlobError) -> String {
     let slot = Int(id) % _LabelStore.cacheSlots
     if cacheIDs[slot] == id { return cacheValues[slot] }
     let bytes = try labelBytes(id)
@@ -42,7 +42,7 @@ final class _LabelStore {
   }
 
   /// The UTF-8 bytes of label `id`, read from the file.
-  func labelBytes(_ id: UInt32) throws -> [UInt8] {
+  func labelBytes(_ id: UInt32) throws(BlobError) -> [UInt8] {
     guard UInt64(id) < count else { throw BlobError.unknownLabel(id: id, labelCount: Int(count)) }
     let pair = try source.readExactly(at: tableOffset + UInt64(id) * 4, count: 8, section: .labels)
     let (start, end) = pair.withUnsafeBytes {

@@ -41,16 +41,20 @@ final class _SectionCursor {
   /// Where each frame read so far lies and what it holds, if the cursor was
   /// asked to record them (`nil` otherwise).
   private(set) var recordedFrames: [_FrameLocation]?
+  /// Where the entries written to buffers are counted, if anywhere.
+  private let statistics: _DecodeStatistics?
 
   /// Prepares to stream `info`'s section.
   /// - Parameters:
   ///   - formatVersion: The blob's format version, which decides the frame
   ///     header layout.
   ///   - recordingFrames: Whether to collect ``recordedFrames``.
+  ///   - statistics: Where to count the entries written to buffers.
   init(
     source: _ByteSource, info: BlobSectionInfo, labelCount: UInt64, formatVersion: UInt16,
-    recordingFrames: Bool = false
+    recordingFrames: Bool = false, statistics: _DecodeStatistics? = nil
   ) {
+    self.statistics = statistics
     self.source = source
     self.info = info
     self.labelLimit = labelCount
@@ -69,16 +73,57 @@ final class _SectionCursor {
     buffer.deallocate()
   }
 
-  /// Fills up to `capacity` entries; returns how many (0 at the end).
+  /// One piece of the section, as ``nextChunk(numbers:labels:capacity:)``
+  /// returns it.
+  enum Chunk {
+    /// `first ... first + count - 1`, every entry with `label` (0 in
+    /// unlabelled sections); nothing was written to the buffers.
+    case run(first: UInt64, count: UInt64, label: UInt32)
+    /// `count` entries were written to the buffers.
+    case values(count: Int)
+    /// The section is done (and its count and checksum checked).
+    case end
+  }
+
+  /// Fills up to `capacity` entries, expanding run blocks; returns how
+  /// many (0 at the end).
   func next(
     numbers: UnsafeMutablePointer<Int64>, labels: UnsafeMutablePointer<UInt32>?, capacity: Int
-  ) throws -> Int {
+  ) throws(BlobError) -> Int {
+    switch try _guardedFill(numbers, labels, capacity, expandingRuns: true) {
+    case .values(let count): return count
+    case .run, .end: return 0
+    }
+  }
+
+  /// The next run block whole, or up to `capacity` entries of other
+  /// blocks written to the buffers (stopping before a run block), or the
+  /// end. A run costs O(1) however many numbers it holds.
+  func nextChunk(
+    numbers: UnsafeMutablePointer<Int64>, labels: UnsafeMutablePointer<UInt32>?, capacity: Int
+  ) throws(BlobError) -> Chunk {
+    try _guardedFill(numbers, labels, capacity, expandingRuns: false)
+  }
+
+  /// Runs `_fill`, counting what it delivers and making its first error sticky.
+  private func _guardedFill(
+    _ numbers: UnsafeMutablePointer<Int64>, _ labels: UnsafeMutablePointer<UInt32>?, _ capacity: Int,
+    expandingRuns: Bool
+  ) throws(BlobError) -> Chunk {
     if let failure { throw failure }
     do {
-      let count = try _fill(numbers, labels, capacity)
-      delivered &+= UInt64(count)
-      return count
-    } catch let error as BlobError {
+      let chunk = try _fill(numbers, labels, capacity, expandingRuns: expandingRuns)
+      switch chunk {
+      case .run(_, let count, _):
+        delivered &+= count
+      case .values(let count):
+        delivered &+= UInt64(count)
+        statistics?.materializedEntries &+= UInt64(count)
+      case .end:
+        break
+      }
+      return chunk
+    } catch {
       failure = error
       throw error
     }
@@ -89,8 +134,9 @@ final class _SectionCursor {
   }
 
   private func _fill(
-    _ numbers: UnsafeMutablePointer<Int64>, _ labels: UnsafeMutablePointer<UInt32>?, _ capacity: Int
-  ) throws -> Int {
+    _ numbers: UnsafeMutablePointer<Int64>, _ labels: UnsafeMutablePointer<UInt32>?, _ capacity: Int,
+    expandingRuns: Bool
+  ) throws(BlobError) -> Chunk {
     var filled = 0
     while filled < capacity {
       if stagedPosition < stagedCount {
@@ -102,6 +148,14 @@ final class _SectionCursor {
         continue
       }
       if runLeft > 0 {
+        if !expandingRuns {
+          // Values already written go first; the run comes whole next time.
+          if filled > 0 { break }
+          let run = Chunk.run(first: runNext, count: runLeft, label: runLabel)
+          runNext &+= runLeft
+          runLeft = 0
+          return run
+        }
         let take = Int(min(UInt64(capacity - filled), runLeft))
         let out = numbers + filled
         let start = runNext
@@ -143,10 +197,10 @@ final class _SectionCursor {
       }
       try _loadFrame()
     }
-    return filled
+    return filled > 0 ? .values(count: filled) : .end
   }
 
-  private func _loadFrame() throws {
+  private func _loadFrame() throws(BlobError) {
     let headerSize = _FrameHeader.size(formatVersion: formatVersion)
     try _ensure(headerSize)
     let header = try _FrameHeader.parse(
@@ -175,7 +229,7 @@ final class _SectionCursor {
     bufferStart += headerSize + header.payloadLength
   }
 
-  private func _ensure(_ needed: Int) throws {
+  private func _ensure(_ needed: Int) throws(BlobError) {
     if bufferEnd - bufferStart >= needed { return }
     if bufferStart > 0 {
       let kept = bufferEnd - bufferStart

@@ -30,7 +30,7 @@ public final class DeltaWriter {
   public convenience init(
     path: String, baseVersion: UInt64, baseDigest: ContentDigest, targetVersion: UInt64,
     targetDigest: ContentDigest, labels: [String]? = nil, dataset: String = ""
-  ) throws {
+  ) throws(BlobError) {
     try self.init(
       sink: FileBlobSink(path: path), baseVersion: baseVersion, baseDigest: baseDigest,
       targetVersion: targetVersion, targetDigest: targetDigest, labels: labels, dataset: dataset)
@@ -45,7 +45,7 @@ public final class DeltaWriter {
   public init(
     sink: any BlobSink, baseVersion: UInt64, baseDigest: ContentDigest, targetVersion: UInt64,
     targetDigest: ContentDigest, labels: [String]? = nil, dataset: String = ""
-  ) throws {
+  ) throws(BlobError) {
     self.core = try _WriterCore(sink: sink, kind: .delta, dataset: dataset)
     self.baseVersion = baseVersion
     self.baseDigest = baseDigest
@@ -55,43 +55,43 @@ public final class DeltaWriter {
   }
 
   /// Sets the label dictionary used by identification adds.
-  public func setLabels(_ labels: [String]) throws {
-    try core.guarded { try core.setLabels(labels) }
+  public func setLabels(_ labels: [String]) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in try core.setLabels(labels) }
   }
 
   /// Appends the next blocking number to remove.
-  public func appendBlockingRemove(_ number: Int64) throws {
+  public func appendBlockingRemove(_ number: Int64) throws(BlobError) {
     try _append(.blockingRemoves, number)
   }
 
   /// Appends consecutive blocking numbers to remove.
-  public func appendBlockingRemove(_ range: ClosedRange<Int64>) throws {
+  public func appendBlockingRemove(_ range: ClosedRange<Int64>) throws(BlobError) {
     try _append(.blockingRemoves, range)
   }
 
   /// Appends the next blocking number to add.
-  public func appendBlockingAdd(_ number: Int64) throws {
+  public func appendBlockingAdd(_ number: Int64) throws(BlobError) {
     try _append(.blockingAdds, number)
   }
 
   /// Appends consecutive blocking numbers to add.
-  public func appendBlockingAdd(_ range: ClosedRange<Int64>) throws {
+  public func appendBlockingAdd(_ range: ClosedRange<Int64>) throws(BlobError) {
     try _append(.blockingAdds, range)
   }
 
   /// Appends the next identification number to remove.
-  public func appendIdentificationRemove(_ number: Int64) throws {
+  public func appendIdentificationRemove(_ number: Int64) throws(BlobError) {
     try _append(.identificationRemoves, number)
   }
 
   /// Appends consecutive identification numbers to remove.
-  public func appendIdentificationRemove(_ range: ClosedRange<Int64>) throws {
+  public func appendIdentificationRemove(_ range: ClosedRange<Int64>) throws(BlobError) {
     try _append(.identificationRemoves, range)
   }
 
   /// Appends the next identification entry to add.
-  public func appendIdentificationAdd(_ number: Int64, labelID: UInt32) throws {
-    try core.guarded {
+  public func appendIdentificationAdd(_ number: Int64, labelID: UInt32) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       _ = try core.checkLabel(labelID)
       let writer = try core.section(.identificationAdds)
       try writer.check(number)
@@ -100,8 +100,8 @@ public final class DeltaWriter {
   }
 
   /// Appends consecutive identification entries to add, sharing one label.
-  public func appendIdentificationAdd(_ range: ClosedRange<Int64>, labelID: UInt32) throws {
-    try core.guarded {
+  public func appendIdentificationAdd(_ range: ClosedRange<Int64>, labelID: UInt32) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       _ = try core.checkLabel(labelID)
       let writer = try core.section(.identificationAdds)
       try writer.check(range)
@@ -112,24 +112,24 @@ public final class DeltaWriter {
   /// Completes the blob and commits the sink.
   /// - Returns: The header written.
   @discardableResult
-  public func finish() throws -> BlobHeader {
-    try core.guarded {
+  public func finish() throws(BlobError) -> BlobHeader {
+    try core.guarded { () throws(BlobError) in
       try core.finish(
         version: targetVersion, baseVersion: baseVersion, digest: targetDigest,
         baseDigest: baseDigest)
     }
   }
 
-  private func _append(_ section: BlobSection, _ number: Int64) throws {
-    try core.guarded {
+  private func _append(_ section: BlobSection, _ number: Int64) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let writer = try core.section(section)
       try writer.check(number)
       try writer.append(number, label: 0)
     }
   }
 
-  private func _append(_ section: BlobSection, _ range: ClosedRange<Int64>) throws {
-    try core.guarded {
+  private func _append(_ section: BlobSection, _ range: ClosedRange<Int64>) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let writer = try core.section(section)
       try writer.check(range)
       try writer.append(range, label: 0)

@@ -27,7 +27,7 @@ public final class FullSnapshotWriter {
   ///   labels or dataset name are invalid.
   public convenience init(
     path: String, version: UInt64, labels: [String]? = nil, dataset: String = ""
-  ) throws {
+  ) throws(BlobError) {
     try self.init(sink: FileBlobSink(path: path), version: version, labels: labels, dataset: dataset)
   }
 
@@ -42,7 +42,7 @@ public final class FullSnapshotWriter {
   ///   a label error, or the sink's error.
   public init(
     sink: any BlobSink, version: UInt64, labels: [String]? = nil, dataset: String = ""
-  ) throws {
+  ) throws(BlobError) {
     self.core = try _WriterCore(sink: sink, kind: .full, dataset: dataset)
     self.version = version
     if let labels { try core.setLabels(labels) }
@@ -52,13 +52,13 @@ public final class FullSnapshotWriter {
   /// (byte-wise) and at most ``BlobLimits/maxLabelBytes`` long.
   /// - Throws: `BlobError` if labels were set already, identification
   ///   entries were appended already, or a label is invalid.
-  public func setLabels(_ labels: [String]) throws {
-    try core.guarded { try core.setLabels(labels) }
+  public func setLabels(_ labels: [String]) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in try core.setLabels(labels) }
   }
 
   /// Appends the next blocking number.
-  public func appendBlocking(_ number: Int64) throws {
-    try core.guarded {
+  public func appendBlocking(_ number: Int64) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let writer = try core.section(.blocking)
       try writer.check(number)
       try writer.append(number, label: 0)
@@ -73,8 +73,8 @@ public final class FullSnapshotWriter {
   /// validation error nothing is appended and the writer stays usable. Large
   /// buffers are hashed for the content digest on a second thread while
   /// this one encodes the blocks.
-  public func appendBlocking(contentsOf numbers: UnsafeBufferPointer<Int64>) throws {
-    try core.guarded {
+  public func appendBlocking(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let writer = try core.section(.blocking)
       try writer.check(contentsOf: numbers)
       if numbers.count < FullSnapshotWriter.parallelDigestThreshold {
@@ -82,9 +82,17 @@ public final class FullSnapshotWriter {
         digest._appendBlocking(contentsOf: numbers)
         return
       }
-      try Parallel.run(
+      var failure: BlobError?
+      Parallel.run(
         background: { digest._appendBlocking(contentsOf: numbers) },
-        foreground: { try writer.append(contentsOf: numbers) })
+        foreground: {
+          do throws(BlobError) {
+            try writer.append(contentsOf: numbers)
+          } catch {
+            failure = error
+          }
+        })
+      if let failure { throw failure }
     }
   }
 
@@ -96,8 +104,8 @@ public final class FullSnapshotWriter {
   /// `33162######` pattern).
   /// - Complexity: O(1) space and encoding work when the range joins or
   ///   forms a run, in the blob and in the content digest alike (O(1)).
-  public func appendBlocking(_ range: ClosedRange<Int64>) throws {
-    try core.guarded {
+  public func appendBlocking(_ range: ClosedRange<Int64>) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let writer = try core.section(.blocking)
       try writer.check(range)
       try writer.append(range, label: 0)
@@ -106,8 +114,8 @@ public final class FullSnapshotWriter {
   }
 
   /// Appends the next identification entry.
-  public func appendIdentification(_ number: Int64, labelID: UInt32) throws {
-    try core.guarded {
+  public func appendIdentification(_ number: Int64, labelID: UInt32) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let label = try core.checkLabel(labelID)
       let writer = try core.section(.identification)
       try writer.check(number)
@@ -117,8 +125,8 @@ public final class FullSnapshotWriter {
   }
 
   /// Appends consecutive identification entries sharing one label.
-  public func appendIdentification(_ range: ClosedRange<Int64>, labelID: UInt32) throws {
-    try core.guarded {
+  public func appendIdentification(_ range: ClosedRange<Int64>, labelID: UInt32) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
       let label = try core.checkLabel(labelID)
       let writer = try core.section(.identification)
       try writer.check(range)
@@ -133,8 +141,8 @@ public final class FullSnapshotWriter {
   /// content digest computed along the way) and commits the sink.
   /// - Returns: The header written.
   @discardableResult
-  public func finish() throws -> BlobHeader {
-    try core.guarded {
+  public func finish() throws(BlobError) -> BlobHeader {
+    try core.guarded { () throws(BlobError) in
       let contentDigest = digest.finalize()
       return try core.finish(
         version: version, baseVersion: 0, digest: contentDigest, baseDigest: .zero)

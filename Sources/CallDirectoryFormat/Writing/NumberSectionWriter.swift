@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Partitions one ascending stream of numbers into blocks and frames and
 /// writes them to the sink, holding at most one block and one frame.
 ///
@@ -59,7 +61,7 @@ final class _NumberSectionWriter {
   }
 
   /// Throws unless `number` may follow the numbers appended so far.
-  func check(_ number: Int64) throws {
+  func check(_ number: Int64) throws(BlobError) {
     guard number >= 1 && number <= BlobLimits.maxNumber else {
       throw BlobError.numberOutOfRange(section: section, number: number)
     }
@@ -72,7 +74,7 @@ final class _NumberSectionWriter {
   }
 
   /// Throws unless every number of `range` may follow.
-  func check(_ range: ClosedRange<Int64>) throws {
+  func check(_ range: ClosedRange<Int64>) throws(BlobError) {
     try check(range.lowerBound)
     guard range.upperBound <= BlobLimits.maxNumber else {
       throw BlobError.numberOutOfRange(section: section, number: range.upperBound)
@@ -80,7 +82,7 @@ final class _NumberSectionWriter {
   }
 
   /// Appends a number checked with ``check(_:)-(Int64)``.
-  func append(_ number: Int64, label: UInt32) throws {
+  func append(_ number: Int64, label: UInt32) throws(BlobError) {
     try _add(UInt64(number), label)
     count += 1
     lastAppended = number
@@ -88,7 +90,7 @@ final class _NumberSectionWriter {
 
   /// Appends numbers checked with ``check(contentsOf:)`` (unlabelled
   /// sections). Produces the same bytes as appending them one by one.
-  func append(contentsOf numbers: UnsafeBufferPointer<Int64>) throws {
+  func append(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
     guard let last = numbers.last else { return }
     for number in numbers { try _add(UInt64(bitPattern: number), 0) }
     count += UInt64(numbers.count)
@@ -97,7 +99,7 @@ final class _NumberSectionWriter {
 
   /// Throws unless `numbers` are in range, strictly ascending and may follow
   /// the numbers appended so far. Reports the first offending number.
-  func check(contentsOf numbers: UnsafeBufferPointer<Int64>) throws {
+  func check(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
     guard let first = numbers.first else { return }
     try check(first)
     var previous = first
@@ -123,7 +125,7 @@ final class _NumberSectionWriter {
   }
 
   /// Appends a range checked with ``check(_:)-(ClosedRange<Int64>)``.
-  func append(_ range: ClosedRange<Int64>, label: UInt32) throws {
+  func append(_ range: ClosedRange<Int64>, label: UInt32) throws(BlobError) {
     let low = UInt64(range.lowerBound)
     let high = UInt64(range.upperBound)
     let size = high - low + 1
@@ -152,7 +154,7 @@ final class _NumberSectionWriter {
   }
 
   /// Flushes everything; returns the section's count, length and checksum.
-  func finish() throws -> (count: UInt64, length: UInt64, checksum: UInt32) {
+  func finish() throws(BlobError) -> (count: UInt64, length: UInt64, checksum: UInt32) {
     if runCount > 0 { try _emitRun() }
     if pending > 0 { try _emitPending(upTo: pending) }
     try _flushFrame()
@@ -164,7 +166,7 @@ final class _NumberSectionWriter {
   }
 
   @inline(__always)
-  private func _add(_ value: UInt64, _ label: UInt32) throws {
+  private func _add(_ value: UInt64, _ label: UInt32) throws(BlobError) {
     if runCount > 0 {
       if value == runFirst &+ runCount && label == runLabel {
         runCount &+= 1
@@ -219,12 +221,12 @@ final class _NumberSectionWriter {
     streak = 0
   }
 
-  private func _emitRun() throws {
+  private func _emitRun() throws(BlobError) {
     block.removeAll(keepingCapacity: true)
     block.append(_BlockKind.run.rawValue << 6)
-    _Varint.append(runFirst - previous - 1, to: &block)
-    _Varint.append(runCount - 1, to: &block)
-    if hasLabels { _Varint.append(UInt64(runLabel), to: &block) }
+    Varint.append(runFirst - previous - 1, to: &block)
+    Varint.append(runCount - 1, to: &block)
+    if hasLabels { Varint.append(UInt64(runLabel), to: &block) }
     let before = previous
     previous = runFirst + runCount - 1
     let entries = runCount
@@ -233,7 +235,7 @@ final class _NumberSectionWriter {
   }
 
   /// Encodes `values[0..<end]` as one block; keeps the rest pending.
-  private func _emitPending(upTo end: Int) throws {
+  private func _emitPending(upTo end: Int) throws(BlobError) {
     block.removeAll(keepingCapacity: true)
     let slice = UnsafeBufferPointer(start: values, count: end)
     _BlockEncoder.encode(
@@ -259,20 +261,20 @@ final class _NumberSectionWriter {
   /// Appends the encoded `block` of `entries` numbers, all above `before`
   /// (the last number of the block preceding it), starting a new frame when
   /// the current one is full.
-  private func _addBlock(entries: UInt64, after before: UInt64) throws {
+  private func _addBlock(entries: UInt64, after before: UInt64) throws(BlobError) {
     if frame.count + block.count > BlobLimits.maxFramePayload { try _flushFrame() }
     if frame.isEmpty { frameBase = before }
     frame.append(contentsOf: block)
     frameCount += entries
   }
 
-  private func _flushFrame() throws {
+  private func _flushFrame() throws(BlobError) {
     guard !frame.isEmpty else { return }
     let (header, value) = frame.withUnsafeBytes {
       _FrameHeader.serialized(payload: $0, entryCount: frameCount, base: frameBase)
     }
-    try header.withUnsafeBytes { try sink.write($0) }
-    try frame.withUnsafeBytes { try sink.write($0) }
+    try sink.write(header)
+    try sink.write(frame)
     checksum.update(littleEndian: value)
     length += UInt64(header.count + frame.count)
     frame.removeAll(keepingCapacity: true)

@@ -21,7 +21,7 @@ final class _WriterCore {
   /// - Throws: `BlobError.datasetTooLong` or `BlobError.datasetContainsNUL`
   ///   for a dataset name the header cannot hold (nothing is written then),
   ///   or the sink's error.
-  init(sink: any BlobSink, kind: BlobKind, dataset: String) throws {
+  init(sink: any BlobSink, kind: BlobKind, dataset: String) throws(BlobError) {
     try _DatasetField.validate(dataset)
     self.sink = sink
     self.kind = kind
@@ -31,7 +31,7 @@ final class _WriterCore {
       sectionCount: order.count, formatVersion: BlobHeader.currentFormatVersion)
     self.offset = UInt64(size)
     let zeros = [UInt8](repeating: 0, count: size)
-    try zeros.withUnsafeBytes { try sink.write($0) }
+    try sink.write(zeros)
   }
 
   deinit {
@@ -40,12 +40,12 @@ final class _WriterCore {
 
   /// Runs a mutating operation. Validation and misuse errors leave the
   /// writer as it was; an I/O error abandons the sink and fails the writer.
-  func guarded<T>(_ body: () throws -> T) throws -> T {
+  func guarded<T>(_ body: () throws(BlobError) -> T) throws(BlobError) -> T {
     guard !failed else { throw BlobError.misuse("the writer failed earlier and cannot continue") }
     guard !finished else { throw BlobError.misuse("the writer has already finished") }
     do {
       return try body()
-    } catch let error as BlobError {
+    } catch {
       if case .io = error {
         failed = true
         sink.abandon()
@@ -55,7 +55,7 @@ final class _WriterCore {
   }
 
   /// The writer for `section`, closing earlier sections as needed.
-  func section(_ section: BlobSection) throws -> _NumberSectionWriter {
+  func section(_ section: BlobSection) throws(BlobError) -> _NumberSectionWriter {
     if let current, current.section == section { return current }
     guard let target = order.firstIndex(of: section) else {
       throw BlobError.misuse("a \(kind) blob has no \(section) section")
@@ -70,7 +70,7 @@ final class _WriterCore {
   }
 
   /// Checks and records the label dictionary (before the labels section).
-  func setLabels(_ labels: [String]) throws {
+  func setLabels(_ labels: [String]) throws(BlobError) {
     guard labelBytes == nil else { throw BlobError.misuse("labels were already set") }
     guard let labelsIndex = order.firstIndex(of: .labels), index < labelsIndex else {
       throw BlobError.misuse("labels must be set before \(order[index]) entries")
@@ -94,7 +94,7 @@ final class _WriterCore {
   }
 
   /// Throws unless `id` names a label.
-  func checkLabel(_ id: UInt32) throws -> [UInt8] {
+  func checkLabel(_ id: UInt32) throws(BlobError) -> [UInt8] {
     guard let labelBytes, Int(id) < labelBytes.count else {
       throw BlobError.unknownLabel(id: id, labelCount: labelBytes?.count ?? 0)
     }
@@ -104,20 +104,22 @@ final class _WriterCore {
   /// Closes every section, patches the header and commits the sink.
   func finish(
     version: UInt64, baseVersion: UInt64, digest: ContentDigest, baseDigest: ContentDigest
-  ) throws -> BlobHeader {
+  ) throws(BlobError) -> BlobHeader {
     try _advance(to: order.count)
     let header = BlobHeader(
       formatVersion: BlobHeader.currentFormatVersion, kind: kind, version: version,
       baseVersion: baseVersion, contentDigest: digest, baseDigest: baseDigest,
       fileSize: offset, sections: infos, dataset: dataset)
     let bytes = header.serialized()
-    try bytes.withUnsafeBytes { try sink.overwrite(at: 0, with: $0) }
+    try bytes.withUnsafeBufferPointer { (buffer) throws(BlobError) in
+      try sink.overwrite(at: 0, with: UnsafeRawBufferPointer(buffer))
+    }
     try sink.commit()
     finished = true
     return header
   }
 
-  private func _advance(to target: Int) throws {
+  private func _advance(to target: Int) throws(BlobError) {
     if let current {
       let result = try current.finish()
       _record(current.section, result.count, result.length, result.checksum)
@@ -143,19 +145,17 @@ final class _WriterCore {
   }
 
   /// Writes `(count + 1)` UInt32 offsets, then the UTF-8 text.
-  private func _writeLabels() throws {
+  private func _writeLabels() throws(BlobError) {
     let labels = labelBytes ?? []
     labelBytes = labels
     var crc = CRC32C()
     var chunk = [UInt8]()
     chunk.reserveCapacity(1 << 16)
     var length: UInt64 = 0
-    func emit(_ force: Bool) throws {
+    func emit(_ force: Bool) throws(BlobError) {
       guard !chunk.isEmpty, force || chunk.count >= 1 << 16 else { return }
-      try chunk.withUnsafeBytes { bytes in
-        crc.update(bytes)
-        try sink.write(bytes)
-      }
+      chunk.withUnsafeBytes { crc.update($0) }
+      try sink.write(chunk)
       length += UInt64(chunk.count)
       chunk.removeAll(keepingCapacity: true)
     }

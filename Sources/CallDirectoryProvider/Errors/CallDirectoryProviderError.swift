@@ -39,6 +39,18 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
   case stateMalformed(path: String, reason: String)
   /// A blob could not be placed into the data directory.
   case dataWriteFailed(path: String, reason: String)
+  /// Reading a blob failed (an I/O error, not damage): nothing is wrong
+  /// with the data, so the request is retried later.
+  case blobReadFailed(path: String, BlobError)
+
+  /// The error for `error`, met reading the blob at `path`: a failed read
+  /// is ``blobReadFailed(path:_:)``, anything else `otherwise`'s.
+  static func reading(
+    _ path: String, _ error: BlobError, otherwise: (String, BlobError) -> CallDirectoryProviderError
+  ) -> CallDirectoryProviderError {
+    if case .io = error { return .blobReadFailed(path: path, error) }
+    return otherwise(path, error)
+  }
 
   /// The error domain, `CallDirectoryProvider`.
   public static let errorDomain = "CallDirectoryProvider"
@@ -58,6 +70,7 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
     case .downgrade: 9
     case .stateMalformed: 10
     case .dataWriteFailed: 11
+    case .blobReadFailed: 12
     }
   }
 
@@ -86,6 +99,8 @@ public enum CallDirectoryProviderError: Error, Hashable, Sendable, CustomStringC
       "the provider state '\(path)' is not valid: \(reason)"
     case .dataWriteFailed(let path, let reason):
       "cannot place blobs into the data directory '\(path)': \(reason)"
+    case .blobReadFailed(let path, let error):
+      "cannot read blob '\(path)': \(error)"
     }
   }
 }

@@ -161,7 +161,7 @@ public final class CallDirectoryLoader {
     do {
       reader = try BlobReader(path: blob.path)
     } catch {
-      throw .unreadableBlob(path: blob.path, error as? BlobError ?? .corrupt(String(describing: error)))
+      throw .reading(blob.path, error, otherwise: CallDirectoryProviderError.unreadableBlob)
     }
     guard reader.header == blob.header else { throw .blobChanged(path: blob.path) }
     let streamer = _EntryStreamer(reader: reader, sink: sink, batchSize: options.batchSize)
@@ -203,7 +203,7 @@ public final class CallDirectoryLoader {
     } catch let error as CallDirectoryProviderError {
       throw error
     } catch let error as BlobError {
-      throw .corruptBlob(path: blob.path, error)
+      throw .reading(blob.path, error, otherwise: CallDirectoryProviderError.corruptBlob)
     } catch {
       throw .corruptBlob(path: blob.path, .corrupt(String(describing: error)))
     }

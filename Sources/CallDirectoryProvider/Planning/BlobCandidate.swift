@@ -16,14 +16,13 @@ public struct BlobCandidate: Hashable, Sendable {
 
   /// Reads and validates the header of the blob at `path`.
   ///
-  /// - Throws: ``CallDirectoryProviderError/unreadableBlob(path:_:)``.
+  /// - Throws: ``CallDirectoryProviderError/unreadableBlob(path:_:)``, or
+  ///   ``CallDirectoryProviderError/blobReadFailed(path:_:)`` when reading fails.
   public init(path: String) throws(CallDirectoryProviderError) {
     do {
       self.init(path: path, header: try BlobReader.readHeader(path: path))
-    } catch let error as BlobError {
-      throw .unreadableBlob(path: path, error)
     } catch {
-      throw .unreadableBlob(path: path, .corrupt(String(describing: error)))
+      throw .reading(path, error, otherwise: CallDirectoryProviderError.unreadableBlob)
     }
   }
 

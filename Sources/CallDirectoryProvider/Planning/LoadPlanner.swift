@@ -53,6 +53,11 @@ public enum LoadPlanner {
     skipped: [CallDirectoryProviderError] = [],
     allowsDowngrade: Bool = false
   ) throws(CallDirectoryProviderError) -> LoadPlan {
+    // A blob that could not be read (an I/O error) may be the one that
+    // fits: decide nothing without it.
+    for failure in skipped {
+      if case .blobReadFailed = failure { throw failure }
+    }
     let plan = try choose(isIncremental: isIncremental, state: state, candidates: candidates, skipped: skipped)
     if let held = plan.held, plan.target.version < held.version, !allowsDowngrade {
       throw .downgrade(held: held, offered: plan.target)

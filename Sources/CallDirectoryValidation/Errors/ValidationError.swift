@@ -1,52 +1,51 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallDirectoryFormat
+import CalldirSystem
 
 /// Why an input could not be validated at all (as opposed to the
 /// ``Violation``s found in a readable input).
 public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The file cannot be opened (missing, unreadable).
-  case cannotOpen(path: String, errno: Int32)
-  /// Reading the file failed part way (including reading a directory).
-  case readFailed(path: String, errno: Int32)
+  /// The input cannot be opened or read: it is missing, a directory, a
+  /// symbolic link loop, unreadable, or a read failed part way. The
+  /// ``FileError`` names the path, the operation and the ``Errno``.
+  case cannotRead(FileError)
+  /// A blob arrived on a pipe, FIFO or terminal and is larger than
+  /// ``ValidationOptions/maxSpooledBlobBytes``: a blob is read at random
+  /// offsets, so one that is not a regular file is spooled into memory
+  /// first, up to that bound.
+  case blobTooLargeToSpool(name: String, limit: Int)
   /// The input starts with the `CDIR` magic but is not a valid blob:
   /// corrupt, truncated, a checksum or digest mismatch.
   case invalidBlob(path: String, BlobError)
-  /// An error that is none of the above (a bug).
-  case unexpected(String)
 
-  /// Whether the input file was missing or unreadable (sysexits `EX_NOINPUT`).
+  /// Whether the input is missing or not a readable file (sysexits
+  /// `EX_NOINPUT`): `ENOENT`, `ENOTDIR`, `EISDIR`, `ELOOP`, `EACCES`.
   public var isMissingInput: Bool {
-    switch self {
-    case .cannotOpen: true
-    case .invalidBlob(_, .io(let operation, _, _)): operation == "open"
-    default: false
-    }
+    if case .cannotRead(let error) = self { return error.errno.isMissingInput }
+    return false
   }
 
   /// A lowercase, one-line message.
   public var description: String {
     switch self {
-    case .cannotOpen(let path, let code):
-      return "cannot open '\(path)': \(_errnoText(code))"
-    case .readFailed(let path, let code):
-      return "cannot read '\(path)': \(_errnoText(code))"
+    case .cannotRead(let error):
+      return error.description
+    case .blobTooLargeToSpool(let name, let limit):
+      return "\(name): a blob that is not a regular file is read into memory first, "
+        + "and this one exceeds \(limit) bytes; pass it as a regular file"
     case .invalidBlob(let path, let error):
-      if case .io = error { return error.description }
       return "\(path): \(error)"
-    case .unexpected(let message):
-      return "unexpected failure: \(message)"
     }
   }
 }
 
-/// A lowercase description of an `errno` value.
-func _errnoText(_ code: Int32) -> String {
-  guard let text = strerror(code) else { return "errno \(code)" }
-  return "\(String(cString: text).lowercased()) (errno \(code))"
+extension ValidationError {
+  /// A blob's error: an I/O failure is ``cannotRead(_:)``, anything else
+  /// ``invalidBlob(path:_:)``.
+  init(_ error: BlobError, path: String) {
+    if case .io(let file) = error {
+      self = .cannotRead(file)
+    } else {
+      self = .invalidBlob(path: path, error)
+    }
+  }
 }

@@ -16,6 +16,18 @@ final class _ViolationLog {
     self.handler = handler
   }
 
+  /// How many more violations the handler will be passed.
+  var reportsLeft: UInt64 { limit - reported }
+
+  /// Counts `times` violations of `kind` without reporting them (the rest
+  /// of a run whose first entries were reported).
+  func count(_ kind: ViolationKind, times: UInt64) {
+    switch kind.severity {
+    case .error: errors += times
+    case .warning: warnings += times
+    }
+  }
+
   func record(
     _ kind: ViolationKind, at location: ViolationLocation, list: BlobSection?,
     number: Int64? = nil, previous: Int64? = nil, message: () -> String

@@ -14,6 +14,12 @@ public struct ValidationOptions: Sendable, Hashable {
   /// it costs about 10× the rest of the check, and the CRC-32C checksums
   /// already catch corruption (`calldir inspect` checks the digest).
   public var recomputesDigest: Bool
+  /// The largest blob read from a pipe, FIFO or terminal, in bytes. A blob
+  /// is read at random offsets, so one that is not a regular file is
+  /// spooled into memory first; a larger one is refused
+  /// (``ValidationError/blobTooLargeToSpool(name:limit:)``). Text is
+  /// streamed whatever its source and size.
+  public var maxSpooledBlobBytes: Int
 
   /// Creates options.
   ///
@@ -22,12 +28,15 @@ public struct ValidationOptions: Sendable, Hashable {
   ///   - maxLineLength: The longest text line in bytes.
   ///   - reportsControlCharacters: Whether to warn about control characters in labels.
   ///   - recomputesDigest: Whether to check a full snapshot's content digest.
+  ///   - maxSpooledBlobBytes: The largest blob accepted from a pipe or FIFO.
   public init(
     maxReported: Int? = 20,
     maxLineLength: Int = 1 << 20,
     reportsControlCharacters: Bool = true,
-    recomputesDigest: Bool = false
+    recomputesDigest: Bool = false,
+    maxSpooledBlobBytes: Int = 256 << 20
   ) {
+    self.maxSpooledBlobBytes = max(0, maxSpooledBlobBytes)
     self.maxReported = maxReported.map { max(0, $0) }
     self.maxLineLength = max(64, maxLineLength)
     self.reportsControlCharacters = reportsControlCharacters

@@ -1,19 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallDirectoryFormat
+import CalldirSystem
 
 /// Checks a Call Directory dataset the way CallKit would receive it from
 /// `addBlockingEntry(withNextSequentialPhoneNumber:)` and
 /// `addIdentificationEntry(withNextSequentialPhoneNumber:label:)`.
 ///
 /// The input is a calldir blob (detected by its `CDIR` magic; full snapshot
-/// or delta) or text. Memory stays constant whatever the input size: text
-/// is read in 1 MiB chunks and blobs through the streaming iterators.
+/// or delta) or text, read once, front to back: a file, a FIFO, a pipe or
+/// standard input. Memory stays constant whatever the input size: text is
+/// read in 1 MiB chunks and blobs through the streaming iterators, which
+/// hand a run of consecutive numbers over as one range (O(runs), not
+/// O(numbers)). A blob that is not a regular file is spooled into memory
+/// first, up to ``ValidationOptions/maxSpooledBlobBytes``.
 ///
 /// # Text input
 ///
@@ -50,6 +48,8 @@ import CallDirectoryFormat
 /// and every label an entry uses must be non-empty. The format makes order,
 /// duplicate and range violations impossible in an intact blob; they are
 /// still checked. Violations are located by section and 1-based entry index.
+/// A run block is checked in O(1); a label problem on a run is counted for
+/// every entry of it and reported for as many as the report limit allows.
 ///
 /// # Example
 ///
@@ -75,31 +75,70 @@ public struct DatasetValidator: Sendable {
     self.chunkSize = max(1, chunkSize)
   }
 
-  /// Validates the file at `path`.
+  /// Validates the file at `path`, reading it once, front to back.
+  ///
+  /// The path is opened once and never reopened, so a FIFO works like a
+  /// file: text is streamed; a blob, which is read at random offsets, is
+  /// read with `pread` from a regular file and otherwise spooled into
+  /// memory first (up to ``ValidationOptions/maxSpooledBlobBytes``).
   ///
   /// - Parameters:
-  ///   - path: A text file or a calldir blob.
+  ///   - path: A text file or a calldir blob (a FIFO, or `/dev/stdin`, too).
   ///   - report: Called with each of the first
   ///     ``ValidationOptions/maxReported`` violations, in input order.
   /// - Returns: Counts, the detected format and the text-sorting hint.
-  /// - Throws: ``ValidationError`` when the file cannot be opened or read,
-  ///   or is a damaged blob.
-  /// - Complexity: O(file size) time, O(1) memory.
+  /// - Throws: ``ValidationError/cannotRead(_:)`` when the path cannot be
+  ///   opened or read or is a directory; `blobTooLargeToSpool`;
+  ///   ``ValidationError/invalidBlob(path:_:)`` for a damaged blob.
+  /// - Complexity: O(file size) time for text, O(runs) for a blob's
+  ///   numbers; O(1) memory except for a spooled blob.
   public func validate(
     path: String, report: (Violation) -> Void
   ) throws(ValidationError) -> ValidationSummary {
-    let file = try _FileInput(path: path)
-    return try run(name: path, input: file, blob: { () throws(ValidationError) in
-      let reader: BlobReader
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try FileDescriptor.open(path, .readOnly)
+    } catch {
+      throw .cannotRead(error)
+    }
+    return try descriptor.closeAfter { () throws(ValidationError) -> ValidationSummary in
+      try validate(descriptor: descriptor, name: path, report: report)
+    }
+  }
+
+  /// Validates what an open descriptor holds, reading it once, front to
+  /// back: standard input, a pipe, a FIFO or a file. It is not closed.
+  ///
+  /// A blob on a regular file is read with `pread` from offset 0; a blob
+  /// on anything else is spooled into memory first, up to
+  /// ``ValidationOptions/maxSpooledBlobBytes``.
+  /// - Parameter name: The input's name in messages (`<stdin>`).
+  /// - Throws: ``ValidationError/cannotRead(_:)`` when reading fails or the
+  ///   descriptor is a directory; `blobTooLargeToSpool`; `invalidBlob`.
+  public func validate(
+    descriptor: FileDescriptor, name: String, report: (Violation) -> Void
+  ) throws(ValidationError) -> ValidationSummary {
+    let status: FileStatus
+    let input: ChunkedInput
+    do throws(FileError) {
       do {
-        reader = try BlobReader(path: path)
-      } catch let error as BlobError {
-        throw .invalidBlob(path: path, error)
+        status = try descriptor.status()
       } catch {
-        throw .unexpected(String(describing: error))
+        throw FileError(operation: "read the status of", path: name, errno: error)
       }
-      return (reader, file)
-    }, report: report)
+      if status.kind == .directory { throw FileError(operation: "read", path: name, errno: .isDirectory) }
+      input = try ChunkedInput(.descriptor(descriptor, name: name), chunkSize: chunkSize)
+    } catch {
+      throw .cannotRead(error)
+    }
+    return try run(input, report: report) { () throws(ValidationError) -> BlobReader in
+      guard status.isRegularFile else { return try _BlobSpool.reader(draining: input, limit: options.maxSpooledBlobBytes) }
+      do throws(BlobError) {
+        return try BlobReader(descriptor: descriptor, path: name)
+      } catch {
+        throw ValidationError(error, path: name)
+      }
+    }
   }
 
   /// Validates input held in memory (tests and small data).
@@ -113,112 +152,68 @@ public struct DatasetValidator: Sendable {
   public func validate(
     bytes: [UInt8], name: String = "<memory>", report: (Violation) -> Void
   ) throws(ValidationError) -> ValidationSummary {
-    let input = _MemoryInput(bytes: bytes, chunkLimit: chunkSize)
-    return try run(name: name, input: input, blob: { () throws(ValidationError) in
-      let reader: BlobReader
-      do {
-        reader = try BlobReader(bytes: bytes)
-      } catch let error as BlobError {
-        throw .invalidBlob(path: name, error)
+    let input: ChunkedInput
+    do {
+      input = try ChunkedInput(.bytes(bytes), chunkSize: chunkSize)
+    } catch {
+      throw .cannotRead(error)
+    }
+    return try run(input, report: report) { () throws(ValidationError) -> BlobReader in
+      do throws(BlobError) {
+        return try BlobReader(bytes: bytes)
       } catch {
-        throw .unexpected(String(describing: error))
+        throw ValidationError(error, path: name)
       }
-      return (reader, _MemoryInput(bytes: bytes))
-    }, report: report)
+    }
+  }
+
+  /// Validates a blob already open in `reader` (tests bound the work of a
+  /// walk over its numbers through the reader).
+  func validate(
+    reader: BlobReader, name: String, report: (Violation) -> Void
+  ) throws(ValidationError) -> ValidationSummary {
+    try withoutActuallyEscaping(report) { (handler) throws(ValidationError) -> ValidationSummary in
+      try validateBlob(reader, name: name, log: _ViolationLog(limit: options.maxReported, handler: handler))
+    }
   }
 
   // MARK: Internals
 
+  /// Sniffs the `CDIR` magic in the first bytes of `input`, then validates
+  /// the rest of it as text, or opens the blob with `openBlob`.
   private func run(
-    name: String,
-    input: any _SequentialInput,
-    blob openBlob: () throws(ValidationError) -> (BlobReader, any _RandomAccessInput),
-    report: (Violation) -> Void
+    _ input: ChunkedInput, report: (Violation) -> Void,
+    blob openBlob: () throws(ValidationError) -> BlobReader
   ) throws(ValidationError) -> ValidationSummary {
     try withoutActuallyEscaping(report) { (handler) throws(ValidationError) -> ValidationSummary in
       let log = _ViolationLog(limit: options.maxReported, handler: handler)
-      let maxLine = options.maxLineLength
-      // Room for the longest line, one read, and a sentinel line feed.
-      let capacity = maxLine + 1 + chunkSize
-      let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-      defer { buffer.deallocate() }
-
-      // Read at least the 4 magic bytes (or everything, if shorter).
-      var filled = 0
-      while filled < 4 {
-        let got = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: chunkSize))
-        if got == 0 { break }
-        filled += got
+      do throws(FileError) {
+        try input.ensure(4)
+      } catch {
+        throw .cannotRead(error)
       }
-      if filled >= 4, buffer[0] == 0x43, buffer[1] == 0x44, buffer[2] == 0x49, buffer[3] == 0x52 {
-        let (reader, source) = try openBlob()
-        let validator = _BlobValidator(reader: reader, input: source, path: name, options: options, log: log)
-        let lists = try validator.run()
-        let format: InputFormat = reader.header.kind == .full ? .fullSnapshot : .delta
-        return summary(format: format, lists: lists, log: log, textSorted: [])
+      let magic: [UInt8] = [0x43, 0x44, 0x49, 0x52]  // "CDIR"
+      if input.end >= 4, (0..<4).allSatisfy({ input.base[$0] == magic[$0] }) {
+        return try validateBlob(try openBlob(), name: input.name, log: log)
       }
-
       var text = _TextValidator(log: log, options: options)
-      var carried = 0
-      var skipping = false
-      var pending = filled  // bytes already read but not yet scanned
-      while true {
-        var total = carried
-        if pending > 0 {
-          total += pending
-          pending = 0
-        } else {
-          let room = UnsafeMutableRawBufferPointer(start: buffer + carried, count: capacity - 1 - carried)
-          let got = try input.read(into: room)
-          if got == 0 { break }
-          total += got
-        }
-        var scanFrom = carried
-        if skipping {
-          // Drop the rest of a line that was too long.
-          guard let newline = memchr(buffer, 0x0A, total) else {
-            carried = 0
-            continue
-          }
-          let next = UnsafeMutablePointer(newline.assumingMemoryBound(to: UInt8.self)) + 1
-          let rest = buffer + total - next
-          memmove(buffer, next, rest)
-          total = rest
-          scanFrom = 0
-          skipping = false
-        }
-        if let lastNewline = Self.lastLineFeed(buffer + scanFrom, count: total - scanFrom) {
-          let end = lastNewline + 1
-          text.consume(buffer, end)
-          let rest = buffer + total - end
-          memmove(buffer, end, rest)
-          carried = rest
-        } else {
-          carried = total
-        }
-        if carried > maxLine {
-          text.skipLongLine()
-          skipping = true
-          carried = 0
-        }
-      }
-      if !skipping, carried > 0 {
-        buffer[carried] = 0x0A
-        text.consume(buffer, buffer + carried + 1)
+      do throws(FileError) {
+        try text.consumeLines(of: input)
+      } catch {
+        throw .cannotRead(error)
       }
       let (lists, sorted) = text.finish()
       return summary(format: .text, lists: lists, log: log, textSorted: sorted)
     }
   }
 
-  /// The last LF in `count` bytes at `start`.
-  private static func lastLineFeed(_ start: UnsafeMutablePointer<UInt8>, count: Int) -> UnsafeMutablePointer<UInt8>? {
-    var index = count - 1
-    while index >= 0 {
-      if start[index] == 0x0A { return start + index }
-      index -= 1
-    }
-    return nil
+  private func validateBlob(
+    _ reader: BlobReader, name: String, log: _ViolationLog
+  ) throws(ValidationError) -> ValidationSummary {
+    let validator = _BlobValidator(reader: reader, path: name, options: options, log: log)
+    let lists = try validator.run()
+    let format: InputFormat = reader.header.kind == .full ? .fullSnapshot : .delta
+    return summary(format: format, lists: lists, log: log, textSorted: [])
   }
 
   private func summary(

@@ -19,7 +19,7 @@ import CallDirectoryFormat
 /// ``skipLongLine()``, and calls ``finish()`` at the end.
 struct _TextValidator {
   private let log: _ViolationLog
-  private let maxLineLength: Int
+  let maxLineLength: Int
   private let checksControls: Bool
   private var blocking = _ListChecker(list: .blocking)
   private var identification = _ListChecker(list: .identification)

@@ -147,6 +147,8 @@ extension Calldir.Device {
     private static func candidate(_ path: String) throws -> BlobCandidate {
       do {
         return try BlobCandidate(path: path)
+      } catch .blobReadFailed(_, let error) {
+        throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description)
       } catch .unreadableBlob(_, let error) {
         if case .io = error { throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description) }
         throw MappedError(exitCode: ExitCodes.code(for: error), message: "\(path): \(error)")
@@ -260,7 +262,7 @@ extension Calldir.Device {
       switch providerCode {
       case 1, 2, 3, 4, 9, 10: .dataError  // no usable blob, unreadable, corrupt, digest mismatch, downgrade, bad state
       case 5: .tempFail  // the blob changed meanwhile
-      default: .ioError  // state or data directory I/O (6, 7, 8, 11)
+      default: .ioError  // state, data directory or blob I/O (6, 7, 8, 11, 12)
       }
     }
 

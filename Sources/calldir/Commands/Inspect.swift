@@ -9,7 +9,10 @@ extension Calldir {
       name: "inspect",
       abstract: "Show a blob's header, counts, digest and checksum status, or its entries.",
       discussion: """
-        Verifies every checksum and the content digest (exit 65 when the blob is corrupt). \
+        Verifies every checksum and the content digest (exit 65 when the blob is corrupt), \
+        run by run: a run of consecutive numbers costs O(1) however long (identification \
+        runs are hashed entry by entry, as the digest defines them). FILE must be a regular \
+        file: a directory, a symbolic link loop, a FIFO or a pipe exits 66. \
         With --entries, prints every entry as TSV: for a full snapshot `block<TAB>number` \
         lines, then `identify<TAB>number<TAB>label` lines, each ascending; for a delta \
         `-block`, `+block`, `-identify`, `+identify` lines, removes before adds.
@@ -128,16 +131,24 @@ enum BlobEntries {
   }
 
   private static func numbers(_ iterator: NumberIterator, prefix: String, to output: any OutputSink) throws {
-    var buffer = [Int64](repeating: 0, count: 4096)
-    while output.isWritable {
-      let count = try buffer.withUnsafeMutableBufferPointer { try iterator.next(into: $0) }
-      if count == 0 { break }
-      for index in 0..<count {
-        output.write(prefix)
-        output.write(String(buffer[index]))
-        output.write("\n")
+    while output.isWritable, let chunk = try iterator.nextChunk() {
+      switch chunk {
+      case .run(let range):
+        // Every number of the run is printed, as asked; a closed output stops it.
+        for number in range {
+          guard output.isWritable else { return }
+          line(prefix, number, to: output)
+        }
+      case .numbers(let numbers):
+        for number in numbers { line(prefix, number, to: output) }
       }
     }
+  }
+
+  private static func line(_ prefix: String, _ number: Int64, to output: any OutputSink) {
+    output.write(prefix)
+    output.write(String(number))
+    output.write("\n")
   }
 
   private static func labeled(

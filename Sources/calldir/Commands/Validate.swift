@@ -1,3 +1,4 @@
+import CalldirSystem
 import CallDirectoryValidation
 import CommandLineKit
 
@@ -15,11 +16,16 @@ extension Calldir {
         first, no + or leading zero, in 1...9223372036854775806; each list must be \
         strictly ascending. Violations go to standard output as `FILE:LINE: error: ...` \
         (blobs: `FILE:entry N (SECTION): error: ...`), then notes and a summary line. \
+        FILE is read once, front to back, so a FIFO or a pipe works like a file: `-` (or \
+        /dev/stdin) reads standard input. A blob is read at random offsets, so one that is not \
+        a regular file is first read into memory, up to 256 MiB (a larger one exits 65: pass \
+        it as a regular file). \
         Exits 0 when valid (warnings allowed), 1 when violations were found, 65 for a \
-        corrupt blob, 66 when FILE cannot be opened.
+        corrupt blob, 66 when FILE cannot be opened or is a directory or a symbolic link \
+        loop, 74 when reading fails.
         """,
       arguments: [
-        .positional("file", help: "A calldir blob or a text list."),
+        .positional("file", help: "A calldir blob or a text list; - for standard input."),
         .flag("json", help: "Print one JSON object instead of diagnostics."),
         .option("max-errors", valueName: "n", defaultValue: "20",
                 help: "Report at most this many violations, 0 for all; counting continues."),
@@ -44,11 +50,15 @@ extension Calldir {
 
     func run(context: CommandContext) throws {
       let output = context.standardOutput
-      let writer = ValidationReportWriter(name: path, style: json ? .json : .text) { output.write($0) }
+      let writer = ValidationReportWriter(name: path == "-" ? "<stdin>" : path, style: json ? .json : .text) { output.write($0) }
       let validator = DatasetValidator(options: ValidationOptions(maxReported: maxErrors == 0 ? nil : maxErrors))
       let summary: ValidationSummary
       do {
-        summary = try validator.validate(path: path) { writer.write($0) }
+        if path == "-" {
+          summary = try validator.validate(descriptor: .standardInput, name: "<stdin>") { writer.write($0) }
+        } else {
+          summary = try validator.validate(path: path) { writer.write($0) }
+        }
       } catch {
         throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description)
       }
@@ -59,14 +69,14 @@ extension Calldir {
 }
 
 extension ExitCodes {
-  /// The exit code for a validation error: 66 when the file cannot be
-  /// opened, 74 when reading fails, 65 for a damaged blob.
+  /// The exit code for a validation error: 66 when the input is missing,
+  /// a directory or a symbolic link loop, 74 when reading fails, 65 for a
+  /// damaged blob or one too large to read from a pipe.
   static func code(for error: ValidationError) -> ExitCode {
     switch error {
-    case .cannotOpen: .noInput
-    case .readFailed: .ioError
+    case .cannotRead(let error): code(reading: error)
+    case .blobTooLargeToSpool: .dataError
     case .invalidBlob(_, let error): code(for: error)
-    case .unexpected: .software
     }
   }
 }

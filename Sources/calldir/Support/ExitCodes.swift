@@ -1,3 +1,4 @@
+import CalldirSystem
 import CallDirectoryCompiler
 import CallDirectoryFormat
 import CalldirSystem
@@ -60,10 +61,12 @@ enum ExitCodes {
     }
   }
 
-  /// An input that is missing or not a file (a directory, a symbolic link
-  /// loop, no permission) is "no input"; anything else failed reading.
+  /// An input that is missing or not a readable file (`ENOENT`, `ENOTDIR`,
+  /// `EISDIR`, `ELOOP`, `EACCES`, and `ESPIPE`: a FIFO or pipe where a blob,
+  /// read at random offsets, was expected) is "no input"; anything else
+  /// failed reading.
   static func code(reading error: FileError) -> ExitCode {
-    error.errno.isMissingInput ? .noInput : .ioError
+    error.errno.isMissingInput || error.errno == .illegalSeek ? .noInput : .ioError
   }
 
   /// A file or directory the store needs that cannot be made is "cannot
@@ -86,7 +89,7 @@ enum ExitCodes {
 
   static func code(for error: BlobError) -> ExitCode {
     switch error {
-    case .io(_, _, let code): Errno(rawValue: code).isMissingInput ? .noInput : .ioError
+    case .io(let error): code(reading: error)
     case .misuse: .software
     default: .dataError
     }

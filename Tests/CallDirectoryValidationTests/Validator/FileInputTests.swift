@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirSystem
 import Testing
 @testable import CallDirectoryValidation
 
@@ -7,20 +8,21 @@ import Testing
     #expect {
       _ = try validate(path: "/nonexistent/calldir/list.txt")
     } throws: { error in
-      guard let error = error as? ValidationError, case .cannotOpen(_, let code) = error else { return false }
-      return code == 2 && error.isMissingInput
-        && error.description == "cannot open '/nonexistent/calldir/list.txt': no such file or directory (errno 2)"
+      guard let error = error as? ValidationError, case .cannotRead(let file) = error else { return false }
+      return file.errno == .noSuchFileOrDirectory && error.isMissingInput
+        && error.description == "cannot open /nonexistent/calldir/list.txt: no such file or directory"
     }
   }
 
-  @Test func directoryIsAReadError() throws {
+  @Test func directoryIsMissingInput() throws {
     let directory = try TemporaryDirectory()
     defer { directory.cleanup() }
     #expect {
       _ = try validate(path: directory.path)
     } throws: { error in
-      guard let error = error as? ValidationError, case .readFailed = error else { return false }
-      return !error.isMissingInput
+      guard let error = error as? ValidationError, case .cannotRead(let file) = error else { return false }
+      return file.errno == .isDirectory && error.isMissingInput
+        && error.description == "cannot read \(directory.path): is a directory"
     }
   }
 
