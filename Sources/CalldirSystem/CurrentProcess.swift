@@ -15,7 +15,8 @@ public enum CurrentProcess {
   public static var workingDirectory: String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-    return String(cString: buffer)
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Makes writes to a closed pipe fail with `EPIPE` instead of killing

@@ -333,10 +333,8 @@ public struct Publisher {
     let header: BlobHeader
     do {
       header = try BlobReader.readHeader(path: path)
-    } catch let error as BlobError {
-      throw .blob(path: path, error: error)
     } catch {
-      throw .store(.fileMismatch(path: path, problem: "\(error)"))
+      throw .blob(path: path, error: error)
     }
     guard header.version == UInt64(record.version), header.contentDigest.hex == record.digest else {
       throw .store(.fileMismatch(
@@ -615,52 +613,17 @@ public struct Publisher {
 
   /// How the lists of the new snapshot (the blob at `pendingPath`) differ
   /// from the latest version's: entries added and removed per list (a
-  /// relabelled number is neither). Streams both blobs.
+  /// relabelled number is neither), run by run (a 10^9-number range costs
+  /// one step).
   private func countChanges(from latest: SnapshotRecord, to pendingPath: String) throws(BuildError) -> ListChanges {
     let path = store.path(latest.path)
     do {
-      let old = try BlobReader(path: path)
-      let new = try BlobReader(path: pendingPath)
-      let blocking = try Self.countDifferences(old.blocking().next, new.blocking().next)
-      let oldEntries = try old.identification()
-      let newEntries = try new.identification()
-      let identification = try Self.countDifferences({ try oldEntries.next()?.number }, { try newEntries.next()?.number })
+      let counts = try SnapshotDiffer.countChanges(from: try BlobReader(path: path), to: try BlobReader(path: pendingPath))
       return ListChanges(
-        blockingAdded: blocking.added, blockingRemoved: blocking.removed,
-        identificationAdded: identification.added, identificationRemoved: identification.removed)
-    } catch let error as BlobError {
-      throw .blob(path: path, error: error)
+        blockingAdded: counts.blockingAdded, blockingRemoved: counts.blockingRemoved,
+        identificationAdded: counts.identificationAdded, identificationRemoved: counts.identificationRemoved)
     } catch {
-      throw .store(.file(FileError(operation: "read", path: path, errno: .ioError, detail: "\(error)")))
-    }
-  }
-
-  /// How many numbers the ascending sequence `new` has that `old` lacks,
-  /// and the reverse.
-  private static func countDifferences(
-    _ old: () throws -> Int64?, _ new: () throws -> Int64?
-  ) throws -> (added: Int, removed: Int) {
-    var added = 0
-    var removed = 0
-    var left = try old()
-    var right = try new()
-    while true {
-      switch (left, right) {
-      case (nil, nil):
-        return (added, removed)
-      case (let a?, let b?) where a == b:
-        left = try old()
-        right = try new()
-      case (let a?, let b?) where a < b:
-        removed += 1
-        left = try old()
-      case (_?, nil):
-        removed += 1
-        left = try old()
-      default:
-        added += 1
-        right = try new()
-      }
+      throw .blob(path: path, error: error)
     }
   }
 
