@@ -44,6 +44,34 @@ import Testing
     }
   }
 
+  /// The same holds for build (a source, the config), device load and the
+  /// commands that read a store.
+  @Test func aDirectoryOrALoopIsNoInputForBuildDeviceAndStoreCommands() throws {
+    let directory = try TemporaryDirectory()
+    let folder = directory.path("folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let loop = directory.path("loop-a")
+    try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: directory.path("loop-b"))
+    try FileManager.default.createSymbolicLink(atPath: directory.path("loop-b"), withDestinationPath: loop)
+    for (bad, text) in [(folder, "is a directory"), (loop, "too many levels of symbolic links")] {
+      try directory.write("calldir.json", #"{"sources": [{"path": "\#(bad)", "format": "lines", "list": "block"}]}"#)
+      let runs: [[String]] = [
+        ["build", "--config", directory.path("calldir.json"), "--store", directory.path("store")],
+        ["build", "--config", bad, "--store", directory.path("store")],
+        ["device", "load", "--device", directory.path("phone"), bad],
+        ["history", "--store", bad],
+        ["explain", "--store", bad, "+41212130911"],
+      ]
+      for arguments in runs {
+        let result = try CalldirProcess.run(arguments)
+        #expect(result.status == 66, "\(arguments): \(result.standardError)")
+        if arguments[0] != "history" && arguments[0] != "explain" {
+          #expect(result.standardError.contains(text), "\(arguments): \(result.standardError)")
+        }
+      }
+    }
+  }
+
   @Test(arguments: [false, true]) func validateReadsAFIFOOnce(blob: Bool) throws {
     let directory = try TemporaryDirectory()
     let source = blob

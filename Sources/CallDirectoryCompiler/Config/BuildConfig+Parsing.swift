@@ -59,9 +59,7 @@ extension BuildConfig {
         throw .fileNotFound(keyPath: "\(spec.keyPath).path", path: spec.path)
       }
       if status.kind == .directory {
-        throw .invalidValue(
-          keyPath: "\(spec.keyPath).path",
-          reason: "is a directory: \(spec.path)")
+        throw .notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: "directory")
       }
     }
   }

@@ -19,6 +19,8 @@ public enum ConfigError: Error, Hashable, CustomStringConvertible {
   case invalidValue(keyPath: String, reason: String)
   /// A source file does not exist.
   case fileNotFound(keyPath: String, path: String)
+  /// A source path names something other than a file (a directory).
+  case notAFile(keyPath: String, path: String, kind: String)
 
   /// The key path the error is about (empty for the whole file).
   public var keyPath: String {
@@ -26,7 +28,7 @@ public enum ConfigError: Error, Hashable, CustomStringConvertible {
     case .unreadable, .invalidJSON: return ""
     case .unknownKey(let keyPath, _), .unsupportedKey(let keyPath, _),
       .missingKey(let keyPath, _, _), .wrongType(let keyPath, _, _),
-      .invalidValue(let keyPath, _), .fileNotFound(let keyPath, _):
+      .invalidValue(let keyPath, _), .fileNotFound(let keyPath, _), .notAFile(let keyPath, _, _):
       return keyPath
     }
   }
@@ -57,6 +59,8 @@ public enum ConfigError: Error, Hashable, CustomStringConvertible {
       return "\(at(keyPath))\(reason)"
     case .fileNotFound(let keyPath, let path):
       return "\(keyPath): file not found: \(path)"
+    case .notAFile(let keyPath, let path, let kind):
+      return "\(keyPath): cannot read \(path): is a \(kind)"
     }
   }
 }

@@ -462,7 +462,7 @@ public struct Publisher {
         throw .compile(.source(.file(error)))
       }
       if status?.kind == .directory {
-        throw .config(.invalidValue(keyPath: "\(spec.keyPath).path", reason: "is a directory: \(spec.path)"))
+        throw .config(.notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: "directory"))
       }
       guard status == nil else { continue }
       let gaveNumbers = previous.contains {

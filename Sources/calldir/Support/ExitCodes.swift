@@ -45,7 +45,7 @@ enum ExitCodes {
     switch error {
     case .unreadable(let error) where error.errno == .fileTooLarge: .dataError
     case .unreadable(let error): code(reading: error)
-    case .fileNotFound: .noInput
+    case .fileNotFound, .notAFile: .noInput
     default: .dataError
     }
   }
