@@ -6,6 +6,7 @@ import Testing
 /// is refused until `calldir repair`, a damaged or replaced blob is never a
 /// base, and a version number names one content forever.
 @Suite struct StoreSafetyTests {
+  /// Builds `count` versions (see ``store(versions:)``), for other suites too.
   /// Builds `count` versions of a GuardedStore, each adding numbers.
   static func store(versions count: Int) throws -> GuardedStore {
     let store = try GuardedStore(block: 100, names: 20)
@@ -241,4 +242,73 @@ func latestDigest(_ store: GuardedStore) throws -> String {
   let versions = try #require(try parseJSON(
     try CalldirProcess.run(["history", "--store", store.store, "--json"]).standardOutput)["versions"] as? [[String: Any]])
   return try #require(versions.last?["digest"] as? String)
+}
+
+/// Faults injected into `repair` and `diff --store`: each run fails cleanly
+/// or succeeds, published files are never touched, and the next run works.
+@Suite struct RepairAndDiffFaultTests {
+  static func lostCatalogStore() throws -> GuardedStore {
+    let store = try StoreSafetyTests.store(versions: 3)
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.store + "/catalog.sqlite" + suffix) }
+    return store
+  }
+
+  @Test func everyFaultOfARepairLosesNothing() throws {
+    let reference = try Self.lostCatalogStore()
+    let counts = reference.directory.path("counts")
+    #expect(try CalldirProcess.run(
+      ["repair", "--store", reference.store], environment: ["CALLDIR_FAULT_COUNTS": counts]).status == 0)
+    let calls = try faultCounts(counts)
+    var runs = 0
+    for call in ["write", "fsync", "rename", "read"] {
+      for occurrence in stride(from: 1, through: max(1, calls[call] ?? 0), by: max(1, (calls[call] ?? 0) / 12)) {
+        let store = try Self.lostCatalogStore()
+        let published = try StoreSafetyTests.files(store)
+        let fault = occurrence % 3 == 0 ? "EINTR" : "EIO"
+        let result = try CalldirProcess.run(
+          ["repair", "--store", store.store], environment: ["CALLDIR_FAULTS": "\(call):\(occurrence):\(fault)"])
+        runs += 1
+        let context = "\(call) \(occurrence) \(fault): \(result.standardError)"
+        #expect(result.status == 0 || (result.status == 74 && result.standardError.hasPrefix("error: ")), "\(context)")
+        #expect(try StoreSafetyTests.files(store) == published, "\(context)")
+        if FileManager.default.fileExists(atPath: store.store + "/catalog.sqlite") {
+          #expect(try integrityCheck(store.store + "/catalog.sqlite") == "ok", "\(context)")
+        }
+        #expect(try CalldirProcess.run(["repair", "--store", store.store]).status == 0, "\(context)")
+        try store.writeBlock(300)
+        let next = try store.build(["--json"])
+        #expect(try parseJSON(next.standardOutput)["version"] as? Int == 4, "\(context) then \(next.standardError)")
+      }
+    }
+    #expect(runs > 10)
+  }
+
+  @Test func everyFaultOfADiffLeavesNoHalfWrittenDelta() throws {
+    let store = try StoreSafetyTests.store(versions: 2)
+    let output = store.directory.path("delta.cdir")
+    let counts = store.directory.path("counts")
+    let arguments = ["diff", "--store", store.store, "1", "2", "-o", output]
+    #expect(try CalldirProcess.run(arguments, environment: ["CALLDIR_FAULT_COUNTS": counts]).status == 0)
+    let expected = try Data(contentsOf: URL(fileURLWithPath: output))
+    let calls = try faultCounts(counts)
+    for call in ["write", "fsync", "rename", "read"] {
+      for occurrence in 1...max(1, calls[call] ?? 0) {
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: output))
+        let result = try CalldirProcess.run(arguments, environment: ["CALLDIR_FAULTS": "\(call):\(occurrence):EIO"])
+        let context = "\(call) \(occurrence): \(result.standardError)"
+        let now = try Data(contentsOf: URL(fileURLWithPath: output))
+        if result.status == 0 {
+          #expect(now == expected, "\(context)")
+        } else {
+          #expect(result.status == 74 && result.standardError.hasPrefix("error: "), "\(context)")
+          // Never half-written: the old file, or (when only syncing the
+          // directory after the rename failed) the whole new one.
+          #expect(now == Data("previous".utf8) || now == expected, "\(context)")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory.path(""))
+          .filter { $0.hasPrefix(".delta.cdir") }
+        #expect(leftovers.isEmpty, "\(context): \(leftovers)")
+      }
+    }
+  }
 }
