@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "PhoneNumbers", targets: ["PhoneNumbers"]),
     .library(name: "CallDirectoryFormat", targets: ["CallDirectoryFormat"]),
     .library(name: "CallDirectoryProvider", targets: ["CallDirectoryProvider"]),
+    .library(name: "CallDirectorySync", targets: ["CallDirectorySync"]),
   ],
   targets: [
     // ICU is reached only through this C shim: its public header uses plain
@@ -44,6 +45,11 @@ let package = Package(
     // The device-side loader an app ships in its Call Directory extension:
     // streams full or delta blobs into any context with CallKit's method names.
     .target(name: "CallDirectoryProvider", dependencies: ["CallDirectoryFormat", "CalldirSystem"], swiftSettings: hotPath),
+    // What a phone's app needs to sync from a store: the manifest, its
+    // signature check (the verifier is passed in: CryptoKit on iOS,
+    // libsodium here) and the plan of what to fetch. Device side: no
+    // Foundation, nothing newer than iOS 15.
+    .target(name: "CallDirectorySync", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.

@@ -1,0 +1,91 @@
+/// What a store publishes for phones to fetch (`STORE/manifest.json`,
+/// `schemas/manifest.schema.json`): the dataset, its latest version, and per
+/// Call Directory extension the full snapshot and every delta to it, each
+/// with its size and SHA-256. Paths are relative to the store, so the
+/// store's `manifest.json*`, `snapshots/` and `deltas/` copied to any static
+/// host are the whole deployment.
+///
+/// The manifest is signed (`manifest.json.sig`, Ed25519 over its exact
+/// bytes); a phone trusts nothing it names before the signature verifies
+/// (``ManifestTrust``).
+public struct Manifest: Sendable, Hashable {
+  /// The dataset's name, e.g. `com.example.blocklist`.
+  public var dataset: String
+  /// The version the manifest describes.
+  public var version: Int
+  /// When it was published, ISO 8601 UTC.
+  public var published: String
+  /// After this many consecutive incremental syncs a phone loads full
+  /// snapshots instead, so that drift cannot accumulate.
+  public var fullEvery: Int
+  /// One entry per extension, by ascending index.
+  public var extensions: [Extension]
+
+  public init(dataset: String, version: Int, published: String, fullEvery: Int, extensions: [Extension]) {
+    self.dataset = dataset
+    self.version = version
+    self.published = published
+    self.fullEvery = fullEvery
+    self.extensions = extensions
+  }
+
+  /// One Call Directory extension's data.
+  public struct Extension: Sendable, Hashable {
+    /// 1, 2, … (an unsharded dataset has one extension, index 1).
+    public var index: Int
+    /// The numbers the extension holds: `lower ... upper`.
+    public var lower: Int64
+    public var upper: Int64
+    public var counts: Counts
+    /// The full snapshot of the version.
+    public var full: File
+    /// Deltas from earlier versions to this one, newest base first.
+    public var deltas: [Delta]
+
+    public init(index: Int, lower: Int64, upper: Int64, counts: Counts, full: File, deltas: [Delta]) {
+      self.index = index
+      self.lower = lower
+      self.upper = upper
+      self.counts = counts
+      self.full = full
+      self.deltas = deltas
+    }
+  }
+
+  /// Entries of an extension.
+  public struct Counts: Sendable, Hashable {
+    public var blocking: Int
+    public var identification: Int
+
+    public init(blocking: Int, identification: Int) {
+      self.blocking = blocking
+      self.identification = identification
+    }
+  }
+
+  /// A file of the store.
+  public struct File: Sendable, Hashable {
+    /// Relative to the store (and to the manifest's URL), `/`-separated.
+    public var path: String
+    public var bytes: Int64
+    /// The SHA-256 of its bytes, lowercase hex.
+    public var sha256: String
+
+    public init(path: String, bytes: Int64, sha256: String) {
+      self.path = path
+      self.bytes = bytes
+      self.sha256 = sha256
+    }
+  }
+
+  /// A delta from version `from`.
+  public struct Delta: Sendable, Hashable {
+    public var from: Int
+    public var file: File
+
+    public init(from: Int, file: File) {
+      self.from = from
+      self.file = file
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/// Why a manifest, its signature or a file it names is not to be trusted.
+public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The manifest is not a valid manifest.
+  case malformed(String)
+  /// The signature file is not one line of base64 of 64 bytes.
+  case malformedSignature(String)
+  /// The signature does not verify with the public key.
+  case badSignature
+  /// The manifest is of another dataset than the device holds.
+  case wrongDataset(expected: String, found: String)
+  /// The manifest is older than what the device holds (a replay or a rollback).
+  case rollback(installed: Int, offered: Int)
+  /// A downloaded file is not the one the manifest names.
+  case fileMismatch(path: String, problem: String)
+
+  public var description: String {
+    switch self {
+    case .malformed(let problem): "malformed manifest: \(problem)"
+    case .malformedSignature(let problem): "malformed manifest signature: \(problem)"
+    case .badSignature: "the manifest's signature does not verify with the public key; nothing was installed"
+    case .wrongDataset(let expected, let found):
+      "the manifest is of dataset '\(found)', the device holds '\(expected)'; nothing was installed"
+    case .rollback(let installed, let offered):
+      "the manifest offers version \(offered), older than the installed version \(installed) (a replay or a rollback); "
+        + "nothing was installed"
+    case .fileMismatch(let path, let problem): "\(path) is not the file the manifest names: \(problem)"
+    }
+  }
+}
