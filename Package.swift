@@ -24,6 +24,11 @@ let package = Package(
     .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // libsodium for Ed25519 and SHA-256 on the server and in calldir's
+    // device simulation; the modules an app embeds never link it (they take
+    // a verifier: CryptoKit on iOS).
+    .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    .target(name: "Sodium", dependencies: ["CSodium", "CallDirectorySync"]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
     // The system layer every module stands on (the device side included):
     // syscalls behind one fault-injection seam, file descriptors, atomic
@@ -71,6 +76,7 @@ let package = Package(
     // `make bench`: calldir against sort, comm and Python phonenumbers.
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
     .testTarget(name: "CalldirSystemTests", dependencies: ["CalldirSystem"]),
+    .testTarget(name: "SodiumTests", dependencies: ["Sodium", "CallDirectorySync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CalldirSystem", "CommandLineKit"]),
     // Fixtures: blobs written by the format version 1 writer, kept to prove
     // that readers still accept version 1.
