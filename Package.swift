@@ -60,7 +60,10 @@ let package = Package(
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
     .target(
       name: "CallDirectoryCompiler",
-      dependencies: ["CalldirSystem", "PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat"],
+      dependencies: [
+        "CalldirSystem", "PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat", "CallDirectorySync",
+        "Sodium",
+      ],
       swiftSettings: hotPath
     ),
     // The thin executable: argument parsing, one file per command, exit codes.
@@ -68,7 +71,7 @@ let package = Package(
       name: "calldir",
       dependencies: [
         "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler",
-        "CallDirectoryValidation",
+        "CallDirectorySync", "Sodium", "CallDirectoryValidation",
         "CallDirectoryProvider", "CallKitMock",
       ],
       swiftSettings: hotPath
@@ -113,7 +116,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryProvider", "CallKitMock", "CalldirSystem", "CallDirectoryCompiler",
-        "SQLiteDatabase",
+        "SQLiteDatabase", "CallDirectorySync", "Sodium",
       ],
       resources: [.copy("Fixtures")]),
   ],

@@ -35,7 +35,9 @@ CREATE TABLE snapshots (
   identification_added   INTEGER,        -- identification numbers added (a relabel is neither)
   identification_removed INTEGER,
   conflicts_path         TEXT,           -- the label conflicts report; NULL when none was kept
-  max_range_size         INTEGER         -- the config's maxRangeSize (ranges above it were rejected)
+  max_range_size         INTEGER,        -- the config's maxRangeSize (ranges above it were rejected)
+  dataset                TEXT,           -- the config's dataset, carried by the version's blobs; NULL before datasets
+  pruned_at              TEXT            -- when 'calldir prune' removed the version's files; NULL while they are kept
 );
 
 CREATE TABLE snapshot_sources (

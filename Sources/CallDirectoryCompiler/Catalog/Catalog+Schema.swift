@@ -22,6 +22,8 @@ extension Catalog {
     ALTER TABLE snapshots ADD COLUMN identification_removed INTEGER;
     ALTER TABLE snapshots ADD COLUMN conflicts_path TEXT;
     ALTER TABLE snapshots ADD COLUMN max_range_size INTEGER;
+    ALTER TABLE snapshots ADD COLUMN dataset TEXT;
+    ALTER TABLE snapshots ADD COLUMN pruned_at TEXT;
     ALTER TABLE snapshot_sources ADD COLUMN written_path TEXT;
     ALTER TABLE snapshot_sources ADD COLUMN options TEXT;
     ALTER TABLE snapshot_sources ADD COLUMN max_removal_ratio REAL;
@@ -70,7 +72,9 @@ CREATE TABLE snapshots (
   identification_added   INTEGER,        -- identification numbers added (a relabel is neither)
   identification_removed INTEGER,
   conflicts_path         TEXT,           -- the label conflicts report; NULL when none was kept
-  max_range_size         INTEGER         -- the config's maxRangeSize (ranges above it were rejected)
+  max_range_size         INTEGER,        -- the config's maxRangeSize (ranges above it were rejected)
+  dataset                TEXT,           -- the config's dataset, carried by the version's blobs; NULL before datasets
+  pruned_at              TEXT            -- when 'calldir prune' removed the version's files; NULL while they are kept
 );
 
 CREATE TABLE snapshot_sources (

@@ -184,6 +184,21 @@ public final class Catalog {
     try run { try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
   }
 
+  /// Marks the files of `versions` as removed by `calldir prune`, in one
+  /// transaction (before the files go, so that a crash between leaves the
+  /// catalog saying what the next prune finishes).
+  public func markPruned(versions: [Int], at time: String) throws(StoreError) {
+    try run {
+      try database.withTransaction(.immediate) {
+        for version in versions {
+          try database.execute(
+            "UPDATE snapshots SET pruned_at = ? WHERE version = ? AND pruned_at IS NULL",
+            arguments: [.text(time), .integer(Int64(version))])
+        }
+      }
+    }
+  }
+
   /// Records a build a guard refused.
   public func record(refusal: RefusalRecord) throws(StoreError) {
     try run {
@@ -210,8 +225,8 @@ public final class Catalog {
           INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
             labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
             read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
-            identification_removed, conflicts_path, max_range_size)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            identification_removed, conflicts_path, max_range_size, dataset, pruned_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           arguments: [
             .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
@@ -227,6 +242,7 @@ public final class Catalog {
             Self.optional(changes?.identificationAdded), Self.optional(changes?.identificationRemoved),
             snapshot.conflictsPath.map { .text($0) } ?? .null,
             snapshot.maxRangeSize.map { .integer($0) } ?? .null,
+            .text(snapshot.dataset), snapshot.prunedAt.map { .text($0) } ?? .null,
           ])
         for source in sources {
           try database.execute(
@@ -309,7 +325,8 @@ public final class Catalog {
           readMilliseconds: try row.int64("read_ms"), compileMilliseconds: try row.int64("compile_ms"),
           writeMilliseconds: try row.int64("write_ms"), totalMilliseconds: try row.int64("total_ms")),
         changes: changes, conflictsPath: try row.optionalText("conflicts_path"),
-        maxRangeSize: try row.optionalInt64("max_range_size"))
+        maxRangeSize: try row.optionalInt64("max_range_size"), dataset: try row.optionalText("dataset") ?? "",
+        prunedAt: try row.optionalText("pruned_at"))
     }
   }
 

@@ -30,6 +30,10 @@ public struct SnapshotRecord: Sendable, Hashable {
   public var conflictsPath: String? = nil
   /// The config's `maxRangeSize` (nil when not recorded).
   public var maxRangeSize: Int64? = nil
+  /// The dataset the version's blobs carry (empty before datasets).
+  public var dataset: String = ""
+  /// When `calldir prune` removed the version's files (nil while kept).
+  public var prunedAt: String? = nil
 }
 
 /// How a version's lists changed against the version before it.

@@ -20,6 +20,10 @@ public enum StoreError: Error, CustomStringConvertible {
   case catalogBehind(store: String, known: Int, onDisk: Int)
   /// A published file disagrees with what the catalog recorded for it.
   case fileMismatch(path: String, problem: String)
+  /// The store publishes one dataset; the config names another.
+  case datasetChanged(store: String, published: String, configured: String)
+  /// The snapshot needs more Call Directory extensions than `maxExtensions`.
+  case capacity(needed: Int, maxExtensions: Int, perExtension: Int, entries: Int)
   /// A file operation failed.
   case file(FileError)
 
@@ -42,6 +46,13 @@ public enum StoreError: Error, CustomStringConvertible {
         + "run 'calldir repair --store \(store)' to bring the catalog up to date"
     case .fileMismatch(let path, let problem):
       "\(path) does not match the catalog: \(problem); run 'calldir repair' to check the store"
+    case .datasetChanged(let store, let published, let configured):
+      "\(store) publishes dataset '\(published)', the config names '\(configured.isEmpty ? "(none)" : configured)'; "
+        + "nothing published (phones refuse another dataset's data: use a new store)"
+    case .capacity(let needed, let maxExtensions, let perExtension, let entries):
+      "the snapshot's \(entries) entries need \(needed) extensions of at most \(perExtension) entries, above "
+        + "maxExtensions \(maxExtensions); nothing published (raise maxExtensions and ship that many extensions, "
+        + "or make the dataset smaller)"
     case .file(let error): error.description
     }
   }

@@ -71,8 +71,8 @@ private struct _ConfigParser {
   let baseDirectory: String
 
   static let rootKeys = [
-    "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "deltaHistory",
-    "maxEntriesPerExtension", "maxRangeSize", "sources",
+    "dataset", "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "deltaHistory",
+    "maxEntriesPerExtension", "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
   ]
   static let commonSourceKeys = [
     "path", "format", "list", "region", "priority", "maxRemovalRatio",
@@ -102,10 +102,24 @@ private struct _ConfigParser {
       config.deltaHistory = try integer(
         value, at: "deltaHistory", minimum: 0, maximum: 1000)
     }
+    if let value = object["dataset"] {
+      config.dataset = try dataset(value, at: "dataset")
+    }
     if let value = object["maxEntriesPerExtension"] {
       config.maxEntriesPerExtension = try integer(
         value, at: "maxEntriesPerExtension", minimum: 1,
-        maximum: Int(Int32.max))
+        maximum: BuildConfig.Defaults.extensionEntryLimit)
+    }
+    if let value = object["maxExtensions"] {
+      config.maxExtensions = try integer(value, at: "maxExtensions", minimum: 1, maximum: 1000)
+    }
+    if let value = object["fullEvery"] {
+      config.fullEvery = try integer(value, at: "fullEvery", minimum: 1, maximum: 100_000)
+    }
+    if let value = object["signingKey"] {
+      let path = try string(value, at: "signingKey")
+      if path.isEmpty { throw .invalidValue(keyPath: "signingKey", reason: "must not be empty") }
+      config.signingKey = _resolve(path, against: baseDirectory)
     }
     if let value = object["maxRangeSize"] {
       config.maxRangeSize = Int64(try integer(
@@ -301,6 +315,20 @@ private struct _ConfigParser {
         reason += "; did you mean '\(upper)'?"
       }
       throw .invalidValue(keyPath: keyPath, reason: reason)
+    }
+    return text
+  }
+
+  /// A dataset name: 1 to 64 bytes of UTF-8, printable, such as
+  /// `com.example.blocklist` (it goes into every blob's header).
+  func dataset(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> String {
+    let text = try string(value, at: keyPath)
+    guard !text.isEmpty, text.utf8.count <= 64,
+      !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == " " })
+    else {
+      throw .invalidValue(
+        keyPath: keyPath,
+        reason: "must be 1 to 64 bytes without spaces or control characters, such as 'com.example.blocklist'")
     }
     return text
   }

@@ -22,6 +22,15 @@ public struct BuildConfig: Sendable, Hashable {
     public static let deltaHistory = 7
     /// `maxRangeSize`: 10^9 numbers, a whole 9-digit national range.
     public static let maxRangeSize: Int64 = 1_000_000_000
+    /// `maxEntriesPerExtension`: 1.8M, what one extension was seen to load
+    /// (2,000,000 failed after 1,990,000; `call-directory.md` §2).
+    public static let maxEntriesPerExtension = 1_800_000
+    /// The most a config may set: CallKit's limit per extension.
+    public static let extensionEntryLimit = 2_000_000
+    /// `maxExtensions`.
+    public static let maxExtensions = 20
+    /// `fullEvery`: after 30 incremental syncs a phone loads full snapshots.
+    public static let fullEvery = 30
   }
 
   /// The region for national numbers of sources without `region`.
@@ -34,8 +43,18 @@ public struct BuildConfig: Sendable, Hashable {
   public var maxRemovalRatio: Double
   /// How many earlier snapshots get delta blobs (0 or more).
   public var deltaHistory: Int
-  /// The most entries one Call Directory extension may hold (1 or more).
-  public var maxEntriesPerExtension: Int?
+  /// The dataset's name (`dataset`), carried by every blob, the catalog and
+  /// the manifest; empty when the config names none.
+  public var dataset: String
+  /// The most entries one Call Directory extension holds: past it, a
+  /// snapshot is sharded across extensions (1…2,000,000).
+  public var maxEntriesPerExtension: Int
+  /// The most extensions a plan may use.
+  public var maxExtensions: Int
+  /// The manifest's `fullEvery`.
+  public var fullEvery: Int
+  /// The Ed25519 key that signs the manifest (`signingKey`, resolved), if any.
+  public var signingKey: String?
   /// The most numbers one range or pattern line may hold; a larger one is
   /// rejected, so that no line makes a build, or anything that reads its
   /// output, do unbounded work.
@@ -51,7 +70,11 @@ public struct BuildConfig: Sendable, Hashable {
     maxRejectRatio: Double = Defaults.maxRejectRatio,
     maxRemovalRatio: Double = Defaults.maxRemovalRatio,
     deltaHistory: Int = Defaults.deltaHistory,
-    maxEntriesPerExtension: Int? = nil,
+    dataset: String = "",
+    maxEntriesPerExtension: Int = Defaults.maxEntriesPerExtension,
+    maxExtensions: Int = Defaults.maxExtensions,
+    fullEvery: Int = Defaults.fullEvery,
+    signingKey: String? = nil,
     maxRangeSize: Int64 = Defaults.maxRangeSize,
     sources: [SourceSpec] = [],
     baseDirectory: String = "/"
@@ -60,7 +83,11 @@ public struct BuildConfig: Sendable, Hashable {
     self.maxRejectRatio = maxRejectRatio
     self.maxRemovalRatio = maxRemovalRatio
     self.deltaHistory = deltaHistory
+    self.dataset = dataset
     self.maxEntriesPerExtension = maxEntriesPerExtension
+    self.maxExtensions = maxExtensions
+    self.fullEvery = fullEvery
+    self.signingKey = signingKey
     self.maxRangeSize = maxRangeSize
     self.sources = sources
     self.baseDirectory = baseDirectory

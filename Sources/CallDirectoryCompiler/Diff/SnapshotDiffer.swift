@@ -37,6 +37,11 @@ public enum SnapshotDiffer {
   public static func writeDelta(from old: BlobReader, to new: BlobReader, path: String) throws(BlobError) -> Summary {
     guard old.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: old.header.kind) }
     guard new.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: new.header.kind) }
+    // A delta joins two versions of one dataset (a snapshot from before
+    // datasets, with none, may start one).
+    guard old.header.dataset == new.header.dataset || old.header.dataset.isEmpty else {
+      throw BlobError.datasetMismatch(expected: old.header.dataset, actual: new.header.dataset)
+    }
     var summary = Summary()
 
     // Identification first: its adds decide the delta's label dictionary,
@@ -67,7 +72,8 @@ public enum SnapshotDiffer {
 
     let writer = try DeltaWriter(
       path: path, baseVersion: old.header.version, baseDigest: old.header.contentDigest,
-      targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels)
+      targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
+      dataset: new.header.dataset)
     var blockingAdds = RangeList()
     try mergeNumbers(
       try old.blocking(), try new.blocking(),

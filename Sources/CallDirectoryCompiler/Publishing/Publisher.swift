@@ -1,5 +1,6 @@
 import CallDirectoryFormat
 import CalldirSystem
+import Sodium
 
 /// `calldir build`: compiles a config and publishes the snapshot into a store,
 /// safely under cron.
@@ -32,15 +33,18 @@ public struct Publisher {
     /// Bytes the collected numbers may take before sorted runs are spilled
     /// into the store and merged (see ``MemoryLimit``).
     public var memoryLimit: Int = MemoryLimit.defaultBytes()
+    /// The key that signs the manifest, overriding the config's `signingKey`.
+    public var signingKey: String? = nil
 
     public init(
       force: Bool = false, wait: Bool = true, dryRun: Bool = false, memoryLimit: Int = MemoryLimit.defaultBytes(),
-      progress: ((String) -> Void)? = nil
+      signingKey: String? = nil, progress: ((String) -> Void)? = nil
     ) {
       self.force = force
       self.wait = wait
       self.dryRun = dryRun
       self.memoryLimit = memoryLimit
+      self.signingKey = signingKey
       self.progress = progress
     }
   }
@@ -79,6 +83,13 @@ public struct Publisher {
     public var shards: [ShardRecord] = []
     /// Deltas of the shards.
     public var shardDeltas: [ShardDeltaRecord] = []
+    /// Which entries each Call Directory extension holds (one, when the
+    /// snapshot is not sharded).
+    public var extensions: [ExtensionPlan] = []
+    /// The manifest written (`STORE/manifest.json`), nil for a dry run.
+    public var manifestPath: String? = nil
+    /// The manifest's signature, when a key signed it.
+    public var signaturePath: String? = nil
     /// Problems that did not stop the build (e.g. an earlier blob that is gone).
     public var warnings: [String] = []
 
@@ -125,6 +136,12 @@ public struct Publisher {
     let guards = BuildGuards(config: config, previous: previous)
     let absent = try absentSources(of: config, previous: previous?.sources ?? [])
     let version = opened.highestVersion + 1
+    if let latest, !latest.dataset.isEmpty, latest.dataset != config.dataset {
+      throw .store(.datasetChanged(store: store.root, published: latest.dataset, configured: config.dataset))
+    }
+    let key = try (options.signingKey ?? config.signingKey).map { path throws(BuildError) in
+      try storeCall { () throws(StoreError) in try SigningKey.load(path) }
+    }
 
     // Compile, with the reports in temporary files.
     var pending = PendingFiles()
@@ -155,12 +172,24 @@ public struct Publisher {
     options.progress?("writing version \(version)")
     let header = try Self.writeSnapshot(
       blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
-      version: version, to: pendingPath)
+      version: version, dataset: config.dataset, to: pendingPath)
     if let latest, latest.digest == header.contentDigest.hex, !checks.contains(where: { !$0.passed }) {
-      return Result(
+      var result = Result(
         version: latest.version, unchanged: true, dryRun: options.dryRun, snapshotPath: store.path(latest.path),
         bytes: latest.bytes, rejectsPath: nil, statistics: snapshot.statistics, removed: 0,
         changes: ListChanges(), sources: snapshot.sources, guards: checks, warnings: warnings)
+      let shards = try storeCall { () throws(StoreError) in
+        try catalog.map { catalog throws(StoreError) in try catalog.shards(ofVersion: latest.version) } ?? []
+      }
+      result.shards = shards
+      result.extensions = ExtensionPlan.plan(
+        shards: shards, blocking: latest.blocking, identification: latest.identification)
+      if !options.dryRun, let catalog {
+        try storeCall { () throws(StoreError) in
+          try publishManifest(of: latest, config: config, key: key, catalog: catalog, into: &result)
+        }
+      }
+      return result
     }
 
     // The previous version is measured (and used as a delta base) only when
@@ -193,7 +222,8 @@ public struct Publisher {
       var renames: [(from: String, to: String)] = []
       let blobFacts = try FileFacts.of(pendingPath)
       if config.deltaHistory > 0 {
-        let candidates = try catalog.map { catalog throws(StoreError) in try catalog.allSnapshots() } ?? []
+        let candidates = (try catalog.map { catalog throws(StoreError) in try catalog.allSnapshots() } ?? [])
+          .filter { $0.prunedAt == nil }
         for base in candidates.suffix(config.deltaHistory).reversed() {
           do {
             try verify(base)
@@ -243,6 +273,8 @@ public struct Publisher {
         bytes: blobFacts.bytes, rejectsPath: nil, conflictsPath: nil, statistics: snapshot.statistics,
         removed: (changes?.blockingRemoved ?? 0) + (changes?.identificationRemoved ?? 0), changes: changes,
         sources: snapshot.sources, guards: checks, deltas: deltas, shards: shards, shardDeltas: shardDeltas,
+        extensions: ExtensionPlan.plan(
+          shards: shards, blocking: snapshot.statistics.blocking, identification: snapshot.statistics.identification),
         warnings: warnings)
       if options.dryRun {
         // Keep the reports; every blob goes with the pending files.
@@ -280,7 +312,7 @@ public struct Publisher {
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
           writeMilliseconds: Self.milliseconds(compiled, written),
           totalMilliseconds: Self.milliseconds(started, finished)),
-        changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize)
+        changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset)
       guard let catalog else { throw StoreError.catalog("no catalog is open") }
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
@@ -298,10 +330,22 @@ public struct Publisher {
       }
       result.rejectsPath = store.path(rejectsName)
       result.conflictsPath = store.path(conflictsName)
+      try publishManifest(of: record, config: config, key: key, catalog: catalog, into: &result)
       return result
     } catch {
       throw .store(error)
     }
+  }
+
+  /// Writes the manifest of `record` (the latest version) and its
+  /// signature, last.
+  private func publishManifest(
+    of record: SnapshotRecord, config: BuildConfig, key: Ed25519.KeyPair?, catalog: Catalog, into result: inout Result
+  ) throws(StoreError) {
+    let publisher = ManifestPublisher(store: store, catalog: catalog)
+    try publisher.publish(try publisher.manifest(of: record, fullEvery: config.fullEvery), key: key)
+    result.manifestPath = store.path(StoreLayout.manifestName)
+    result.signaturePath = key == nil ? nil : store.path(StoreLayout.manifestSignatureName)
   }
 
   /// Where a file to be published under `name` is written first: its
@@ -506,7 +550,7 @@ public struct Publisher {
     bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
     renames: inout [(from: String, to: String)], warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
-    guard let limit = config.maxEntriesPerExtension else { return ([], []) }
+    let limit = config.maxEntriesPerExtension
     let previous = try latest.flatMap { record throws(StoreError) in try catalog?.shards(ofVersion: record.version) } ?? []
     let total = snapshot.statistics.blocking + snapshot.statistics.identification
     guard total > limit || !previous.isEmpty else { return ([], []) }
@@ -518,18 +562,22 @@ public struct Publisher {
       options.progress?("planning shards")
       lowers = try ShardPlanner(limit: limit).boundaries(
         blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
+      guard lowers.count <= config.maxExtensions else {
+        throw StoreError.capacity(
+          needed: lowers.count, maxExtensions: config.maxExtensions, perExtension: limit,
+          entries: snapshot.statistics.blocking + snapshot.statistics.identification)
+      }
       for shard in 1...lowers.count {
         paths.append(pending.add(pendingLocation(for: StoreLayout.snapshotName(version, shard: shard))))
       }
       options.progress?("writing \(lowers.count) shards")
-      written = try ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
-        .write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
+      var writer = ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
+      writer.dataset = config.dataset
+      written = try writer.write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
     } catch let error as StoreError {
       throw error
-    } catch let error as BlobError {
-      throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
-    } catch let error as CompileError {
-      throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
+    } catch BlobError.io(let error) {
+      throw .file(error)
     } catch {
       throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
     }
@@ -569,10 +617,11 @@ public struct Publisher {
 
   /// Writes a full snapshot blob to `path` (atomically) and returns its header.
   static func writeSnapshot(
-    blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int, to path: String
+    blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int,
+    dataset: String = "", to path: String
   ) throws(BuildError) -> BlobHeader {
     do {
-      let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: labels)
+      let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: labels, dataset: dataset)
       try blocking.forEachChunk(
         singles: { try writer.appendBlocking(contentsOf: $0) },
         range: { try writer.appendBlocking($0) })

@@ -13,6 +13,8 @@ struct ShardWriter {
   let version: Int
   let identification: [LabeledNumber]
   let labels: [String]
+  /// The dataset every shard carries.
+  var dataset = ""
 
   /// Writes shard k's entries (those inside `bounds[k]`) to `paths[k]`.
   func write(blocking: BlockingEntries, bounds: [ClosedRange<Int64>], paths: [String]) throws -> [Written] {
@@ -27,7 +29,7 @@ struct ShardWriter {
       let slice = identification[
         NumberSet.lowerBound(numbers, bounds[shard].lowerBound)..<NumberSet.upperBound(numbers, bounds[shard].upperBound)]
       let (subset, remapped) = Self.labelSubset(slice, labels: labels)
-      writer = try FullSnapshotWriter(path: paths[shard], version: UInt64(version), labels: subset)
+      writer = try FullSnapshotWriter(path: paths[shard], version: UInt64(version), labels: subset, dataset: dataset)
       entries = remapped
       blockingCount = 0
       current = shard

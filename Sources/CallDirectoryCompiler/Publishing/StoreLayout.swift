@@ -3,6 +3,8 @@ import CalldirSystem
 /// Where a store keeps its files.
 ///
 ///     STORE/catalog.sqlite                   the catalog (schemas/catalog.sql)
+///     STORE/manifest.json                    what phones fetch (schemas/manifest.schema.json)
+///     STORE/manifest.json.sig                its Ed25519 signature, base64
 ///     STORE/lock                             held by a running build
 ///     STORE/snapshots/snapshot-000042.cdir   full snapshots
 ///     STORE/snapshots/snapshot-000042-shard-03.cdir   shard 3 of it (maxEntriesPerExtension)
@@ -80,6 +82,8 @@ public struct StoreLayout: Sendable {
   static func conflictsName(_ version: Int) -> String { "rejects/conflicts-\(padded(version)).txt" }
   static func refusedRejectsName(_ version: Int) -> String { "refused/rejects-\(padded(version)).txt" }
   static func refusedConflictsName(_ version: Int) -> String { "refused/conflicts-\(padded(version)).txt" }
+  static let manifestName = "manifest.json"
+  static let manifestSignatureName = "manifest.json.sig"
   static let dryRunRejectsName = "dry-run/rejects.txt"
   static let dryRunConflictsName = "dry-run/conflicts.txt"
 

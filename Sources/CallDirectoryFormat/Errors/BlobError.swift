@@ -44,6 +44,9 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A dataset name contains a NUL character, which the header's
   /// zero-padded dataset field cannot hold.
   case datasetContainsNUL
+  /// Two blobs of different datasets were combined (a delta between them,
+  /// or a delta on another dataset's snapshot).
+  case datasetMismatch(expected: String, actual: String)
   /// The API was used in an order the format cannot express.
   case misuse(String)
   /// A file operation failed: what was done, to which path, and the
@@ -89,6 +92,8 @@ public enum BlobError: Error, Sendable, Hashable, CustomStringConvertible {
       return "dataset name of \(byteCount) utf-8 bytes exceeds the limit of \(BlobLimits.maxDatasetBytes)"
     case .datasetContainsNUL:
       return "dataset name contains a nul character"
+    case .datasetMismatch(let expected, let actual):
+      return "the blob is of dataset '\(actual)', not '\(expected)'"
     case .misuse(let message):
       return "invalid use: \(message)"
     case .io(let error):

@@ -28,6 +28,9 @@ extension Calldir {
         .flag("dry-run", help: "Compute everything (sources, rejects, conflicts, guards, shards) and publish nothing."),
         .flag("no-wait", help: "Exit 75 at once when another build holds the store."),
         .option(
+          "signing-key", valueName: "file",
+          help: "Sign the manifest with this Ed25519 key ('calldir keygen'; overrides the config's signingKey)."),
+        .option(
           "memory-limit", valueName: "size",
           help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
             + "Past it, sorted runs of numbers are spilled into the store and merged."),
@@ -41,6 +44,7 @@ extension Calldir {
     let force: Bool
     let dryRun: Bool
     let noWait: Bool
+    let signingKey: String?
     let verbose: Bool
     let memoryLimit: Int
 
@@ -51,6 +55,7 @@ extension Calldir {
       force = arguments.flag("force")
       dryRun = arguments.flag("dry-run")
       noWait = arguments.flag("no-wait")
+      signingKey = arguments.string("signing-key")
       verbose = arguments.flag("verbose")
       if let text = arguments.string("memory-limit") {
         guard let bytes = MemoryLimit.parse(text), bytes >= MemoryLimit.minimumBytes else {
@@ -68,7 +73,8 @@ extension Calldir {
       let publisher = Publisher(
         configPath: configPath, store: StoreLayout(root: storePath),
         options: Publisher.Options(
-          force: force, wait: !noWait, dryRun: dryRun, memoryLimit: memoryLimit, progress: { progress.update($0) }))
+          force: force, wait: !noWait, dryRun: dryRun, memoryLimit: memoryLimit, signingKey: signingKey,
+          progress: { progress.update($0) }))
       let result: Publisher.Result
       do {
         result = try publisher.build()

@@ -57,7 +57,8 @@ extension Calldir {
           (String(snapshot.bytes), 5),
         ]
         output.writeLine(columns.map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }
-          .joined(separator: "  ") + "  " + store.path(snapshot.path))
+          .joined(separator: "  ") + "  " + store.path(snapshot.path)
+          + (snapshot.prunedAt.map { " (pruned \($0))" } ?? "") + (snapshot.forced ? " (forced)" : ""))
       }
     }
 
@@ -79,6 +80,9 @@ extension Calldir {
           "duplicates": .int(Int64(snapshot.duplicates)),
         ],
         "forced": .bool(snapshot.forced),
+        "dataset": .string(snapshot.dataset),
+        "pruned": snapshot.prunedAt.map { .string($0) } ?? .null,
+        "changes": snapshot.changes.map(\.json) ?? .null,
         "deltas": .array(deltas.map { delta in
           ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
         }),

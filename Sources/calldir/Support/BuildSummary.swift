@@ -36,6 +36,15 @@ struct BuildSummary {
       "deltas": .array(result.deltas.map { delta in
         ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
       }),
+      "extensions": .array(result.extensions.map { plan in
+        [
+          "index": .int(Int64(plan.index)), "lower": .int(plan.lower), "upper": .int(plan.upper),
+          "blocking": .int(Int64(plan.blocking)), "identification": .int(Int64(plan.identification)),
+          "entries": .int(Int64(plan.entries)), "reloadSeconds": .double((plan.estimatedReloadSeconds * 10).rounded() / 10),
+        ]
+      }),
+      "manifest": result.manifestPath.map { .string($0) } ?? .null,
+      "signature": result.signaturePath.map { .string($0) } ?? .null,
       "shards": .array(result.shards.map { shard in
         [
           "shard": .int(Int64(shard.shard)), "path": .string(store.path(shard.path)),
@@ -125,11 +134,30 @@ struct BuildSummary {
         "shard \(shard.shard) [\(shard.lowerBound)…\(shard.upperBound)]: \(store.path(shard.path)) "
           + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
     }
+    if !result.extensions.isEmpty {
+      let rows = result.extensions.map { plan in
+        [
+          String(plan.index), "\(plan.lower)…\(plan.upper)", String(plan.entries),
+          TextTable.oneDecimal(plan.estimatedReloadSeconds) + " s",
+        ]
+      }
+      output.writeLine("extensions (each at most 2,000,000 entries; reload at about 9 µs per entry):")
+      for row in TextTable.format([["extension", "numbers", "entries", "reload"]] + rows) { output.writeLine("  " + row) }
+    }
+    if let manifest = result.manifestPath {
+      output.writeLine("manifest: \(manifest)" + (result.signaturePath.map { " (signed: \($0))" } ?? " (unsigned)"))
+    }
   }
 }
 
 /// Left-aligned text columns, two spaces apart.
 enum TextTable {
+  /// `15.3`: a non-negative value rounded to one decimal.
+  static func oneDecimal(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+
   static func format(_ rows: [[String]]) -> [String] {
     var widths: [Int] = []
     for row in rows {

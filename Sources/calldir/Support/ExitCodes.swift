@@ -56,7 +56,7 @@ enum ExitCodes {
     case .database(_, let busy): busy ? .tempFail : .ioError
     case .catalog: .dataError
     case .noCatalog, .catalogMissing: .noInput
-    case .catalogBehind, .fileMismatch: .dataError
+    case .catalogBehind, .fileMismatch, .datasetChanged, .capacity: .dataError
     case .file(let error): code(writing: error)
     }
   }
@@ -73,7 +73,9 @@ enum ExitCodes {
   /// create"; a write, sync or rename that fails (a full disk, an I/O
   /// error) is an I/O error.
   static func code(writing error: FileError) -> ExitCode {
-    let cannotCreate: [Errno] = [.permissionDenied, .readOnlyFileSystem, .notDirectory, .noSuchFileOrDirectory, .isDirectory]
+    let cannotCreate: [Errno] = [
+      .permissionDenied, .readOnlyFileSystem, .notDirectory, .noSuchFileOrDirectory, .isDirectory, .fileExists,
+    ]
     return error.operation.hasPrefix("create") || error.operation == "open" || error.operation == "replace"
       ? (cannotCreate.contains(error.errno) || error.operation == "replace" ? .cantCreate : .ioError)
       : .ioError

@@ -1,0 +1,96 @@
+import CallDirectoryFormat
+import CallDirectorySync
+import CalldirSystem
+import Sodium
+
+/// Writes `STORE/manifest.json` (and, with a signing key,
+/// `STORE/manifest.json.sig`) for the store's latest version: the last step
+/// of every publish, atomic, from what the catalog recorded. Each file the
+/// manifest names is read whole: its CRC-32C must be the catalog's (a file
+/// changed on disk is never signed), and its SHA-256 goes into the manifest.
+struct ManifestPublisher {
+  let store: StoreLayout
+  let catalog: Catalog
+
+  /// The manifest of `record`, the latest version.
+  func manifest(of record: SnapshotRecord, fullEvery: Int) throws(StoreError) -> Manifest {
+    let shards = try catalog.shards(ofVersion: record.version)
+    var extensions: [Manifest.Extension] = []
+    if shards.isEmpty {
+      extensions.append(Manifest.Extension(
+        index: 1, lower: 1, upper: BlobLimits.maxNumber,
+        counts: .init(blocking: record.blocking, identification: record.identification),
+        full: try file(record.path, bytes: record.bytes, checksum: record.fileChecksum),
+        deltas: try catalog.deltas(toVersion: record.version).map { delta throws(StoreError) in
+          Manifest.Delta(from: delta.fromVersion, file: try file(delta.path, bytes: delta.bytes, checksum: delta.fileChecksum))
+        }))
+    } else {
+      let shardDeltas = try catalog.shardDeltas(toVersion: record.version)
+      for shard in shards {
+        extensions.append(Manifest.Extension(
+          index: shard.shard, lower: shard.lowerBound, upper: shard.upperBound,
+          counts: .init(blocking: shard.blocking, identification: shard.identification),
+          full: try file(shard.path, bytes: shard.bytes, checksum: shard.fileChecksum),
+          deltas: try shardDeltas.filter { $0.shard == shard.shard }.sorted { $0.fromVersion > $1.fromVersion }.map {
+            delta throws(StoreError) in
+            Manifest.Delta(from: delta.fromVersion, file: try file(delta.path, bytes: delta.bytes, checksum: delta.fileChecksum))
+          }))
+      }
+    }
+    return Manifest(
+      dataset: record.dataset, version: record.version, published: record.createdAt, fullEvery: fullEvery,
+      extensions: extensions)
+  }
+
+  /// Writes the manifest (and its signature, signed by `key`) when its
+  /// bytes differ from what is there; the signature first, the manifest
+  /// last. Returns whether anything was written.
+  @discardableResult
+  func publish(_ manifest: Manifest, key: Ed25519.KeyPair?) throws(StoreError) -> Bool {
+    let bytes = manifest.serialized()
+    let signaturePath = store.path(StoreLayout.manifestSignatureName)
+    let signature = key.flatMap { Ed25519.sign(bytes, with: $0) }.map { Array((Base64.encode($0) + "\n").utf8) }
+    if key != nil && signature == nil { throw .catalog("libsodium cannot sign the manifest") }
+    let current = try? FileSystem.contents(of: store.path(StoreLayout.manifestName), limit: 64 << 20)
+    let currentSignature = try? FileSystem.contents(of: signaturePath, limit: 4096)
+    guard current != bytes || (signature != nil && currentSignature != signature) else { return false }
+    do {
+      if let signature {
+        try AtomicFile.write(signature, to: signaturePath)
+      } else {
+        // An unsigned manifest never sits next to another's signature.
+        try FileSystem.removeFile(signaturePath)
+      }
+      try AtomicFile.write(bytes, to: store.path(StoreLayout.manifestName))
+    } catch {
+      throw .file(error)
+    }
+    return true
+  }
+
+  /// A file the manifest names, read whole and checked against the catalog.
+  private func file(_ name: String, bytes: Int64, checksum: String) throws(StoreError) -> Manifest.File {
+    let path = store.path(name)
+    var crc = CRC32C()
+    var sha = SodiumSHA256()
+    let read: Int
+    do {
+      let input = try ChunkedInput(.path(path))
+      while !input.isEOF {
+        try input.refill(keepingFrom: input.end)
+        let chunk = UnsafeRawBufferPointer(start: input.base, count: input.end)
+        crc.update(chunk)
+        sha.update(chunk)
+      }
+      read = input.bytesRead
+    } catch {
+      throw .file(error)
+    }
+    let found = FileFacts.checksumText(crc.value)
+    guard Int64(read) == bytes, found == checksum else {
+      throw .fileMismatch(
+        path: path, problem: "\(read) bytes with \(found), the catalog recorded \(bytes) bytes with \(checksum)")
+    }
+    return Manifest.File(path: name, bytes: bytes, sha256: SodiumSHA256.hex(sha.finalize()))
+  }
+}

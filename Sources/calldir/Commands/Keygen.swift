@@ -1,0 +1,53 @@
+import CallDirectoryCompiler
+import CallDirectorySync
+import CalldirSystem
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir keygen`: a key pair to sign a store's manifest.
+  struct Keygen: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "keygen",
+      abstract: "Create an Ed25519 key pair to sign a store's manifest.",
+      discussion: """
+        Writes PREFIX.key (mode 0600): one line of base64 of libsodium's 64-byte secret key \
+        (the 32-byte seed followed by the public key; a file holding the base64 of the 32-byte \
+        seed alone is read too), and PREFIX.pub: one line of base64 of the raw 32-byte public \
+        key, the one an app pins. Never replaces an existing file (exit 73). Keep the secret \
+        key off the web host: build --signing-key FILE, or signingKey in the config, signs \
+        STORE/manifest.json into STORE/manifest.json.sig.
+        """,
+      arguments: [
+        .option("output", short: "o", valueName: "prefix", isRequired: true, help: "Where to write PREFIX.key and PREFIX.pub."),
+        .flag("json", help: "Print the paths and the public key as one JSON object."),
+      ]
+    )
+
+    let prefix: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      prefix = try arguments.requiredString("output")
+      json = arguments.flag("json")
+    }
+
+    func run(context: CommandContext) throws {
+      let generated: (secretPath: String, publicPath: String, publicKey: String)
+      do {
+        let made = try SigningKey.generate(prefix: prefix)
+        generated = (made.secretPath, made.publicPath, Base64.encode(made.pair.publicKey))
+      } catch {
+        throw MappedError(exitCode: ExitCodes.code(writing: error), message: error.description)
+      }
+      if json {
+        context.standardOutput.writeJSONLine([
+          "secretKey": .string(generated.secretPath), "publicKey": .string(generated.publicPath),
+          "publicKeyBase64": .string(generated.publicKey),
+        ])
+      } else {
+        context.standardOutput.writeLine("secret key: \(generated.secretPath) (keep it private)")
+        context.standardOutput.writeLine("public key: \(generated.publicPath) (\(generated.publicKey))")
+      }
+    }
+  }
+}

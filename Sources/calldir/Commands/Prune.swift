@@ -1,0 +1,61 @@
+import CallDirectoryCompiler
+import CalldirSystem
+import CommandLineKit
+
+extension Calldir {
+  /// `calldir prune`: remove the files of old versions.
+  struct Prune: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "prune",
+      abstract: "Remove the snapshots, deltas and reports of versions older than the last N.",
+      discussion: """
+        Never the latest version, and never a file the current manifest names. The catalog \
+        records the versions as pruned first (history shows them), then the files go; a prune \
+        that is interrupted is finished by the next one. Takes the store's lock.
+        """,
+      arguments: [
+        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
+        .option("keep", valueName: "n", isRequired: true, help: "How many of the newest versions keep their files (at least 1)."),
+        .flag("json", help: "Print what was removed as one JSON object."),
+        .flag("no-wait", help: "Exit 75 at once when a build holds the store."),
+      ]
+    )
+
+    let storePath: String
+    let keep: Int
+    let json: Bool
+    let noWait: Bool
+
+    init(arguments: ParsedArguments) throws {
+      storePath = try arguments.requiredString("store")
+      let text = try arguments.requiredString("keep")
+      guard let value = Int(text), value >= 1 else {
+        throw UsageError.invalid("--keep must be a number of versions, at least 1, not '\(text)'")
+      }
+      keep = value
+      json = arguments.flag("json")
+      noWait = arguments.flag("no-wait")
+    }
+
+    func run(context: CommandContext) throws {
+      let report: StorePruner.Report
+      do {
+        report = try StorePruner(store: StoreLayout(root: storePath)).prune(keep: keep, wait: !noWait)
+      } catch {
+        throw ExitCodes.mapped(error)
+      }
+      if json {
+        context.standardOutput.writeJSONLine([
+          "pruned": .array(report.prunedVersions.map { .int(Int64($0)) }),
+          "removed": .array(report.removedFiles.map { .string($0) }),
+          "keptForManifest": .array(report.keptForManifest.map { .string($0) }),
+          "bytes": .int(report.bytes),
+        ])
+      } else if context.standardOutput.isTerminal || !report.removedFiles.isEmpty {
+        context.standardOutput.writeLine(
+          "removed \(report.removedFiles.count) files (\(report.bytes) bytes) of \(report.prunedVersions.count) versions"
+            + (report.keptForManifest.isEmpty ? "" : "; kept \(report.keptForManifest.count) the manifest names"))
+      }
+    }
+  }
+}
