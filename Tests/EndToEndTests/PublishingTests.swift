@@ -197,6 +197,32 @@ import Testing
     #expect(try CalldirProcess.run(["prune", "--store", store.store, "--keep", "0"]).status == 64)
   }
 
+  /// A build that fails anywhere leaves a manifest whose signature and
+  /// digests hold (the old one or the new one), and the next build publishes.
+  @Test func everyFaultOfASignedBuildLeavesAManifestThatVerifies() throws {
+    let reference = try SignedStore()
+    #expect(try reference.build().status == 0)
+    try reference.write(block: 120)
+    let counted = try SignedStore(copying: reference)
+    let counts = counted.directory.path("counts")
+    #expect(try CalldirProcess.run(
+      ["build", "--config", counted.config, "--store", counted.store], environment: ["CALLDIR_FAULT_COUNTS": counts]).status == 0)
+    let calls = try faultCounts(counts)
+    for call in ["write", "fsync", "rename", "read"] {
+      for occurrence in 1...max(1, calls[call] ?? 0) {
+        let store = try SignedStore(copying: reference)
+        let result = try CalldirProcess.run(
+          ["build", "--config", store.config, "--store", store.store],
+          environment: ["CALLDIR_FAULTS": "\(call):\(occurrence):EIO"])
+        let context = "\(call) \(occurrence): \(result.standardError)"
+        #expect(result.status == 0 || (result.status == 74 && result.standardError.hasPrefix("error: ")), "\(context)")
+        #expect(try [1, 2].contains(store.verifiedManifest().version), "\(context)")
+        #expect(try store.build().status == 0, "\(context)")
+        #expect(try store.verifiedManifest().version == 2, "\(context)")
+      }
+    }
+  }
+
   @Test func everyFaultOfAPruneLosesNothingPublishedItShouldKeep() throws {
     let reference = try SignedStore()
     for version in 1...4 {

@@ -33,6 +33,8 @@ public enum BuildError: Error, CustomStringConvertible {
     case .compile(.unknownRegion): "config"
     case .compile(.report), .compile(.spill): "store"
     case .store(.locked): "locked"
+    case .store(.capacity): "capacity"
+    case .store(.datasetChanged): "dataset"
     case .store: "store"
     case .blob: "blob"
     case .refused(let refusals, _, _): refusals.first?.kind.rawValue ?? "refused"

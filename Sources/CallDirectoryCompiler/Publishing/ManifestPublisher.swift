@@ -51,7 +51,8 @@ struct ManifestPublisher {
     let signaturePath = store.path(StoreLayout.manifestSignatureName)
     let signature = key.flatMap { Ed25519.sign(bytes, with: $0) }.map { Array((Base64.encode($0) + "\n").utf8) }
     if key != nil && signature == nil { throw .catalog("libsodium cannot sign the manifest") }
-    let current = try? FileSystem.contents(of: store.path(StoreLayout.manifestName), limit: 64 << 20)
+    let manifestPath = store.path(StoreLayout.manifestName)
+    let current = try? FileSystem.contents(of: manifestPath, limit: Self.manifestLimit)
     let currentSignature = try? FileSystem.contents(of: signaturePath, limit: 4096)
     guard current != bytes || (signature != nil && currentSignature != signature) else { return false }
     do {
@@ -61,12 +62,24 @@ struct ManifestPublisher {
         // An unsigned manifest never sits next to another's signature.
         try FileSystem.removeFile(signaturePath)
       }
-      try AtomicFile.write(bytes, to: store.path(StoreLayout.manifestName))
+      try AtomicFile.write(bytes, to: manifestPath)
     } catch {
+      // Whichever manifest is in place keeps the signature that is its own.
+      if signature != nil, (try? FileSystem.contents(of: manifestPath, limit: Self.manifestLimit)) != bytes {
+        if let currentSignature {
+          try? AtomicFile.write(currentSignature, to: signaturePath)
+        } else {
+          try? FileSystem.removeFile(signaturePath)
+        }
+      }
       throw .file(error)
     }
     return true
   }
+
+  /// The largest manifest read back (20 extensions with 1,000 deltas each
+  /// is about 4 MB).
+  static let manifestLimit = 64 << 20
 
   /// A file the manifest names, read whole and checked against the catalog.
   private func file(_ name: String, bytes: Int64, checksum: String) throws(StoreError) -> Manifest.File {

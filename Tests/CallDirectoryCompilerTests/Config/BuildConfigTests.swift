@@ -79,7 +79,9 @@ private func withSource(_ entry: String) -> String {
     #expect(config.maxRejectRatio == 0.5)
     #expect(config.maxRemovalRatio == 0.25)
     #expect(config.deltaHistory == 7)
-    #expect(config.maxEntriesPerExtension == nil)
+    #expect(config.maxEntriesPerExtension == 1_800_000)
+    #expect(config.maxExtensions == 20)
+    #expect(config.fullEvery == 30)
     #expect(config.sources.first?.path == "/abs/x.txt")
     #expect(config.sources.first?.region == "ZZ")
     #expect(config.sources.first?.priority == 0)
@@ -241,7 +243,7 @@ private func withSource(_ entry: String) -> String {
     .init(
       name: "zero entries",
       json: #"{"maxEntriesPerExtension": 0, "sources": []}"#,
-      message: "maxEntriesPerExtension: must be between 1 and 2147483647, got 0"
+      message: "maxEntriesPerExtension: must be between 1 and 2000000, got 0"
     ),
     .init(
       name: "entries as array",
@@ -327,9 +329,8 @@ private func withSource(_ entry: String) -> String {
       #"{"sources": [{"path": "../lists", "format": "lines", "list": "block"}]}"#
     try Array(asDirectory.utf8).write(to: directory + "/conf/dir.json")
     #expect(
-      throws: ConfigError.invalidValue(
-        keyPath: "sources[0].path", reason: "is a directory: \(directory)/lists"
-      )
+      throws: ConfigError.notAFile(
+        keyPath: "sources[0].path", path: "\(directory)/lists", kind: "directory")
     ) {
       try BuildConfig.load(contentsOf: directory + "/conf/dir.json")
     }
@@ -359,9 +360,9 @@ private func withSource(_ entry: String) -> String {
     #expect(
       Set(properties.keys)
         == Set([
-          "$schema", "defaultRegion", "maxRejectRatio",
+          "$schema", "dataset", "defaultRegion", "maxRejectRatio",
           "maxRemovalRatio", "deltaHistory", "maxEntriesPerExtension",
-          "maxRangeSize", "sources",
+          "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
         ]))
     let text = String(decoding: data, as: UTF8.self)
     for format in SourceFormatRegistry.standard.names {
