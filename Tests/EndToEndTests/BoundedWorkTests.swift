@@ -30,7 +30,8 @@ import Testing
     let directory = try TemporaryDirectory()
     try directory.write("ranges.txt", "1##############\n41#########\n")
     try directory.write("calldir.json", """
-      {"maxRejectRatio": 1, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}
+      {"maxRejectRatio": 1, "maxExtensions": 1000,
+       "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}
       """)
     let result = try CalldirProcess.run([
       "build", "--config", directory.path("calldir.json"), "--store", directory.path("store"), "--json",

@@ -55,7 +55,11 @@ import Testing
     let versions = try #require(document["versions"] as? [[String: Any]])
     #expect(versions.map { $0["version"] as? Int } == [1, 2])
     for version in versions {
-      #expect(Set(version.keys) == ["version", "createdAt", "snapshot", "bytes", "digest", "counts", "forced", "deltas"])
+      #expect(
+        Set(version.keys) == [
+          "version", "dataset", "createdAt", "snapshot", "bytes", "digest", "counts", "forced", "deltas", "changes",
+          "pruned",
+        ])
     }
     #expect((versions[1]["counts"] as? [String: Int])?["blocking"] == 13)
   }
