@@ -55,6 +55,15 @@ let package = Package(
     // libsodium here) and the plan of what to fetch. Device side: no
     // Foundation, nothing newer than iOS 15.
     .target(name: "CallDirectorySync", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
+    // calldir's simulated phone: its extensions (calldir.extension.N) and
+    // the load of blobs into them that `device load` and `device sync` share.
+    .target(
+      name: "CalldirDevice",
+      dependencies: ["CallKitMock", "CallDirectoryProvider", "CallDirectoryFormat", "CalldirSystem"]
+    ),
+    // Where `calldir device sync` fetches a store from: a directory, or
+    // http(s) through URLSession (CLI side: Foundation).
+    .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
@@ -71,8 +80,8 @@ let package = Package(
       name: "calldir",
       dependencies: [
         "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler",
-        "CallDirectorySync", "Sodium", "CallDirectoryValidation",
-        "CallDirectoryProvider", "CallKitMock",
+        "CallDirectoryValidation",
+        "CallDirectoryProvider", "CallKitMock", "CalldirDevice", "CallDirectorySync", "CalldirTransport", "Sodium",
       ],
       swiftSettings: hotPath
     ),
@@ -101,6 +110,10 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryProviderTests",
       dependencies: ["CallDirectoryProvider", "CallDirectoryFormat", "CallKitMock", "CalldirSystem"]
+    ),
+    .testTarget(
+      name: "CallDirectorySyncTests",
+      dependencies: ["CallDirectorySync", "Sodium", "CalldirSystem", "CallDirectoryFormat"]
     ),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),

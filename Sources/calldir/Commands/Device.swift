@@ -2,6 +2,7 @@ import CalldirSystem
 import CallDirectoryFormat
 import CallDirectoryProvider
 import CallKitMock
+import CalldirDevice
 import CommandLineKit
 import Foundation
 
@@ -11,15 +12,16 @@ extension Calldir {
   enum Device: Command {
     static let configuration = CommandConfiguration(
       name: "device",
-      abstract: "Load blobs into a simulated device and show what it holds.",
+      abstract: "Load or sync blobs into a simulated device and show what it holds.",
       discussion: """
         A device is a directory (CallKitMock's SimulatedDevice). Its extensions are \
         named calldir.extension.1, calldir.extension.2, …; each runs calldir's provider \
         in a child process under a memory budget, reading its blobs from its app-group \
         container (CallDirectory/Data/) and keeping the loaded version and digest in \
-        CallDirectory/state.json.
+        CallDirectory/state.json. `device sync` brings the extensions to a store's latest \
+        version from its signed manifest and keeps what it synced in DIR/sync/.
         """,
-      subcommands: [Load.self, Dump.self, Status.self, ExtensionHost.self]
+      subcommands: [Load.self, Sync.self, Reset.self, Dump.self, Status.self, ExtensionHost.self]
     )
   }
 }
@@ -48,12 +50,6 @@ extension CallDirectoryProviderError: CustomNSError {}
 
 /// Helpers shared by the `device` commands.
 enum DeviceSupport {
-  /// Extension identifiers are this prefix followed by the shard number (1-based).
-  static let identifierPrefix = "calldir.extension."
-
-  /// The identifier of shard `index` (1-based).
-  static func identifier(shard index: Int) -> String { identifierPrefix + String(index) }
-
   /// Opens an existing device directory.
   ///
   /// - Throws: `ToolError.noInput` when `path` is not a directory.
@@ -73,66 +69,29 @@ enum DeviceSupport {
     }
   }
 
-  /// The installed extensions: calldir's by shard number, then any others by name.
+  /// The installed extensions: calldir's by index, then any others by name.
   static func extensions(of device: SimulatedDevice) throws -> [String] {
-    let identifiers: [String]
     do {
-      identifiers = try device.installedExtensionIdentifiers()
-    } catch {
-      throw mapped(error)
-    }
-    func shard(_ identifier: String) -> Int? {
-      guard identifier.hasPrefix(identifierPrefix) else { return nil }
-      return Int(identifier.dropFirst(identifierPrefix.count))
-    }
-    return identifiers.sorted { a, b in
-      switch (shard(a), shard(b)) {
-      case (let x?, let y?): x < y
-      case (.some, nil): true
-      case (nil, .some): false
-      case (nil, nil): a < b
-      }
-    }
-  }
-
-  /// The provider layout inside an installed extension's container.
-  static func layout(_ device: SimulatedDevice, _ identifier: String) throws -> ProviderLayout {
-    do {
-      return ProviderLayout(containerPath: try device.appGroupContainerURL(forExtensionWithIdentifier: identifier).path)
+      return CalldirExtensions.sorted(try device.installedExtensionIdentifiers())
     } catch {
       throw mapped(error)
     }
   }
 
-  /// The provider state of an extension as its provider plans with it: an
-  /// empty state when it has none or it is not a valid state.
-  ///
-  /// - Throws: A ``MappedError`` (`ioError`) when the state cannot be read.
+  /// The provider state of an installed extension as its provider plans
+  /// with it (see ``DeviceLoader/providerState(in:_:)``).
   static func providerState(_ device: SimulatedDevice, _ identifier: String) throws -> ProviderState {
-    try providerState(in: try layout(device, identifier), identifier)
-  }
-
-  /// The provider state in `layout`, as ``providerState(_:_:)`` reads it.
-  static func providerState(in layout: ProviderLayout, _ identifier: String) throws -> ProviderState {
-    do {
-      return try ProviderStateStore(path: layout.statePath).loadForPlanning()
-    } catch {
-      throw MappedError(exitCode: .ioError, message: "\(identifier): \(error)")
+    try mapped { () throws(DeviceLoadError) in
+      try DeviceLoader.providerState(in: try DeviceLoader.layout(device, identifier), identifier)
     }
   }
 
-  /// Reserves an extension's requests for the rest of the command (see
-  /// ``ExtensionReservation``): a concurrent `device load` of it fails with
-  /// `currentlyLoading` instead of mixing its data with this one's.
-  static func reserve(_ device: SimulatedDevice, _ identifier: String) throws -> ExtensionReservation {
-    do {
-      return try device.reserveExtension(withIdentifier: identifier)
-    } catch .extensionBusy {
-      throw MappedError(
-        exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
-    } catch {
-      throw mapped(error)
-    }
+  /// How calldir's extensions run: this executable's hidden
+  /// `device _extension` command, in a child process.
+  static func extensionLaunch(allowsDowngrade: Bool) -> ExtensionLaunch {
+    .childProcess(
+      executablePath: executablePath(),
+      arguments: ["device", Calldir.Device.ExtensionHost.configuration.name] + (allowsDowngrade ? ["--allow-downgrade"] : []))
   }
 
   /// The running executable's path, from `/proc/self/exe` (falling back to `argv[0]`).

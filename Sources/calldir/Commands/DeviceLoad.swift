@@ -2,16 +2,13 @@ import CalldirSystem
 import CallDirectoryFormat
 import CallDirectoryProvider
 import CallKitMock
+import CalldirDevice
 import CommandLineKit
 import Foundation
 
 extension Calldir.Device {
   /// `calldir device load`: one reload of a simulated device.
   struct Load: RunnableCommand {
-    static let defaultMemoryBudget = "16M"
-    static let defaultMaxEntries = 2_000_000
-    static let defaultTimeout = 120
-
     static let configuration = CommandConfiguration(
       name: "load",
       abstract: "Reload a simulated device's extensions with blobs, as iOS would.",
@@ -41,240 +38,75 @@ extension Calldir.Device {
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
         .flag("json", help: "Print one JSON object describing each extension's request."),
         .flag("allow-downgrade", help: "Load a FILE even when it is older than the version its extension holds."),
-        .option(
-          "memory-budget", valueName: "size", defaultValue: defaultMemoryBudget,
-          help: "Memory the extension process may add above its footprint at launch (peak RSS)."),
-        .option(
-          "max-entries", valueName: "n", defaultValue: String(defaultMaxEntries),
-          help: "Most entries (blocking plus identification) an extension may hold."),
-        .option(
-          "timeout", valueName: "seconds", defaultValue: String(defaultTimeout),
-          help: "How long one request may run before the system interrupts it."),
-      ]
+      ] + ExtensionLimits.arguments
     )
 
     let files: [String]
     let devicePath: String
     let json: Bool
     let allowsDowngrade: Bool
-    let memoryBudget: Int
-    let maxEntries: Int
-    let timeout: Int
+    let limits: ExtensionLimits
 
     init(arguments: ParsedArguments) throws {
       files = arguments.strings("file")
       devicePath = try arguments.requiredString("device")
       json = arguments.flag("json")
       allowsDowngrade = arguments.flag("allow-downgrade")
-      memoryBudget = try arguments.size("memory-budget") ?? 0
-      maxEntries = try arguments.int("max-entries") ?? Self.defaultMaxEntries
-      timeout = try arguments.int("timeout") ?? Self.defaultTimeout
+      limits = try ExtensionLimits(arguments: arguments)
     }
 
     func validate() throws {
-      guard memoryBudget > 0 else { throw UsageError.invalid("--memory-budget must be positive") }
-      guard maxEntries >= 0 else { throw UsageError.invalid("--max-entries must not be negative") }
-      guard timeout > 0 else { throw UsageError.invalid("--timeout must be a positive number of seconds") }
-    }
-
-    /// One extension's part of the load.
-    private struct Shard {
-      let identifier: String
-      let file: String
-      let candidate: BlobCandidate
-      let plan: LoadPlan
-      /// The extension's status before the load; `nil` when not installed.
-      let status: ExtensionStatus?
-      /// The provider state before the load.
-      let previous: ProviderState
-      /// Where the provider keeps its blobs and state; `nil` until installed.
-      let layout: ProviderLayout?
+      try limits.validate()
     }
 
     func run(context: CommandContext) throws {
-      let candidates = try files.map(Self.candidate)
+      let candidates = try files.map { path in
+        try DeviceSupport.mapped { () throws(DeviceLoadError) in try DeviceLoader.candidate(path) }
+      }
       let device = try DeviceSupport.open(devicePath)
+      let loader = DeviceLoader(
+        device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: allowsDowngrade),
+        settings: limits.settings, allowsDowngrade: allowsDowngrade)
       // Every extension this load touches is reserved for the whole
       // command, before anything changes: a concurrent load (or sync) of
       // any of them fails with currentlyLoading instead of mixing its blobs
       // with these, and what is planned here is what the requests see.
       let reservations = try candidates.indices.map { index in
-        try DeviceSupport.reserve(device, DeviceSupport.identifier(shard: index + 1))
+        try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index + 1) }
       }
       defer { reservations.forEach { $0.release() } }
-      let shards = try candidates.enumerated().map { index, candidate in
-        try preflight(device, shard: index + 1, candidate)
+      let loads = try candidates.enumerated().map { index, candidate in
+        try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.plan(candidate, forExtension: index + 1) }
       }
-      let settings = ExtensionSettings(
-        maximumEntryCount: maxEntries, memoryBudgetBytes: memoryBudget, requestTimeout: Double(timeout))
-      let launch = ExtensionLaunch.childProcess(
-        executablePath: DeviceSupport.executablePath(),
-        arguments: ["device", ExtensionHost.configuration.name] + (allowsDowngrade ? ["--allow-downgrade"] : []))
 
       var results: [JSONValue] = []
       var failure: (any Error)?
-      for (shard, reservation) in zip(shards, reservations) {
-        let layout: ProviderLayout
+      for (load, reservation) in zip(loads, reservations) {
+        let result: ExtensionLoadResult
         do {
-          layout = try prepare(device, shard, launch: launch, settings: settings)
+          result = try loader.load(load, under: reservation)
         } catch {
-          failure = error
+          failure = DeviceSupport.mapped(error)
           break
         }
-        let report = reservation.reloadExtension()
-        let (state, stateFailure) = Self.recordOutcome(shard, report, in: layout)
-        results.append(Self.json(shard, report, state))
-        if let error = report.error {
-          failure = Self.failure(error, deviceError: report.deviceError, identifier: shard.identifier)
-          if !json {
-            context.standardError.writeLine("\(shard.identifier): request failed: \(Self.detail(error))")
-          }
+        results.append(Self.json(result))
+        if let error = result.report.error, !json {
+          context.standardError.writeLine("\(load.identifier): request failed: \(DeviceSupport.detail(error))")
+        }
+        if let error = result.failure {
+          failure = DeviceSupport.mapped(error)
           break
         }
-        if let stateFailure {
-          failure = stateFailure
-          break
-        }
-        if !json { context.standardOutput.writeLine(Self.describe(shard, report, state)) }
+        if !json { context.standardOutput.writeLine(Self.describe(result)) }
       }
       if json { context.standardOutput.writeJSONLine(["extensions": .array(results)]) }
       if let failure { throw failure }
     }
 
-    // MARK: - Steps
-
-    /// Reads and validates a FILE's header.
-    private static func candidate(_ path: String) throws -> BlobCandidate {
-      do {
-        return try BlobCandidate(path: path)
-      } catch .blobReadFailed(_, let error) {
-        throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description)
-      } catch .unreadableBlob(_, let error) {
-        if case .io = error { throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description) }
-        throw MappedError(exitCode: ExitCodes.code(for: error), message: "\(path): \(error)")
-      } catch {
-        throw MappedError(exitCode: .dataError, message: "\(path): \(error)")
-      }
-    }
-
-    /// Plans an extension's request exactly as its provider will, to refuse
-    /// a blob that does not fit before anything changes.
-    private func preflight(_ device: SimulatedDevice, shard: Int, _ candidate: BlobCandidate) throws -> Shard {
-      let identifier = DeviceSupport.identifier(shard: shard)
-      let status: ExtensionStatus?
-      do {
-        status = try device.status(forExtensionWithIdentifier: identifier)
-      } catch .noSuchExtension {
-        status = nil
-      } catch {
-        throw DeviceSupport.mapped(error)
-      }
-      let layout = status == nil ? nil : try DeviceSupport.layout(device, identifier)
-      let state = try layout.map { try DeviceSupport.providerState(in: $0, identifier) } ?? ProviderState()
-      do {
-        let plan = try LoadPlanner.plan(
-          isIncremental: status?.hasStore ?? false, state: state, candidates: [candidate],
-          allowsDowngrade: allowsDowngrade)
-        return Shard(
-          identifier: identifier, file: candidate.path, candidate: candidate, plan: plan, status: status,
-          previous: state, layout: layout)
-      } catch .downgrade(let held, let offered) {
-        throw MappedError(
-          exitCode: .dataError,
-          message: "extension \(shard) holds version \(held.version); refusing to load version \(offered.version) "
-            + "(older); use --allow-downgrade to load it anyway")
-      } catch {
-        throw MappedError(exitCode: .dataError, message: "\(identifier): \(candidate.path): \(error)")
-      }
-    }
-
-    /// Installs or reconfigures the extension and makes FILE its only data.
-    ///
-    /// - Returns: Where the extension's provider keeps its blobs and state.
-    private func prepare(
-      _ device: SimulatedDevice, _ shard: Shard, launch: ExtensionLaunch, settings: ExtensionSettings
-    ) throws -> ProviderLayout {
-      do {
-        if let status = shard.status {
-          if status.launch != launch { try device.updateLaunch(launch, forExtensionWithIdentifier: shard.identifier) }
-          if status.settings != settings {
-            try device.updateSettings(settings, forExtensionWithIdentifier: shard.identifier)
-          }
-        } else {
-          try device.installExtension(withIdentifier: shard.identifier, launch: launch, settings: settings)
-        }
-      } catch {
-        throw DeviceSupport.mapped(error)
-      }
-      let layout = try shard.layout ?? DeviceSupport.layout(device, shard.identifier)
-      do {
-        try layout.replaceData(withBlobAt: shard.file)
-      } catch {
-        throw MappedError(exitCode: .ioError, message: "\(shard.identifier): \(error)")
-      }
-      return layout
-    }
-
-    /// Makes the provider state say what the system reported: the plan's
-    /// target after a commit, the previous state after a failure (the
-    /// extension cannot always record it itself; see
-    /// ``ProviderStateStore/recordReloadOutcome(of:previous:committed:)``).
-    ///
-    /// - Returns: The state the extension now has, and the error to end
-    ///   with when it could not be recorded.
-    private static func recordOutcome(
-      _ shard: Shard, _ report: ReloadReport, in layout: ProviderLayout
-    ) -> (ProviderState, (any Error)?) {
-      let store = ProviderStateStore(path: layout.statePath)
-      do {
-        return (
-          try store.recordReloadOutcome(of: shard.plan, previous: shard.previous, committed: report.isCommitted), nil
-        )
-      } catch {
-        let expected = report.isCommitted ? ProviderState(loaded: shard.plan.target) : shard.previous
-        return (expected, MappedError(exitCode: .ioError, message: "\(shard.identifier): \(error)"))
-      }
-    }
-
-    // MARK: - Errors
-
-    /// The error the command ends with when a request failed: the device's
-    /// own failure (exit 74), the system's refusal (1), or the provider's.
-    static func failure(_ error: any Error, deviceError: SimulatedDeviceError?, identifier: String) -> any Error {
-      if deviceError != nil, let error = error as? CXErrorCodeCallDirectoryManagerError {
-        return MappedError(exitCode: .ioError, message: "\(identifier): \(error.reason ?? error.code.description)")
-      }
-      if let error = error as? CXErrorCodeCallDirectoryManagerError {
-        return MappedError(exitCode: .failure, message: error.code.description)
-      }
-      if let provider = error as? CallDirectoryProviderError {
-        return MappedError(exitCode: exitCode(providerCode: provider.errorCode), message: "\(identifier): \(provider)")
-      }
-      if let cancelled = error as? ExtensionCancellationError {
-        let code = cancelled.domain == CallDirectoryProviderError.errorDomain ? exitCode(providerCode: cancelled.code) : .failure
-        return MappedError(exitCode: code, message: "\(identifier): \(cancelled.message)")
-      }
-      return MappedError(exitCode: .failure, message: "\(identifier): \(error)")
-    }
-
-    /// The exit code for a provider refusal, by ``CallDirectoryProviderError/errorCode``.
-    static func exitCode(providerCode: Int) -> ExitCode {
-      switch providerCode {
-      case 1, 2, 3, 4, 9, 10: .dataError  // no usable blob, unreadable, corrupt, digest mismatch, downgrade, bad state
-      case 5: .tempFail  // the blob changed meanwhile
-      default: .ioError  // state, data directory or blob I/O (6, 7, 8, 11, 12)
-      }
-    }
-
-    /// A failure's full text, including what the system saw.
-    static func detail(_ error: any Error) -> String {
-      if let error = error as? ExtensionCancellationError { return error.message }
-      return String(describing: error)
-    }
-
     // MARK: - Output
 
-    private static func describe(_ shard: Shard, _ report: ReloadReport, _ state: ProviderState) -> String {
+    static func describe(_ result: ExtensionLoadResult) -> String {
+      let (shard, report, state) = (result.load, result.report, result.state)
       let version = state.loaded.map { "version \($0.version)" } ?? "no version"
       let how: String
       switch shard.plan.strategy {
@@ -292,7 +124,8 @@ extension Calldir.Device {
       return line
     }
 
-    private static func json(_ shard: Shard, _ report: ReloadReport, _ state: ProviderState) -> JSONValue {
+    static func json(_ result: ExtensionLoadResult) -> JSONValue {
+      let (shard, report, state) = (result.load, result.report, result.state)
       let statistics = report.statistics
       var error: JSONValue = .null
       if let failure = report.error {

@@ -1,5 +1,6 @@
 import CalldirSystem
 import CallDirectoryProvider
+import CallDirectorySync
 import CallKitMock
 import CommandLineKit
 import Foundation
@@ -9,10 +10,14 @@ extension Calldir.Device {
   struct Status: RunnableCommand {
     static let configuration = CommandConfiguration(
       name: "status",
-      abstract: "Show each extension of a simulated device: status, loaded version, counts and last load.",
+      abstract: "Show a simulated device's sync and each extension: status, loaded version, counts and last load.",
       discussion: """
+        The sync line comes from DIR/sync/state.json (`device sync`): the dataset the device \
+        follows, the version it synced, and the incremental syncs since the last full one. \
         The loaded version and digest come from the provider's state in the extension's \
-        container; counts from the system's store. Dates are ISO 8601, UTC.
+        container; counts from the system's store. Dates are ISO 8601, UTC. --json prints \
+        {"sync": {"dataset", "version", "published", "incrementalSyncs", "extensions": \
+        [{"index", "version"}]} or null, "extensions": […]}.
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
@@ -30,6 +35,13 @@ extension Calldir.Device {
 
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)
+      let sync: SyncState?
+      do {
+        sync = try SyncDirectory(path: device.directoryURL.path + "/sync").stateStore.load()
+      } catch {
+        throw SyncFailure(error)
+      }
+      if !json { Self.describe(sync, to: context.standardOutput) }
       var objects: [JSONValue] = []
       for identifier in try DeviceSupport.extensions(of: device) {
         let status: ExtensionStatus
@@ -45,7 +57,30 @@ extension Calldir.Device {
           Self.describe(status, state, to: context.standardOutput)
         }
       }
-      if json { context.standardOutput.writeJSONLine(["extensions": .array(objects)]) }
+      if json { context.standardOutput.writeJSONLine(["sync": Self.json(sync), "extensions": .array(objects)]) }
+    }
+
+    private static func describe(_ sync: SyncState?, to output: any OutputSink) {
+      guard let sync else {
+        output.writeLine("sync: never synced")
+        return
+      }
+      output.writeLine(
+        "sync: \(sync.dataset) version \(sync.version) (published \(sync.published)), "
+          + "\(sync.incrementalSyncs) incremental syncs since the last full one, "
+          + "extensions \(sync.extensions.keys.sorted().map(String.init).joined(separator: ", "))")
+    }
+
+    private static func json(_ sync: SyncState?) -> JSONValue {
+      guard let sync else { return .null }
+      return [
+        "dataset": .string(sync.dataset),
+        "version": .int(Int64(sync.version)),
+        "published": .string(sync.published),
+        "incrementalSyncs": .int(Int64(sync.incrementalSyncs)),
+        "extensions": .array(
+          sync.extensions.sorted { $0.key < $1.key }.map { ["index": .int(Int64($0.key)), "version": .int(Int64($0.value))] }),
+      ]
     }
 
     private static func describe(_ status: ExtensionStatus, _ state: ProviderState, to output: any OutputSink) {

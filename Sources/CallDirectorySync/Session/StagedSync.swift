@@ -1,0 +1,79 @@
+/// A sync whose manifest is verified and planned against the device's
+/// state (``SyncSession/plan()``), before anything is fetched.
+public struct PlannedSync: Sendable, Hashable {
+  /// What to fetch and load.
+  public var plan: SyncPlan
+  /// The state of the last sync; nil before the first.
+  public var previous: SyncState?
+
+  public init(plan: SyncPlan, previous: SyncState?) {
+    self.plan = plan
+    self.previous = previous
+  }
+
+  /// Whether the device holds the manifest's version already.
+  public var isUpToDate: Bool { plan.isUpToDate }
+
+  /// The extensions the sync changes, by index: those it loads and those it empties.
+  public var changedExtensions: [Int] {
+    plan.steps.compactMap { if case .upToDate = $0.step { nil } else { $0.extension.index } } + plan.retired
+  }
+}
+
+/// What one extension loads once every file of the sync is verified.
+public struct StagedLoad: Sendable, Hashable {
+  /// What the staged blob is.
+  public enum Content: Sendable, Hashable {
+    /// The delta from the version the extension holds.
+    case delta(Manifest.Delta)
+    /// The extension's full snapshot.
+    case full(Manifest.File)
+    /// An empty full snapshot of the manifest's version: the manifest no
+    /// longer has the extension, so its entries are removed.
+    case empty
+  }
+
+  /// The extension's index.
+  public var index: Int
+  public var content: Content
+  /// The blob to load (in the staging area).
+  public var path: String
+  /// How the file was fetched; nil for ``Content/empty``.
+  public var staged: StagedFile?
+  /// The delta the plan chose that the source did not have (it answered
+  /// "not found"): the full snapshot is loaded instead.
+  public var missingDelta: Manifest.Delta?
+
+  public init(index: Int, content: Content, path: String, staged: StagedFile?, missingDelta: Manifest.Delta? = nil) {
+    self.index = index
+    self.content = content
+    self.path = path
+    self.staged = staged
+    self.missingDelta = missingDelta
+  }
+}
+
+/// A sync whose files are all downloaded and verified
+/// (``SyncSession/stage(_:)``): what to load, extension by extension, and
+/// the state to record once every load succeeded.
+public struct StagedSync: Sendable, Hashable {
+  /// The plan, with every missing delta replaced by its full snapshot.
+  public var plan: SyncPlan
+  /// The state of the last sync; nil before the first.
+  public var previous: SyncState?
+  /// The loads, by extension: the manifest's, then the retired ones.
+  public var loads: [StagedLoad]
+
+  public init(plan: SyncPlan, previous: SyncState?, loads: [StagedLoad]) {
+    self.plan = plan
+    self.previous = previous
+    self.loads = loads
+  }
+
+  /// The bytes fetched from the source for the files (not counting the
+  /// manifest and its signature).
+  public var downloadedBytes: Int64 { loads.reduce(0) { $0 + ($1.staged?.downloadedBytes ?? 0) } }
+
+  /// The state to record once every extension loaded.
+  public var resultingState: SyncState { plan.resultingState(after: previous) }
+}

@@ -1,0 +1,85 @@
+import CalldirSystem
+
+/// Where the app keeps what its sync needs, on the device:
+///
+///     <directory>/state.json              the ``SyncState`` of the last sync (``SyncStateStore``)
+///     <directory>/lock                    held by a running sync or reset (``SyncLock``)
+///     <directory>/staging/<sha256>.cdir   files downloaded and verified, not yet loaded
+///     <directory>/staging/<sha256>.part   a download cut short, resumed by the next sync
+///
+/// `calldir device sync` uses `DEVICE/sync/`; an app, a folder of its
+/// app-group container.
+public struct SyncDirectory: Sendable, Hashable {
+  /// The directory.
+  public let path: String
+
+  public init(path: String) {
+    self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+  }
+
+  /// The sync state's file.
+  public var statePath: String { path + "/state.json" }
+  /// The lock file.
+  public var lockPath: String { path + "/lock" }
+  /// Where downloads are staged.
+  public var stagingDirectory: String { path + "/staging" }
+
+  /// The sync state's store.
+  public var stateStore: SyncStateStore { SyncStateStore(path: statePath) }
+  /// The staging area.
+  public var staging: StagingArea { StagingArea(directory: stagingDirectory) }
+
+  /// Takes the directory's lock without waiting: one sync (or reset) at a
+  /// time per device. It is held until the lock is released or goes away.
+  ///
+  /// - Throws: ``SyncError/busy(path:)`` when another process holds it,
+  ///   ``SyncError/storage(_:)`` when it cannot be taken.
+  public func lock() throws(SyncError) -> SyncLock {
+    let descriptor: FileDescriptor
+    do {
+      try FileSystem.createDirectory(path)
+      descriptor = try FileDescriptor.open(lockPath, .readWrite, options: .create, permissions: 0o644)
+    } catch {
+      throw .storage(error)
+    }
+    let held: Bool
+    do throws(Errno) {
+      held = try descriptor.lock(exclusive: true, wait: false)
+    } catch {
+      try? descriptor.close()
+      throw .storage(FileError(operation: "lock", path: lockPath, errno: error))
+    }
+    guard held else {
+      try? descriptor.close()
+      throw .busy(path: lockPath)
+    }
+    return SyncLock(descriptor: descriptor)
+  }
+
+  /// Forgets every sync: removes the state and everything staged, so the
+  /// next sync is a first sync (it adopts the manifest's dataset). The
+  /// caller holds the lock.
+  ///
+  /// - Throws: ``SyncError/storage(_:)``.
+  public func clear() throws(SyncError) {
+    try stateStore.remove()
+    do {
+      try FileSystem.removeTree(stagingDirectory)
+    } catch {
+      throw .storage(error)
+    }
+  }
+}
+
+/// A held ``SyncDirectory`` lock (an exclusive `flock`).
+public final class SyncLock: Sendable {
+  private let descriptor: FileDescriptor
+
+  init(descriptor: FileDescriptor) {
+    self.descriptor = descriptor
+  }
+
+  deinit {
+    try? descriptor.close()
+  }
+}

@@ -1,0 +1,182 @@
+import CallDirectoryFormat
+import CalldirSystem
+
+/// What a blocker's containing app does to bring its Call Directory
+/// extensions to a store's latest version, in four steps:
+///
+///     let session = SyncSession(directory: directory, source: source, trust: trust, hashing: hashing)
+///     let lock = try session.directory.lock()         // one sync at a time
+///     let planned = try session.plan()                // fetch and verify the manifest, plan against the state
+///     guard !planned.isUpToDate else { return }
+///     let staged = try session.stage(planned)         // download and verify every file
+///     for load in staged.loads { … }                  // place each blob, reloadExtension (the app's part)
+///     try session.record(staged)                      // only then: the new SyncState
+///
+/// Nothing on the device changes before ``stage(_:)`` returns: a bad
+/// signature, another dataset, an older manifest, a file whose size or
+/// SHA-256 is not the manifest's, or a failed transfer stops the sync with
+/// the device as it was (a transfer cut short keeps its bytes for the next
+/// sync to resume). The state is written last, so a sync whose loads fail
+/// is planned again, from the same state, by the next one.
+public struct SyncSession: Sendable {
+  /// The manifest's path at the source.
+  public static let manifestPath = "manifest.json"
+  /// Its signature's path at the source.
+  public static let signaturePath = "manifest.json.sig"
+  /// The largest manifest accepted, in bytes.
+  public static let manifestLimit = 16 << 20
+  /// The largest signature file accepted, in bytes.
+  public static let signatureLimit = 4096
+
+  /// Where the state and the staged files are kept.
+  public let directory: SyncDirectory
+  /// Where the files come from.
+  public let source: any SyncSource
+  /// The pinned public key and the signature check.
+  public let trust: ManifestTrust
+  /// The SHA-256 the files are checked with.
+  public let hashing: any SHA256Hashing
+
+  public init(directory: SyncDirectory, source: any SyncSource, trust: ManifestTrust, hashing: any SHA256Hashing) {
+    self.directory = directory
+    self.source = source
+    self.trust = trust
+    self.hashing = hashing
+  }
+
+  /// Fetches the manifest and its signature and verifies them
+  /// (``ManifestTrust``).
+  ///
+  /// - Throws: ``SyncError/source(_:)``, ``SyncError/untrusted(_:)``.
+  public func fetchManifest() throws(SyncError) -> TrustedManifest {
+    let manifest: [UInt8]
+    let signature: [UInt8]
+    do {
+      manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit)
+      signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit)
+    } catch {
+      throw .source(error)
+    }
+    do {
+      return try trust.verify(manifest: manifest, signature: signature)
+    } catch {
+      throw .untrusted(error)
+    }
+  }
+
+  /// Fetches and verifies the manifest, and plans the sync against the
+  /// recorded state (``SyncPlanner``).
+  ///
+  /// - Throws: As ``fetchManifest()``; ``SyncError/untrusted(_:)`` for
+  ///   another dataset or an older version; ``SyncError/storage(_:)`` or
+  ///   ``SyncError/stateMalformed(path:reason:)`` for the state.
+  public func plan() throws(SyncError) -> PlannedSync {
+    let trusted = try fetchManifest()
+    let previous = try directory.stateStore.load()
+    do {
+      return PlannedSync(plan: try SyncPlanner.plan(trusted, state: previous), previous: previous)
+    } catch {
+      throw .untrusted(error)
+    }
+  }
+
+  /// Downloads and verifies every file the plan needs into the staging
+  /// area: the delta from the version each extension holds, or its full
+  /// snapshot, which is also fetched when the source does not have the
+  /// delta. Writes the empty snapshot of each retired extension. Every
+  /// blob's header must say what the manifest says it is (kind, versions,
+  /// dataset). Files staged by an earlier sync are reused; others left
+  /// there are removed.
+  ///
+  /// - Throws: ``SyncError``; the device is unchanged.
+  public func stage(_ planned: PlannedSync) throws(SyncError) -> StagedSync {
+    var plan = planned.plan
+    let manifest = plan.manifest.manifest
+    let staging = directory.staging
+    let fallbacks = plan.steps.compactMap { if case .delta = $0.step { $0.extension.full } else { nil } }
+    try staging.removeAll(except: plan.files + fallbacks)
+    var loads: [StagedLoad] = []
+    for position in plan.steps.indices {
+      let item = plan.steps[position].extension
+      switch plan.steps[position].step {
+      case .upToDate:
+        continue
+      case .full(let file):
+        let staged = try stageChecked(file, as: .full(file), manifest)
+        loads.append(StagedLoad(index: item.index, content: .full(file), path: staged.path, staged: staged))
+      case .delta(let delta):
+        do {
+          let staged = try stageChecked(delta.file, as: .delta(delta), manifest)
+          loads.append(StagedLoad(index: item.index, content: .delta(delta), path: staged.path, staged: staged))
+        } catch .source(.notFound) {
+          let staged = try stageChecked(item.full, as: .full(item.full), manifest)
+          plan.steps[position].step = .full(item.full)
+          loads.append(
+            StagedLoad(
+              index: item.index, content: .full(item.full), path: staged.path, staged: staged, missingDelta: delta))
+        }
+      }
+    }
+    for index in plan.retired {
+      let path = staging.directory + "/empty-\(manifest.version).cdir"
+      try EmptySnapshot.write(version: manifest.version, dataset: manifest.dataset, to: path)
+      loads.append(StagedLoad(index: index, content: .empty, path: path, staged: nil))
+    }
+    return StagedSync(plan: plan, previous: planned.previous, loads: loads)
+  }
+
+  /// Records the state of a sync whose every load succeeded, atomically,
+  /// and clears the staging area.
+  ///
+  /// - Returns: The recorded state.
+  /// - Throws: ``SyncError/storage(_:)``; the previous state stays.
+  @discardableResult
+  public func record(_ staged: StagedSync) throws(SyncError) -> SyncState {
+    let state = staged.resultingState
+    try directory.stateStore.save(state)
+    // Leftovers are removed by the next sync's staging if this fails.
+    try? directory.staging.removeAll(except: [])
+    return state
+  }
+
+  /// Stages `file` and checks that its blob header is what the manifest
+  /// says; a blob that is not is discarded.
+  private func stageChecked(
+    _ file: Manifest.File, as content: StagedLoad.Content, _ manifest: Manifest
+  ) throws(SyncError) -> StagedFile {
+    let staged = try directory.staging.stage(file, from: source, hashing: hashing)
+    let header: BlobHeader
+    do {
+      header = try BlobReader.readHeader(path: staged.path)
+    } catch {
+      if case .io(let failure) = error { throw .storage(failure) }
+      try? FileSystem.removeFile(staged.path)
+      throw .untrusted(.fileMismatch(path: file.path, problem: "it is not a blob: \(error)"))
+    }
+    if let problem = Self.headerProblem(header, content, manifest) {
+      try? FileSystem.removeFile(staged.path)
+      throw .untrusted(.fileMismatch(path: file.path, problem: problem))
+    }
+    return staged
+  }
+
+  /// What is wrong with a blob's header for what the manifest says it is.
+  static func headerProblem(_ header: BlobHeader, _ content: StagedLoad.Content, _ manifest: Manifest) -> String? {
+    if !header.dataset.isEmpty && header.dataset != manifest.dataset {
+      return "it is a blob of dataset '\(header.dataset)', the manifest's is '\(manifest.dataset)'"
+    }
+    guard header.version == UInt64(manifest.version) else {
+      return "it holds version \(header.version), the manifest's is \(manifest.version)"
+    }
+    switch content {
+    case .full, .empty:
+      if header.kind != .full { return "it is a delta, the manifest names a full snapshot" }
+    case .delta(let delta):
+      if header.kind != .delta { return "it is a full snapshot, the manifest names a delta" }
+      if header.baseVersion != UInt64(delta.from) {
+        return "it is a delta from version \(header.baseVersion), the manifest's is from \(delta.from)"
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,17 @@
+/// Why a ``SyncSource`` could not deliver a file.
+public enum SyncSourceError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The source has no such file (HTTP 404 or 410, or no file in the directory).
+  case notFound(path: String, source: String)
+  /// The file is larger than the caller accepts.
+  case tooLarge(path: String, limit: Int)
+  /// The transfer failed: the connection, a timeout, an HTTP status, a read.
+  case failed(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .notFound(let path, let source): "\(source) has no \(path)"
+    case .tooLarge(let path, let limit): "\(path) is larger than \(limit) bytes"
+    case .failed(let path, let reason): "cannot fetch \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import CallDirectorySync
+import Foundation
+
+/// The source `calldir device sync --from` names.
+public enum SyncSources {
+  /// Why a `--from` value names no source.
+  public struct InvalidLocation: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// An ``HTTPSource`` for an `http://` or `https://` URL, a
+  /// ``DirectorySource`` for anything without a scheme.
+  ///
+  /// - Parameter timeout: Seconds without a byte before an HTTP transfer fails.
+  /// - Throws: ``InvalidLocation`` for another scheme or a malformed URL.
+  public static func source(for location: String, timeout: TimeInterval) throws(InvalidLocation) -> any SyncSource {
+    let lowercased = location.lowercased()
+    if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
+      guard let url = URL(string: location), url.host != nil else {
+        throw InvalidLocation(description: "'\(location)' is not a valid url")
+      }
+      return HTTPSource(baseURL: url, timeout: timeout)
+    }
+    if let scheme = location.range(of: "://") {
+      throw InvalidLocation(
+        description: "unsupported url scheme '\(location[..<scheme.lowerBound])' (expected http, https or a directory)")
+    }
+    return DirectorySource(directory: location)
+  }
+}

@@ -1,0 +1,73 @@
+import CallDirectorySync
+import CallKitMock
+import CalldirDevice
+import CommandLineKit
+
+extension Calldir.Device {
+  /// `calldir device reset`: forget what the device synced, so that it can
+  /// adopt another dataset.
+  struct Reset: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "reset",
+      abstract: "Forget a simulated device's sync and remove calldir's extensions, so another dataset can be adopted.",
+      discussion: """
+        A device follows the dataset of its first sync and refuses any other (exit 65). A reset \
+        removes the sync state and every staged download (DIR/sync/) and uninstalls every \
+        calldir.extension.N with its entries and container, as deleting and reinstalling the \
+        app would; the next `device sync` is a first sync and adopts the manifest's dataset. \
+        Other extensions are left alone. Exit status: 0 reset; 1 a load or sync of the device \
+        runs (currentlyLoading; run it again afterwards); 66 no device at DIR; 74 the device \
+        cannot be written.
+        """,
+      arguments: [
+        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
+        .flag("json", help: "Print one JSON object: {\"removedExtensions\", \"forgotSync\"}."),
+      ]
+    )
+
+    let devicePath: String
+    let json: Bool
+
+    init(arguments: ParsedArguments) throws {
+      devicePath = try arguments.requiredString("device")
+      json = arguments.flag("json")
+    }
+
+    func run(context: CommandContext) throws {
+      let device = try DeviceSupport.openExisting(devicePath)
+      let directory = SyncDirectory(path: device.directoryURL.path + "/sync")
+      let lock: SyncLock
+      let previous: SyncState?
+      do {
+        lock = try directory.lock()
+        previous = try? directory.stateStore.load()
+        // The state goes first: a reset cut short leaves a device whose
+        // next sync is a first sync, and running reset again finishes it.
+        try directory.clear()
+      } catch {
+        throw SyncFailure(error)
+      }
+      defer { withExtendedLifetime(lock) {} }
+      var removed: [String] = []
+      for identifier in try DeviceSupport.extensions(of: device) where CalldirExtensions.index(of: identifier) != nil {
+        do {
+          try device.uninstallExtension(withIdentifier: identifier)
+        } catch .extensionBusy {
+          throw MappedError(
+            exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
+        } catch {
+          throw DeviceSupport.mapped(error)
+        }
+        removed.append(identifier)
+      }
+      if json {
+        context.standardOutput.writeJSONLine([
+          "removedExtensions": .array(removed.map { .string($0) }), "forgotSync": .bool(previous != nil),
+        ])
+      } else {
+        let sync = previous.map { "forgot its sync of \($0.dataset) version \($0.version)" } ?? "it had never synced"
+        context.standardOutput.writeLine("\(devicePath): reset; removed \(removed.count) extensions, \(sync)")
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import CallDirectorySync
+import CallKitMock
+import CommandLineKit
+
+/// A failed sync step as the command reports it: exit 65 for what is not
+/// to be trusted (a bad signature, another dataset, a rollback, a file
+/// that is not the manifest's), 74 for the network and the device's I/O,
+/// 1 when another sync holds the device (currentlyLoading, as a load).
+struct SyncFailure: CommandLineError {
+  let error: SyncError
+
+  init(_ error: SyncError) {
+    self.error = error
+  }
+
+  var exitCode: ExitCode {
+    switch error {
+    case .untrusted, .stateMalformed: .dataError
+    case .source, .storage: .ioError
+    case .busy: .failure
+    }
+  }
+
+  var message: String {
+    switch error {
+    case .busy: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description
+    case .stateMalformed: "\(error); run 'calldir device reset' to start over"
+    default: error.description
+    }
+  }
+
+  /// The `kind` of the `--json` error object.
+  var kind: String {
+    switch error {
+    case .untrusted(let problem):
+      switch problem {
+      case .malformed: "manifest"
+      case .malformedSignature, .badSignature: "signature"
+      case .wrongDataset: "dataset"
+      case .rollback: "rollback"
+      case .fileMismatch: "file"
+      }
+    case .source: "network"
+    case .storage: "storage"
+    case .stateMalformed: "state"
+    case .busy: "busy"
+    }
+  }
+}

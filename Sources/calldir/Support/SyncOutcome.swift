@@ -1,0 +1,114 @@
+import CallDirectorySync
+import CalldirDevice
+import CalldirSystem
+import CommandLineKit
+
+/// What `calldir device sync` did, as it prints it.
+struct SyncOutcome {
+  /// The verified manifest's plan, and the state before.
+  let planned: PlannedSync
+  /// The staged files; nil when the device was up to date.
+  let staged: StagedSync?
+  /// Each loaded extension's request, by index.
+  let results: [Int: ExtensionLoadResult]
+  /// The state recorded (or kept, when up to date).
+  let state: SyncState?
+
+  private var plan: SyncPlan { staged?.plan ?? planned.plan }
+  private var manifest: Manifest { plan.manifest.manifest }
+
+  /// The staged load of extension `index`.
+  private func load(_ index: Int) -> StagedLoad? {
+    staged?.loads.first { $0.index == index }
+  }
+
+  /// `{"dataset", "version", "previous", "published", "upToDate",
+  /// "periodicFull", "incrementalSyncs", "extensions": [{"index",
+  /// "strategy", "from", "bytes", "path", "downloaded", "resumedAt",
+  /// "reused", "missingDelta", "blocking", "identification",
+  /// "peakMemoryBytes", "durationSeconds"}], "retired", "downloaded"}`.
+  var json: JSONValue {
+    func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+    func optional(_ value: Int64?) -> JSONValue { value.map { .int($0) } ?? .null }
+    let extensions: [JSONValue] = plan.steps.map { item, step in
+      let staged = load(item.index)
+      let report = results[item.index]?.report
+      let (strategy, file): (String, Manifest.File?) =
+        switch step {
+        case .upToDate: ("upToDate", nil)
+        case .delta(let delta): ("delta", delta.file)
+        case .full(let file): ("full", file)
+        }
+      return [
+        "index": .int(Int64(item.index)),
+        "strategy": .string(strategy),
+        "from": optional(planned.previous?.extensions[item.index]),
+        "bytes": .int(file?.bytes ?? 0),
+        "path": file.map { .string($0.path) } ?? .null,
+        "downloaded": .int(staged?.staged?.downloadedBytes ?? 0),
+        "resumedAt": optional(staged?.staged?.resumedAt),
+        "reused": .bool(staged?.staged?.wasAlreadyStaged ?? false),
+        "missingDelta": optional(staged?.missingDelta?.from),
+        "blocking": .int(Int64(item.counts.blocking)),
+        "identification": .int(Int64(item.counts.identification)),
+        "peakMemoryBytes": optional(report?.childPeakResidentBytes),
+        "durationSeconds": report.map { .double(($0.duration * 1000).rounded() / 1000) } ?? .null,
+      ]
+    }
+    return [
+      "dataset": .string(manifest.dataset),
+      "version": .int(Int64(manifest.version)),
+      "previous": optional(planned.previous?.version),
+      "published": .string(manifest.published),
+      "upToDate": .bool(staged == nil),
+      "periodicFull": .bool(plan.isPeriodicFull),
+      "incrementalSyncs": .int(Int64(state?.incrementalSyncs ?? 0)),
+      "extensions": .array(extensions),
+      "retired": .array(plan.retired.map { .int(Int64($0)) }),
+      "downloaded": .int(staged?.downloadedBytes ?? 0),
+    ]
+  }
+
+  /// One line for the sync, then one per extension.
+  func describe(to output: any OutputSink) {
+    guard let staged else {
+      output.writeLine("\(manifest.dataset): already up to date (version \(manifest.version))")
+      return
+    }
+    let from = planned.previous.map { "from version \($0.version)" } ?? "first sync"
+    let periodic = plan.isPeriodicFull ? ", full snapshots after \(manifest.fullEvery) incremental syncs" : ""
+    output.writeLine(
+      "\(manifest.dataset): synced to version \(manifest.version) (\(from)\(periodic)), "
+        + "\(staged.downloadedBytes) bytes downloaded")
+    for (item, step) in plan.steps {
+      var line = "  extension \(item.index): "
+      switch step {
+      case .upToDate:
+        output.writeLine(line + "up to date")
+        continue
+      case .delta(let delta):
+        line += "delta \(delta.from) → \(manifest.version), \(delta.file.bytes) bytes"
+      case .full(let file):
+        line += "full snapshot, \(file.bytes) bytes"
+      }
+      if let download = load(item.index) {
+        if let missing = download.missingDelta {
+          line += " (the source has no delta from version \(missing.from))"
+        }
+        if download.staged?.wasAlreadyStaged == true {
+          line += ", staged by an earlier sync"
+        } else if let resumed = download.staged?.resumedAt {
+          line += ", resumed at byte \(resumed)"
+        }
+      }
+      line += "; \(item.counts.blocking) blocking, \(item.counts.identification) identification"
+      if let peak = results[item.index]?.report.childPeakResidentBytes {
+        line += "; extension peak RSS \(peak >> 10) KiB"
+      }
+      output.writeLine(line)
+    }
+    for index in plan.retired {
+      output.writeLine("  extension \(index): retired, its entries removed")
+    }
+  }
+}

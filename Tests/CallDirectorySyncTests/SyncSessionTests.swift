@@ -1,0 +1,179 @@
+import CallDirectoryFormat
+import CallDirectorySync
+import CalldirSystem
+import Foundation
+import Sodium
+import Testing
+
+/// ``SyncSession`` from a signed in-memory store to a recorded state (the
+/// loads between are the app's, and `calldir device sync`'s end-to-end tests').
+@Suite(.serialized) struct SyncSessionTests {
+  let directory: TemporaryDirectory
+  var store = StoreFixture()
+
+  init() throws {
+    directory = try TemporaryDirectory()
+  }
+
+  var session: SyncSession { store.session(directory.path) }
+
+  /// Plans, stages and records one sync.
+  @discardableResult
+  func sync() throws(SyncError) -> StagedSync {
+    let staged = try session.stage(try session.plan())
+    try session.record(staged)
+    return staged
+  }
+
+  func recordedState() throws -> SyncState? {
+    try SyncStateStore(path: directory.path + "/state.json").load()
+  }
+
+  @Test mutating func aChainOfVersionsSyncsWithDeltasAndRecordsItsState() throws {
+    try store.publish(version: 1, extensions: 2)
+    var staged = try sync()
+    #expect(staged.loads.map(\.content) == staged.plan.manifest.manifest.extensions.map { .full($0.full) })
+    #expect(try recordedState() == SyncState(
+      dataset: StoreFixture.dataset, version: 1, published: "2026-12-01T03:00:00Z", incrementalSyncs: 0,
+      extensions: [1: 1, 2: 1]))
+    #expect(directory.names("staging").isEmpty)
+
+    try store.publish(version: 2, extensions: 2)
+    staged = try sync()
+    for load in staged.loads {
+      guard case .delta(let delta) = load.content else {
+        Issue.record("extension \(load.index) loads \(load.content)")
+        continue
+      }
+      #expect(delta.from == 1)
+    }
+    #expect(try recordedState()?.incrementalSyncs == 1)
+    // Up to date: nothing to stage.
+    #expect(try session.plan().isUpToDate)
+  }
+
+  @Test mutating func aMissingDeltaFallsBackToTheFullSnapshot() throws {
+    try store.publish(version: 1)
+    try sync()
+    try store.publish(version: 2)
+    let manifest = try session.fetchManifest().manifest
+    let delta = try #require(manifest.extensions[0].deltas.first)
+    store.source[delta.file.path] = nil
+    let staged = try sync()
+    #expect(staged.loads.first?.content == .full(manifest.extensions[0].full))
+    #expect(staged.loads.first?.missingDelta == delta)
+    #expect(staged.plan.steps.first?.step == .full(manifest.extensions[0].full))
+    #expect(try recordedState()?.incrementalSyncs == 0)
+  }
+
+  @Test mutating func aRetiredExtensionGetsAnEmptySnapshotOfTheVersion() throws {
+    try store.publish(version: 1, extensions: 3)
+    try sync()
+    try store.publish(version: 2, extensions: 2)
+    let staged = try session.stage(try session.plan())
+    let retired = try #require(staged.loads.last)
+    #expect(retired.index == 3 && retired.content == .empty && retired.staged == nil)
+    let empty = try Snapshot(contentsOf: retired.path)
+    #expect(empty.version == 2 && empty.blocking.isEmpty && empty.identification.isEmpty)
+    #expect(try BlobReader.readHeader(path: retired.path).dataset == StoreFixture.dataset)
+    try session.record(staged)
+    #expect(try recordedState()?.extensions == [1: 2, 2: 2])
+  }
+
+  @Test mutating func untrustedManifestsChangeNothing() throws {
+    try store.publish(version: 3)
+    try sync()
+    let before = try recordedState()
+    let genuine = try #require(store.source[SyncSession.manifestPath])
+    let signature = try #require(store.source[SyncSession.signaturePath])
+
+    // One byte of the manifest changed after signing.
+    var tampered = genuine
+    tampered[tampered.count / 2] ^= 0x01
+    store.source[SyncSession.manifestPath] = tampered
+    #expect(throws: SyncError.untrusted(.badSignature)) { try session.plan() }
+    store.source[SyncSession.manifestPath] = genuine
+
+    // Another key.
+    let other = Ed25519.keyPair()!.publicKey
+    #expect(throws: SyncError.untrusted(.badSignature)) { try store.session(directory.path, publicKey: other).plan() }
+
+    // A signature that is not base64 of 64 bytes.
+    store.source[SyncSession.signaturePath] = Array("c2lnbmF0dXJl\n".utf8)
+    #expect(throws: SyncError.self) { try session.plan() }
+    store.source[SyncSession.signaturePath] = signature
+
+    // An older version, then another dataset, both genuinely signed.
+    try store.publish(version: 2, deltasFrom: [])
+    #expect(throws: SyncError.untrusted(.rollback(installed: 3, offered: 2))) { try session.plan() }
+    try store.publish(version: 4, dataset: "org.other")
+    #expect(throws: SyncError.untrusted(.wrongDataset(expected: StoreFixture.dataset, found: "org.other"))) {
+      try session.plan()
+    }
+    #expect(try recordedState() == before)
+  }
+
+  @Test mutating func aBlobWhoseHeaderIsNotWhatTheManifestSaysIsRefused() throws {
+    try store.publish(version: 1)
+    try sync()
+    // A genuine file, listed as a delta from 1 but holding a full snapshot.
+    let full = store.put("deltas/liar.cdir", try StoreFixture.snapshot(version: 2).encoded())
+    let manifest = Manifest(
+      dataset: StoreFixture.dataset, version: 2, published: "2026-12-02T03:00:00Z", fullEvery: 30,
+      extensions: [Manifest.Extension(
+        index: 1, lower: 1, upper: 99, counts: Manifest.Counts(blocking: 1, identification: 0),
+        full: full, deltas: [Manifest.Delta(from: 1, file: full)])])
+    store.sign(manifest.serialized())
+    #expect(throws: SyncError.untrusted(.fileMismatch(
+      path: "deltas/liar.cdir", problem: "it is a full snapshot, the manifest names a delta"))) {
+      try session.stage(try session.plan())
+    }
+    #expect(try recordedState()?.version == 1)
+  }
+
+  @Test mutating func aFailedStateWriteKeepsThePreviousStateAndTheNextSyncRecordsIt() throws {
+    try store.publish(version: 1)
+    try sync()
+    try store.publish(version: 2)
+    for call in [FaultInjection.Call.write, .fsync, .rename] {
+      let staged = try session.stage(try session.plan())
+      FaultInjection.install([.init(call: call, occurrence: 1, fault: .fail(.ioError))])
+      let outcome = Result { () throws(SyncError) in try session.record(staged) }
+      FaultInjection.reset()
+      guard case .failure(.storage) = outcome else {
+        Issue.record("\(call): \(outcome)")
+        continue
+      }
+      #expect(try recordedState()?.version == 1, "\(call)")
+    }
+    // The staged files are still there: the next sync fetches nothing.
+    let staged = try sync()
+    #expect(staged.downloadedBytes == 0 && staged.loads.allSatisfy { $0.staged?.wasAlreadyStaged == true })
+    #expect(try recordedState()?.version == 2)
+  }
+
+  @Test func theStateFileRoundTripsAndAMalformedOneIsReported() throws {
+    let store = SyncStateStore(path: directory.path + "/state.json")
+    #expect(try store.load() == nil)
+    let state = SyncState(
+      dataset: "com.example", version: 7, published: "2026-12-07T03:00:00Z", incrementalSyncs: 2,
+      extensions: [2: 7, 1: 6])
+    try store.save(state)
+    #expect(try store.load() == state)
+    #expect(
+      String(decoding: try FileSystem.contents(of: store.path), as: UTF8.self)
+        == #"{"dataset":"com.example","version":7,"published":"2026-12-07T03:00:00Z","incrementalSyncs":2,"#
+        + #""extensions":[{"index":1,"version":6},{"index":2,"version":7}]}"# + "\n")
+    try AtomicFile.write(Array(#"{"dataset":"x","version":0}"#.utf8), to: store.path)
+    #expect(throws: SyncError.self) { try store.load() }
+    try store.remove()
+    #expect(try store.load() == nil)
+  }
+
+  @Test func oneSyncAtATime() throws {
+    let sync = SyncDirectory(path: directory.path)
+    let lock = try sync.lock()
+    #expect(throws: SyncError.busy(path: directory.path + "/lock")) { try sync.lock() }
+    withExtendedLifetime(lock) {}
+  }
+}

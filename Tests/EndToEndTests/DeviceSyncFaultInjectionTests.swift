@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// `calldir device sync` with system calls failing (`CALLDIR_FAULTS`): every
+/// write, fsync and rename of a sync from version 1 to version 2 fails once,
+/// in turn, on a copy of a device synced to version 1. A run either
+/// succeeds with version 2 whole, or exits 74 with a clear message and the
+/// sync state still at version 1; a failure while staging (or recording
+/// the state) leaves every extension as it was too, one while loading
+/// leaves each extension whole at version 1 or 2. The next sync succeeds.
+@Suite struct DeviceSyncFaultInjectionTests {
+  static let failures: [(call: String, fault: String, errorText: String)] = [
+    ("write", "ENOSPC", "no space left on device"),
+    ("fsync", "EIO", "input/output error"),
+    ("rename", "EIO", "input/output error"),
+  ]
+
+  @Test(arguments: [false, true])
+  func everyFailedCallLeavesTheDeviceWholeAndTheNextSyncSucceeds(sharded: Bool) throws {
+    let directory = try TemporaryDirectory()
+    let store = SyncStore(in: directory, size: 1200, maxEntriesPerExtension: sharded ? 500 : nil)
+    let key = try store.publicKeyFile()
+    let template = SyncDevice(path: directory.path("template"))
+    try store.publish(1)
+    _ = try template.synced(from: store.root, key: key)
+    let before = try template.snapshot()
+    try store.publish(2)
+    let v2 = try inspectEntries(try store.snapshotPath(2))
+    // Each extension's entries at version 1 and 2.
+    var wholeExtensions: [Int: Set<String>] = [:]
+    for version in [1, 2] {
+      for (index, path) in try store.extensionPaths(version) { wholeExtensions[index, default: []].insert(try inspectEntries(path)) }
+    }
+    let shardings = Set([try store.extensionPaths(1).count, try store.extensionPaths(2).count])
+
+    let root = store.root
+    let base = directory.url.path + "/"
+    /// A copy of the template device synced with `rules`, counting calls.
+    @Sendable func run(_ label: String, rules: String?) throws -> (SyncDevice, CalldirProcess.Result, [String: Int]) {
+      let device = SyncDevice(path: base + label)
+      try FileManager.default.copyItem(atPath: template.path, toPath: device.path)
+      let counts = base + label + ".counts"
+      var environment = ["CALLDIR_FAULT_COUNTS": counts]
+      if let rules { environment["CALLDIR_FAULTS"] = rules }
+      let result = try device.sync(from: root, key: key, environment: environment)
+      return (device, result, try DeviceFaultInjectionTests.counts(counts))
+    }
+
+    let (_, counted, counts) = try run("count", rules: nil)
+    try #require(counted.status == 0, "\(counted.standardError)")
+    var cases: [(label: String, rules: String, errorText: String)] = []
+    for failure in Self.failures {
+      for occurrence in 1...max(1, counts[failure.call] ?? 0) {
+        cases.append(("\(failure.call)-\(occurrence)", "\(failure.call):\(occurrence):\(failure.fault)", failure.errorText))
+      }
+    }
+    #expect(cases.count >= 20, "too few calls counted: \(counts)")
+
+    let problems = Problems()
+    let allCases = cases
+    let extensionVersions = wholeExtensions
+    DeviceFaultInjectionTests.forEach(cases.count, width: 4) { index in
+      let item = allCases[index]
+      do {
+        let (device, result, _) = try run(item.label, rules: item.rules)
+        let context = "\(item.rules): exit \(result.status): \(result.standardError)"
+        if result.status == 0 {
+          if try device.dump() != v2 || device.syncedVersion() != 2 { problems.add("\(context): not version 2 whole") }
+          return
+        }
+        let message = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
+        if result.status == 74 && message.hasPrefix("error: cannot write to standard output") {
+          // Synced; only printing the summary failed.
+          if try device.dump() != v2 || device.syncedVersion() != 2 { problems.add("\(context): not version 2 whole") }
+          return
+        }
+        guard result.status == 74, message.hasPrefix("error: "), message.contains(item.errorText) else {
+          problems.add("\(context): not a clear I/O error")
+          return
+        }
+        // Before the loads (staging) the device is exactly as it was.
+        let staging = message.contains("/sync/staging/") || message.contains("/sync/lock")
+        if staging, try device.snapshot() != before { problems.add("\(context): the device changed") }
+        // The state is renamed into place before its directory is synced:
+        // a failure of that last fsync leaves version 2 recorded, and held.
+        let recorded = try device.syncedVersion()
+        if try recorded != 1 && !(recorded == 2 && device.dump() == v2) {
+          problems.add("\(context): the sync state changed")
+        }
+        if shardings.count == 1 {
+          for (index, whole) in extensionVersions where try !whole.contains(device.dump(extension: index)) {
+            problems.add("\(context): extension \(index) holds a mixture")
+          }
+        }
+        let next = try device.sync(from: root, key: key)
+        if try next.status != 0 || device.dump() != v2 || device.syncedVersion() != 2 {
+          problems.add("\(context); the next sync: exit \(next.status): \(next.standardError)")
+        }
+      } catch {
+        problems.add("\(item.rules): \(error)")
+      }
+    }
+    for problem in problems.all { Issue.record(Comment(rawValue: problem)) }
+  }
+}
+
+/// Problems found by several threads.
+private final class Problems: @unchecked Sendable {
+  private let lock = NSLock()
+  private var list: [String] = []
+  func add(_ problem: String) { lock.withLock { list.append(problem) } }
+  var all: [String] { lock.withLock { list } }
+}
