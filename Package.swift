@@ -9,6 +9,11 @@ let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], 
 
 let package = Package(
   name: "calldir",
+  // The device products (CallDirectoryFormat, CallDirectoryProvider,
+  // CallDirectorySync and CalldirSystem beneath them) run in an iOS 15 app
+  // and its Call Directory extensions; macOS 12 is the matching release.
+  // The host tools and the tests are built and run on Linux.
+  platforms: [.iOS(.v15), .macOS(.v12)],
   products: [
     .executable(name: "calldir", targets: ["calldir"]),
     .library(name: "PhoneNumbers", targets: ["PhoneNumbers"]),
@@ -87,6 +92,26 @@ let package = Package(
     ),
     // `make bench`: calldir against sort, comm and Python phonenumbers.
     .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
+    // The code an app team copies (docs/ios-integration.md): the Call
+    // Directory extension's handler and the containing app's sync. On iOS
+    // they use CallKit, CryptoKit and URLSession; here they build against
+    // CallKitMock, and ExamplesTests runs them on its simulated device.
+    .target(
+      name: "ExampleCallDirectoryExtension",
+      dependencies: [
+        "CallDirectoryProvider",
+        .target(name: "CallKitMock", condition: .when(platforms: [.linux, .macOS])),
+      ],
+      path: "Examples/CallDirectoryExtension"
+    ),
+    .target(
+      name: "ExampleContainingApp",
+      dependencies: [
+        "CallDirectorySync", "CallDirectoryProvider", "CallDirectoryFormat",
+        .target(name: "CallKitMock", condition: .when(platforms: [.linux, .macOS])),
+      ],
+      path: "Examples/ContainingApp"
+    ),
     .testTarget(name: "CalldirSystemTests", dependencies: ["CalldirSystem"]),
     .testTarget(name: "SodiumTests", dependencies: ["Sodium", "CallDirectorySync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CalldirSystem", "CommandLineKit"]),
@@ -114,6 +139,13 @@ let package = Package(
     .testTarget(
       name: "CallDirectorySyncTests",
       dependencies: ["CallDirectorySync", "Sodium", "CalldirSystem", "CallDirectoryFormat"]
+    ),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: [
+        "ExampleCallDirectoryExtension", "ExampleContainingApp", "CallDirectoryProvider", "CallDirectorySync",
+        "CallDirectoryFormat", "CallKitMock",
+      ]
     ),
     .testTarget(name: "CICUShimTests", dependencies: ["CICUShim"]),
     .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText"]),

@@ -4,14 +4,21 @@ import CalldirSystem
 /// The device side of calldir: serves one Call Directory request from the
 /// blobs in the app-group container, in constant memory.
 ///
-/// Use it from the extension's `beginRequest(with:)`, synchronously:
+/// Use it from the extension's `beginRequest(with:)`, synchronously (the
+/// whole handler, with sharding and autorelease pools, is
+/// `Examples/CallDirectoryExtension/CallDirectoryHandler.swift`):
 ///
 ///     final class CallDirectoryHandler: CXCallDirectoryProvider {
 ///       override func beginRequest(with context: CXCallDirectoryExtensionContext) {
-///         let container = FileManager.default
-///           .containerURL(forSecurityApplicationGroupIdentifier: "group.example")!
-///         CallDirectoryLoader(layout: ProviderLayout(containerPath: container.path))
-///           .serve(context)
+///         guard let container = FileManager.default
+///           .containerURL(forSecurityApplicationGroupIdentifier: "group.example") else {
+///           context.cancelRequest(withError: CocoaError(.fileNoSuchFile))
+///           return
+///         }
+///         CallDirectoryLoader(
+///           layout: ProviderLayout(containerPath: container.path),
+///           batchScope: { batch in autoreleasepool(invoking: batch) }
+///         ).serve(context)
 ///       }
 ///     }
 ///
@@ -53,6 +60,19 @@ public final class CallDirectoryLoader {
     }
   }
 
+  /// Runs one batch of entry calls: the decoding of at most
+  /// ``Options/batchSize`` entries and their `add…`/`remove…` calls.
+  ///
+  /// The loader passes each batch to the scope and carries on when the scope
+  /// returns; the scope must run `batch` exactly once, synchronously. On iOS,
+  /// drain an autorelease pool per batch, so that whatever CallKit
+  /// autoreleases while it takes the entries is freed batch by batch instead
+  /// of piling up until the request ends (this module has no Foundation, so
+  /// it cannot do it itself):
+  ///
+  ///     CallDirectoryLoader(layout: layout, batchScope: { batch in autoreleasepool(invoking: batch) })
+  public typealias BatchScope = (_ batch: () -> Void) -> Void
+
   private enum Source {
     case paths([String])
     case directory(String)
@@ -63,19 +83,29 @@ public final class CallDirectoryLoader {
   public let stateStore: ProviderStateStore
   /// The options.
   public let options: Options
+  /// The scope each batch of entry calls runs in (`nil`: none).
+  private let batchScope: BatchScope?
 
   /// A loader over the blobs in `layout.dataDirectory`.
-  public init(layout: ProviderLayout, options: Options = Options()) {
+  ///
+  /// - Parameters:
+  ///   - layout: Where the blobs and the provider state are.
+  ///   - options: Tuning knobs.
+  ///   - batchScope: What each batch of entry calls runs in (see
+  ///     ``BatchScope``); `nil` runs them as they are.
+  public init(layout: ProviderLayout, options: Options = Options(), batchScope: BatchScope? = nil) {
     self.source = .directory(layout.dataDirectory)
     self.stateStore = ProviderStateStore(path: layout.statePath)
     self.options = options
+    self.batchScope = batchScope
   }
 
   /// A loader over an explicit list of blobs.
-  public init(blobPaths: [String], statePath: String, options: Options = Options()) {
+  public init(blobPaths: [String], statePath: String, options: Options = Options(), batchScope: BatchScope? = nil) {
     self.source = .paths(blobPaths)
     self.stateStore = ProviderStateStore(path: statePath)
     self.options = options
+    self.batchScope = batchScope
   }
 
   // MARK: - Planning
@@ -164,7 +194,7 @@ public final class CallDirectoryLoader {
       throw .reading(blob.path, error, otherwise: CallDirectoryProviderError.unreadableBlob)
     }
     guard reader.header == blob.header else { throw .blobChanged(path: blob.path) }
-    let streamer = _EntryStreamer(reader: reader, sink: sink, batchSize: options.batchSize)
+    let streamer = _EntryStreamer(reader: reader, sink: sink, batchSize: options.batchSize, batchScope: batchScope)
     do {
       switch plan.strategy {
       case .complete, .replace:
@@ -274,11 +304,26 @@ public final class CallDirectoryLoader {
 extension CallDirectoryLoader: Sendable {}
 
 /// Moves numbers from the reader's bulk iterators into a sink, a batch at a
-/// time, in fixed-size buffers.
+/// time, in fixed-size buffers; each batch runs in the loader's batch scope.
 struct _EntryStreamer<Sink: CallDirectoryEntrySink> {
   let reader: BlobReader
   let sink: Sink
   let batchSize: Int
+  let batchScope: CallDirectoryLoader.BatchScope?
+
+  /// Runs one batch in the scope, passing its error on.
+  private func inBatchScope(_ batch: () throws -> Void) throws {
+    guard let batchScope else { return try batch() }
+    var failure: (any Error)?
+    batchScope {
+      do {
+        try batch()
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
 
   /// Calls `body` for each number; adds them to `digest` as blocking numbers.
   func numbers(
@@ -288,13 +333,16 @@ struct _EntryStreamer<Sink: CallDirectoryEntrySink> {
     defer { buffer.deallocate() }
     var total: UInt64 = 0
     while true {
-      let count = try iterator.next(into: buffer)
-      if count == 0 { break }
-      for index in 0..<count {
-        let number = buffer[index]
-        body(number)
-        if digest != nil { try digest?.addBlocking(number) }
+      var count = 0
+      try inBatchScope {
+        count = try iterator.next(into: buffer)
+        for index in 0..<count {
+          let number = buffer[index]
+          body(number)
+          if digest != nil { try digest?.addBlocking(number) }
+        }
       }
+      if count == 0 { break }
       total += UInt64(count)
     }
     return total
@@ -308,13 +356,16 @@ struct _EntryStreamer<Sink: CallDirectoryEntrySink> {
     defer { labels.deallocate() }
     var total: UInt64 = 0
     while true {
-      let count = try iterator.next(numbers: numbers, labelIDs: labels)
-      if count == 0 { break }
-      for index in 0..<count {
-        let label = try reader.label(labels[index])
-        sink.addIdentificationEntry(withNextSequentialPhoneNumber: numbers[index], label: label)
-        if digest != nil { try digest?.addIdentification(numbers[index], label: label) }
+      var count = 0
+      try inBatchScope {
+        count = try iterator.next(numbers: numbers, labelIDs: labels)
+        for index in 0..<count {
+          let label = try reader.label(labels[index])
+          sink.addIdentificationEntry(withNextSequentialPhoneNumber: numbers[index], label: label)
+          if digest != nil { try digest?.addIdentification(numbers[index], label: label) }
+        }
       }
+      if count == 0 { break }
       total += UInt64(count)
     }
     return total

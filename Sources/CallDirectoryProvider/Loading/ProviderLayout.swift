@@ -23,6 +23,24 @@ public struct ProviderLayout: Hashable, Sendable {
     self.init(dataDirectory: root + "/Data", statePath: root + "/state.json")
   }
 
+  /// The layout of one of several Call Directory extensions sharing one
+  /// app-group container, one per manifest `extensions[i]`:
+  ///
+  ///     <container>/CallDirectory/Extension-<index>/Data/        its blobs
+  ///     <container>/CallDirectory/Extension-<index>/state.json   its provider state
+  ///
+  /// The app and every extension compute the same paths from the index, so
+  /// each extension reads only its own shard.
+  ///
+  /// - Parameters:
+  ///   - containerPath: The app-group container directory.
+  ///   - extensionIndex: The extension's index in the manifest (1, 2, …).
+  public init(containerPath: String, extensionIndex: Int) {
+    let container = containerPath.hasSuffix("/") ? String(containerPath.dropLast()) : containerPath
+    let root = container + "/CallDirectory/Extension-\(extensionIndex)"
+    self.init(dataDirectory: root + "/Data", statePath: root + "/state.json")
+  }
+
   /// A layout with explicit paths.
   public init(dataDirectory: String, statePath: String) {
     self.dataDirectory = dataDirectory

@@ -13,7 +13,11 @@ import CallDirectoryFormat
 ///      if its target version is at least the newest full snapshot's
 ///      (``LoadStrategy/delta``; the highest target wins);
 ///   2. else a full snapshot: ``LoadStrategy/upToDate`` when it is the held
-///      snapshot itself, otherwise ``LoadStrategy/replace``;
+///      snapshot itself, or when a delta's target is the held snapshot and
+///      every full snapshot is older (an app keeps the full snapshot it
+///      last downloaded next to the delta it applied since, so that a
+///      complete request can always be served); otherwise
+///      ``LoadStrategy/replace``;
 ///   3. else, when a delta's target is the held snapshot (it was applied
 ///      already), ``LoadStrategy/upToDate``;
 ///   4. else refused: only deltas on other bases are available. A delta
@@ -98,10 +102,14 @@ public enum LoadPlanner {
     if let delta = newest(fitting), delta.header.version >= (newestFull?.header.version ?? 0) {
       return make(.delta, delta, delta.target)
     }
+    let heldIsADeltaTarget = candidates.contains { $0.header.kind == .delta && $0.target == held }
     if let full = newestFull {
-      return full.target == held ? make(.upToDate, nil, held) : make(.replace, full, full.target)
+      if full.target == held || (heldIsADeltaTarget && full.header.version < held.version) {
+        return make(.upToDate, nil, held)
+      }
+      return make(.replace, full, full.target)
     }
-    if candidates.contains(where: { $0.target == held }) {
+    if heldIsADeltaTarget {
       return make(.upToDate, nil, held)
     }
     if let rebuilt = candidates.first(where: { $0.base?.version == held.version }), let base = rebuilt.base {

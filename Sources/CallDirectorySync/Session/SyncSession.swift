@@ -160,8 +160,10 @@ public struct SyncSession: Sendable {
     return staged
   }
 
-  /// What is wrong with a blob's header for what the manifest says it is.
-  static func headerProblem(_ header: BlobHeader, _ content: StagedLoad.Content, _ manifest: Manifest) -> String? {
+  /// What is wrong with a blob's header for what the manifest says it is
+  /// (kind, version, base version, dataset), `nil` when nothing is: the
+  /// check every downloaded blob passes before it is loaded.
+  public static func headerProblem(_ header: BlobHeader, _ content: StagedLoad.Content, _ manifest: Manifest) -> String? {
     if !header.dataset.isEmpty && header.dataset != manifest.dataset {
       return "it is a blob of dataset '\(header.dataset)', the manifest's is '\(manifest.dataset)'"
     }

@@ -185,7 +185,7 @@ final class _RequestSession {
   ) -> Result<_EntryStore.Header, CXErrorCodeCallDirectoryManagerError> {
     if let failure { return .failure(failure.managerError) }
     if let injected {
-      return .failure(CXErrorCodeCallDirectoryManagerError(injected, reason: "failure injected by the test"))
+      return failedCommit(.system(CXErrorCodeCallDirectoryManagerError(injected, reason: "failure injected by the test")))
     }
     let writer: _StoreWriter
     do throws(_DeviceStorageError) {

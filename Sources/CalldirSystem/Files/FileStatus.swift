@@ -42,8 +42,9 @@ public struct FileStatus: Sendable, Hashable {
     #else
       modificationTime = Int64(status.st_mtim.tv_sec)
     #endif
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
+    // `dev_t` is signed on Darwin (`Int32`): keep its bits, never trap.
+    device = UInt64(truncatingIfNeeded: status.st_dev)
+    inode = UInt64(truncatingIfNeeded: status.st_ino)
   }
 
   /// Whether bytes read from it come from a file of fixed size that can be

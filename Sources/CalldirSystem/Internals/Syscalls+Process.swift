@@ -70,10 +70,21 @@ private var _defaultLibraries: UnsafeMutableRawPointer? {
   #endif
 }
 
+// The spawn handles are structs in Glibc and Musl, but `void *` typedefs on
+// Darwin, which Swift imports as non-optional pointers that the C calls take
+// as optionals (`posix_spawn_file_actions_t?`, initially nil).
+#if canImport(Darwin)
+  typealias _SpawnFileActions = posix_spawn_file_actions_t?
+  typealias _SpawnAttributes = posix_spawnattr_t?
+#else
+  typealias _SpawnFileActions = posix_spawn_file_actions_t
+  typealias _SpawnAttributes = posix_spawnattr_t
+#endif
+
 /// `posix_spawn`; returns 0 or the error number (it does not set `errno`).
 func system_posix_spawn(
   _ pid: UnsafeMutablePointer<pid_t>, _ path: UnsafePointer<CChar>,
-  _ actions: UnsafePointer<posix_spawn_file_actions_t>, _ attributes: UnsafePointer<posix_spawnattr_t>,
+  _ actions: UnsafePointer<_SpawnFileActions>, _ attributes: UnsafePointer<_SpawnAttributes>,
   _ arguments: UnsafePointer<UnsafeMutablePointer<CChar>?>, _ environment: UnsafePointer<UnsafeMutablePointer<CChar>?>
 ) -> CInt {
   posix_spawn(pid, path, actions, attributes, arguments, environment)

@@ -61,7 +61,13 @@ public struct ChildProcess: Hashable, Sendable {
     standardInputFromNullDevice: Bool = true,
     defaultSignals: [CInt] = [SIGPIPE]
   ) throws(Errno) -> ChildProcess {
-    var actions = posix_spawn_file_actions_t()
+    #if canImport(Darwin)
+      var actions: _SpawnFileActions = nil
+      var attributes: _SpawnAttributes = nil
+    #else
+      var actions = _SpawnFileActions()
+      var attributes = _SpawnAttributes()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
@@ -71,7 +77,6 @@ public struct ChildProcess: Hashable, Sendable {
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     }
 
-    var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var noSignals = sigset_t()
