@@ -11,7 +11,7 @@ RELEASE_BIN  = .build/release/calldir
 # which matters for short runs from scripts and cron.
 RELEASE      = -c release --static-swift-stdlib
 
-.PHONY: all deps build run test bench bench-scale plan clean
+.PHONY: all deps build run test fuzz fuzz-smoke bench bench-scale plan clean
 
 all: build
 
@@ -44,6 +44,21 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Fuzzes every harness in Tests/Fuzz/Harnesses for FUZZ_SECONDS each, built
+# with SANITIZE (fuzzer,address; SANITIZE=fuzzer runs several times faster).
+# Exits non-zero when a harness finds something (.build/fuzz/crashes/HARNESS).
+FUZZ_SECONDS ?= 60
+SANITIZE     ?= fuzzer,address
+fuzz: deps
+	SANITIZE=$(SANITIZE) FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/fuzz.sh run
+
+# The CI smoke run, after `make test`: each harness, linked against the debug
+# objects the tests built (no sanitized build, which takes minutes), replays
+# its seeds and mutates them for SMOKE_SECONDS.
+SMOKE_SECONDS ?= 5
+fuzz-smoke: deps
+	FUZZ_SECONDS=$(SMOKE_SECONDS) FUZZ_JOBS=2 bash Tests/Fuzz/fuzz.sh smoke
 
 # Benchmarks against the baselines a user would otherwise use (QUICK=1 for a short run).
 bench: deps

@@ -1,0 +1,47 @@
+import CallDirectoryFormat
+
+/// Fuzzes `BlobReader` and `BlobLookup` on a blob in memory: the header,
+/// then one of `verify()`; every number section read one entry at a time,
+/// in batches and chunk by chunk (the three must agree); lookups of numbers
+/// the blob holds, their neighbours and numbers taken from the input; or
+/// the labels and whole-blob reads.
+///
+/// Input: byte 0 holds the options (bit 0: reseal the checksums, see
+/// `BlobResealing`; bit 1: recompute the content digest in `verify()`;
+/// bits 2–3: which of the four reads), the rest is the blob. One read per
+/// input keeps the section cursors, each with its 256 KiB frame buffer,
+/// few enough to fuzz fast.
+///
+/// Runs are valid however long (`1######…` is one run), so anything that
+/// expands them (the digest, `next()`, whole-blob reads) runs only on blobs
+/// recording at most `BlobReadingLimits.entryLimit` entries; the rest is
+/// bounded by the input's size.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  var input = FuzzInput(data, size)
+  let options = input.takeByte()
+  var blob = input.rest
+  if options & 1 != 0 { BlobResealing.reseal(&blob) }
+  _ = try? BlobReader.readHeader(bytes: blob)
+  guard let reader = try? BlobReader(bytes: blob) else { return 0 }
+  let sections = reader.header.sections.map(\.section).filter(\.isNumberSection)
+  let entries = reader.header.sections.reduce(UInt64(0)) { $0 &+ $1.entryCount }
+  let expandable = entries <= BlobReadingLimits.entryLimit
+
+  switch (options >> 2) & 3 {
+  case 0:
+    _ = try? reader.verify(recomputingDigest: options & 2 != 0 && expandable)
+  case 1:
+    for section in sections { _ = SectionReading.check(reader, section, expandingRuns: expandable) }
+  case 2:
+    let found = sections.flatMap { SectionReading.check(reader, $0, expandingRuns: false) }
+    LookupProbing.probe(BlobLookup(reader: reader), sections: sections, near: found, input: blob)
+  default:
+    try? reader.forEachLabel { _, _ in true }
+    if expandable {
+      _ = try? reader.readSnapshot()
+      _ = try? reader.readDelta()
+    }
+  }
+  return 0
+}

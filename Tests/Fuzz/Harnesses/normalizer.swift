@@ -1,0 +1,31 @@
+import PhoneNumbers
+
+/// Fuzzes `PhoneNumberNormalizer`: the byte path, `normalize(utf8:region:)`,
+/// must give what the String path gives for the same text,
+/// `normalize(String(decoding: bytes, as: UTF8.self), region:)`, on every
+/// input (ill-formed UTF-8 reads as its repaired text); so must the
+/// throwing `number(…)` forms. A disagreement traps: it is a finding.
+///
+/// Input: byte 0 picks the default region (0: none, otherwise one of the
+/// plan's regions), the rest is the text.
+private let normalizer = PhoneNumberNormalizer()
+private let regionCodes = normalizer.plan.regionCodes
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  var input = FuzzInput(data, size)
+  let choice = Int(input.takeByte())
+  let region = choice == 0 ? nil : normalizer.plan.region(regionCodes[(choice - 1) % regionCodes.count])
+  let bytes = input.remaining
+  let text = String(decoding: bytes, as: UTF8.self)
+
+  let viaBytes = normalizer.normalize(utf8: bytes, region: region)
+  let viaString = normalizer.normalize(text, region: region)
+  func described() -> String { "\(text.debugDescription) (bytes \(Array(bytes)), region \(region?.regionCode ?? "none"))" }
+  fuzzCheck(viaBytes == viaString, "byte path gives \(viaBytes), String path \(viaString) for \(described())")
+  let numberViaBytes = Result { () throws(NormalizationRejection) in try normalizer.number(utf8: bytes, region: region) }
+  let numberViaString = Result { () throws(NormalizationRejection) in try normalizer.number(from: text, region: region) }
+  fuzzCheck(numberViaBytes == viaBytes, "number(utf8:) gives \(numberViaBytes), normalize \(viaBytes) for \(described())")
+  fuzzCheck(numberViaString == viaString, "number(from:) gives \(numberViaString), normalize \(viaString) for \(described())")
+  return 0
+}

@@ -1,0 +1,48 @@
+import CallDirectoryCompiler
+
+/// Fuzzes every source reader of `SourceFormatRegistry.standard` on bytes in
+/// memory (`SourceInput.bytes`): each record, range and issue it reports is
+/// materialized, and the summary's counts must match the events.
+///
+/// Input: byte 0 picks the format, byte 1 its options (number and label
+/// column names, the csv delimiter), the rest is the source text.
+private let formats = SourceFormatRegistry.standard.names
+private let numberColumns = ["phone", "number", "Company_Phone_Number", "n"]
+private let labelColumns: [String?] = [nil, "name", "label", "phone"]
+private let delimiters: [String?] = [nil, ";", "|", "\t", "7", "\"", "ab"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  var input = FuzzInput(data, size)
+  let name = formats[input.choose(formats.count)]
+  let choice = Int(input.takeByte())
+  var options = ["number": numberColumns[choice % numberColumns.count]]
+  options["label"] = labelColumns[(choice >> 2) % labelColumns.count]
+  if name == "csv" { options["delimiter"] = delimiters[(choice >> 4) % delimiters.count] }
+  guard let format = SourceFormatRegistry.standard[name],
+    let reader = try? format.makeReader(input: .bytes(input.rest), options: options)
+  else { return 0 }
+
+  var seen = SourceSummary()
+  let summary = try? reader.read { event in
+    switch event {
+    case .record(let record):
+      _ = record.makeRecord()
+      _ = record.reportedText
+      seen.records += 1
+    case .range(let range):
+      fuzzCheck(range.range.lower <= range.range.upper, "range \(range.range) of \(name) is reversed")
+      _ = range.range.count
+      seen.ranges += 1
+    case .issue(let issue):
+      _ = issue.description
+      seen.issues += 1
+    }
+  }
+  if let summary {
+    fuzzCheck(
+      (summary.records, summary.ranges, summary.issues) == (seen.records, seen.ranges, seen.issues),
+      "\(name) summary \(summary) does not count its events \(seen)")
+  }
+  return 0
+}

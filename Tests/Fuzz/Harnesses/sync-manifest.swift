@@ -1,0 +1,46 @@
+import CallDirectorySync
+
+/// Fuzzes what a device parses before it trusts a store: the manifest
+/// (`Manifest(parsing:)`, strict), its check (`ManifestTrust`, with a
+/// verifier that accepts every signature so that parsing is reached), the
+/// plan against a recorded state read from the same input
+/// (`SyncStateStore.load`), and the plan's resulting state.
+///
+/// Whatever the parser accepts must serialize to bytes it parses back to
+/// the same manifest; a plan must name only the manifest's files and its
+/// resulting state the manifest's dataset and version.
+///
+/// Input: byte 0 is the length (0...255) of a sync state document that
+/// follows; the rest is the manifest.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  var input = FuzzInput(data, size)
+  let stateLength = Int(input.takeByte())
+  let stateBytes = input.take(stateLength)
+  let manifestBytes = input.rest
+
+  let statePath = stateBytes.withUnsafeBufferPointer { ScratchFile.write($0, named: "state.json") }
+  let state = try? SyncStateStore(path: statePath).load()
+
+  guard let manifest = try? Manifest(parsing: manifestBytes) else { return 0 }
+  let again = manifest.serialized()
+  do {
+    fuzzCheck(try Manifest(parsing: again) == manifest, "the serialized manifest parses to another one")
+  } catch {
+    fuzzCheck(false, "the serialized manifest does not parse: \(error)")
+  }
+  let trust = ManifestTrust(publicKey: [UInt8](repeating: 1, count: 32), verifier: AcceptingVerifier())
+  let signature = Array((String(repeating: "A", count: 86) + "==\n").utf8)
+  guard let trusted = try? trust.verify(manifest: manifestBytes, signature: signature) else { return 0 }
+  guard let plan = try? SyncPlanner.plan(trusted, state: state) else { return 0 }
+  let known = Set(manifest.extensions.flatMap { [$0.full] + $0.deltas.map(\.file) })
+  for file in plan.files { fuzzCheck(known.contains(file), "the plan fetches \(file.path), which the manifest does not name") }
+  let next = plan.resultingState(after: state)
+  fuzzCheck(next.dataset == manifest.dataset && next.version == manifest.version, "the resulting state is not the manifest's")
+  return 0
+}
+
+/// Accepts every signature: the harness fuzzes parsing, not Ed25519.
+struct AcceptingVerifier: SignatureVerifier {
+  func isValidSignature(_ signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool { true }
+}
