@@ -109,6 +109,9 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     let forced = try sample.build(["--force"])
     #expect(forced.status == 0)
     #expect(try jsonObject(forced.standardOutput)["version"] as? Int == 2)
+    // The warning says what was published past, not that nothing was.
+    #expect(forced.standardError.contains("warning: published with --force past a guard: "))
+    #expect(!forced.standardError.contains("nothing published"))
   }
 
   @Test func sameInputsGiveByteIdenticalBlobs() throws {

@@ -17,6 +17,13 @@ public struct BuildRefusal: Sendable, Hashable, CustomStringConvertible {
   public var kind: Kind
   /// The lowercase message, ending with what to do.
   public var message: String
+
+  /// What the guard found, without what the refusal did and how to
+  /// override it: what a build forced past the guard warns with.
+  public var finding: String {
+    guard let end = message.range(of: "; nothing published") else { return message }
+    return String(message[..<end.lowerBound])
+  }
   /// The source at fault, as the config writes it; nil for a list guard.
   public var source: String?
 

@@ -215,7 +215,7 @@ public struct Publisher {
         pending: &pending)
     }
     if !refusals.isEmpty && options.force && !options.dryRun {
-      warnings += refusals.map { "published with --force past a guard: \($0.message)" }
+      warnings += refusals.map { "published with --force past a guard: \($0.finding)" }
     }
 
     do throws(StoreError) {
