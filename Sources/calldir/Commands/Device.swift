@@ -65,7 +65,7 @@ enum DeviceSupport {
     do {
       return try SimulatedDevice(directoryURL: URL(fileURLWithPath: path, isDirectory: true))
     } catch {
-      throw mapped(error)
+      throw deviceFailure(error)
     }
   }
 
@@ -74,7 +74,7 @@ enum DeviceSupport {
     do {
       return CalldirExtensions.sorted(try device.installedExtensionIdentifiers())
     } catch {
-      throw mapped(error)
+      throw deviceFailure(error)
     }
   }
 
@@ -103,7 +103,7 @@ enum DeviceSupport {
   }
 
   /// A device management error as a tool error.
-  static func mapped(_ error: any Error) -> any Error {
+  static func deviceFailure(_ error: any Error) -> any Error {
     guard let error = error as? SimulatedDeviceError else { return error }
     switch error {
     case .storage: return MappedError(exitCode: .ioError, message: error.description)

@@ -45,7 +45,7 @@ extension Calldir.Device {
             output.write("\n")
           })
       } catch {
-        throw DeviceSupport.mapped(error)
+        throw DeviceSupport.deviceFailure(error)
       }
     }
   }

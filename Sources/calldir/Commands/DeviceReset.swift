@@ -56,7 +56,7 @@ extension Calldir.Device {
           throw MappedError(
             exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
         } catch {
-          throw DeviceSupport.mapped(error)
+          throw DeviceSupport.deviceFailure(error)
         }
         removed.append(identifier)
       }

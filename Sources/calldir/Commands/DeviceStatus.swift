@@ -48,7 +48,7 @@ extension Calldir.Device {
         do {
           status = try device.status(forExtensionWithIdentifier: identifier)
         } catch {
-          throw DeviceSupport.mapped(error)
+          throw DeviceSupport.deviceFailure(error)
         }
         let state = try DeviceSupport.providerState(device, identifier)
         if json {

@@ -46,7 +46,7 @@ extension DeviceSupport {
     case .doesNotFit:
       return MappedError(exitCode: .dataError, message: error.description)
     case .device(let error):
-      return mapped(error)
+      return deviceFailure(error)
     case .currentlyLoading:
       return MappedError(exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
     case .providerStorage:
