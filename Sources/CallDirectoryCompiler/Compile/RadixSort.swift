@@ -14,6 +14,15 @@ enum RadixSort {
   static func sort(_ values: inout [Int64], parts requestedParts: Int? = nil) {
     let count = values.count
     guard count > 1 else { return }
+    // Lists often come sorted already (database exports, published
+    // snapshots) or reversed: one comparison pass instead of the passes.
+    switch monotony(values) {
+    case .ascending: return
+    case .descending:
+      values.reverse()
+      return
+    case .neither: break
+    }
     if count < 256 {
       values.sort()
       return
@@ -78,6 +87,26 @@ enum RadixSort {
     var bits: UInt64 = 0
     for part in 0..<stretches.parts { bits |= differences.base[part] }
     return (0..<8).filter { (bits >> UInt64($0 * 8)) & 0xFF != 0 }
+  }
+
+  private enum Monotony { case ascending, descending, neither }
+
+  /// Whether `values` never decrease, never increase, or neither; stops at
+  /// the first pair that rules both out.
+  private static func monotony(_ values: [Int64]) -> Monotony {
+    values.withUnsafeBufferPointer { buffer in
+      var ascending = true
+      var descending = true
+      var index = 1
+      while index < buffer.count && (ascending || descending) {
+        let previous = buffer[index - 1]
+        let next = buffer[index]
+        if next < previous { ascending = false }
+        if next > previous { descending = false }
+        index += 1
+      }
+      return ascending ? .ascending : descending ? .descending : .neither
+    }
   }
 
   /// Sorts and removes duplicates; returns how many duplicates were removed.

@@ -136,6 +136,23 @@ import Testing
     #expect(sorted == Array(Set(values)).sorted())
   }
 
+  @Test func presortedReversedAndAlmostSortedInputsSortAndDeduplicate() {
+    let ascending = (0..<3000).map { Int64(41_210_000_000 + $0 / 3) }  // with repeats
+    let shapes: [[Int64]] = [
+      ascending,
+      ascending.reversed(),
+      ascending + [41_200_000_000],  // sorted but for the last value
+      [41_200_000_000] + ascending.reversed(),  // reversed but for the first
+      Array(repeating: 33_100_000_000, count: 500),
+    ]
+    for values in shapes {
+      var sorted = values
+      let removed = RadixSort.sortAndDeduplicate(&sorted)
+      #expect(sorted == Array(Set(values)).sorted())
+      #expect(removed == values.count - Set(values).count)
+    }
+  }
+
   @Test func parallelRadixSortMatchesSortOnSkewedInputs() {
     var generator = SplitMix64(seed: 5)
     let count = 30_000
