@@ -44,7 +44,12 @@ let package = Package(
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
     .target(name: "PhoneNumbers", dependencies: ["CalldirSystem", "UnicodeText"], swiftSettings: hotPath),
     // The blob format: stdlib + Glibc only, because it ships in an app extension.
-    .target(name: "CallDirectoryFormat", dependencies: ["CalldirSystem"], swiftSettings: hotPath),
+    // SHA-256 comes from the platform: CommonCrypto on Darwin, libsodium
+    // (CSodium) elsewhere.
+    .target(
+      name: "CallDirectoryFormat",
+      dependencies: ["CalldirSystem", .target(name: "CSodium", condition: .when(platforms: [.linux]))],
+      swiftSettings: hotPath),
     // Deterministic dataset generators for tests and benchmarks (not shipped).
     .target(name: "FormatFixtures"),
     // Apple's Call Directory API mirrored on Linux, with a simulated device.

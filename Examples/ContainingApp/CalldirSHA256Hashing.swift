@@ -1,9 +1,9 @@
 import CallDirectoryFormat
 import CallDirectorySync
 
-/// SHA-256 with calldir's own pure-Swift implementation (the one behind the
-/// blobs' content digests): for platforms without CryptoKit, and for tests.
-/// On iOS prefer ``CryptoKitSHA256Hashing``, which is faster.
+/// SHA-256 as `CallDirectoryFormat` computes the blobs' content digests
+/// (CommonCrypto on Darwin, libsodium elsewhere): for platforms without
+/// CryptoKit, and for tests. On iOS, ``CryptoKitSHA256Hashing`` does the same.
 public struct CalldirSHA256Hashing: SHA256Hashing {
   /// A hashing.
   public init() {}

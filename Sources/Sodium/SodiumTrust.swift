@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import CallDirectorySync
 
 /// CallDirectorySync's signature check on libsodium (what `calldir device
@@ -10,11 +11,12 @@ public struct SodiumSignatureVerifier: SignatureVerifier {
   }
 }
 
-/// CallDirectorySync's SHA-256 on libsodium.
+/// CallDirectorySync's SHA-256: CallDirectoryFormat's, which is
+/// libsodium's on Linux.
 public struct SodiumHashing: SHA256Hashing {
   public init() {}
 
-  public func makeHasher() -> any SHA256Hasher { SodiumSHA256() }
+  public func makeHasher() -> any SHA256Hasher { SHA256() }
 }
 
-extension SodiumSHA256: SHA256Hasher {}
+extension SHA256: SHA256Hasher {}

@@ -20,7 +20,7 @@ import Testing
     directory = try TemporaryDirectory()
     bytes = try StoreFixture.snapshot(version: 1, count: 5000).encoded()
     source["snapshots/v1.cdir"] = bytes
-    file = Manifest.File(path: "snapshots/v1.cdir", bytes: Int64(bytes.count), sha256: hex(SodiumSHA256.hash(bytes)))
+    file = Manifest.File(path: "snapshots/v1.cdir", bytes: Int64(bytes.count), sha256: hex(SHA256.hash(bytes)))
   }
 
   func stage(_ file: Manifest.File? = nil) throws(SyncError) -> StagedFile {

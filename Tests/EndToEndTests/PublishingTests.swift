@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import CallDirectorySync
 import Foundation
 import Sodium
@@ -60,7 +61,7 @@ import Testing
         for file in [item.full] + item.deltas.map(\.file) {
           let data = try Array(Data(contentsOf: URL(fileURLWithPath: store + "/" + file.path)))
           #expect(Int64(data.count) == file.bytes, "\(file.path)")
-          #expect(SodiumSHA256.hex(SodiumSHA256.hash(data)) == file.sha256, "\(file.path)")
+          #expect(ContentDigest(bytes: SHA256.hash(data))?.hex == file.sha256, "\(file.path)")
         }
       }
       return manifest

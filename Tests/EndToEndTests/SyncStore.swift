@@ -139,8 +139,3 @@ final class SyncStore {
     })
   }
 }
-
-/// Lowercase hexadecimal.
-func hexadecimal(_ bytes: [UInt8]) -> String {
-  bytes.map { String(format: "%02x", $0) }.joined()
-}

@@ -85,7 +85,7 @@ struct ManifestPublisher {
   private func file(_ name: String, bytes: Int64, checksum: String) throws(StoreError) -> Manifest.File {
     let path = store.path(name)
     var crc = CRC32C()
-    var sha = SodiumSHA256()
+    var sha = SHA256()
     let read: Int
     do {
       let input = try ChunkedInput(.path(path))
@@ -104,6 +104,6 @@ struct ManifestPublisher {
       throw .fileMismatch(
         path: path, problem: "\(read) bytes with \(found), the catalog recorded \(bytes) bytes with \(checksum)")
     }
-    return Manifest.File(path: name, bytes: bytes, sha256: SodiumSHA256.hex(sha.finalize()))
+    return Manifest.File(path: name, bytes: bytes, sha256: ContentDigest(bytes: sha.finalize())?.hex ?? "")
   }
 }

@@ -64,7 +64,7 @@ struct StoreFixture {
   /// Serves `bytes` at `path` and describes the file.
   func put(_ path: String, _ bytes: [UInt8]) -> Manifest.File {
     source[path] = bytes
-    return Manifest.File(path: path, bytes: Int64(bytes.count), sha256: hex(SodiumSHA256.hash(bytes)))
+    return Manifest.File(path: path, bytes: Int64(bytes.count), sha256: hex(SHA256.hash(bytes)))
   }
 
   /// A session for the sync directory `directory`.
