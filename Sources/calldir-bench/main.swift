@@ -193,6 +193,17 @@ for (command, name) in [(["validate"], "validate"), (["device", "load", "--devic
     note: "10k: \(mib(peaks[0])), \(large / 1_000_000)M: \(mib(peaks[1])), growth \(mib(growth)) (floor 8 MiB) \(verdict(growth <= 8 << 20))"))
 }
 
+// MARK: the new paths: explain, device sync, report
+
+do {
+  log("explain: 1000 numbers")
+  rows.append(try NewPathsBenchmark.explain(data, binary: binary, count: quick ? 1_000_000 : 10_000_000, runs: runs))
+  log("device sync: full and 1% delta")
+  rows += try NewPathsBenchmark.sync(data, binary: binary, large: quick ? 200_000 : 1_800_000)
+  log("report: a store of \(quick ? 30 : 365) versions")
+  rows.append(try NewPathsBenchmark.report(data, binary: binary, versions: quick ? 30 : 365, runs: runs))
+}
+
 // MARK: report
 
 let machine = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
