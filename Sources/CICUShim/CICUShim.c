@@ -5,6 +5,7 @@
 #include "CICUShim.h"
 
 #include <unicode/ubrk.h>
+#include <unicode/ucnv.h>
 #include <unicode/uchar.h>
 #include <unicode/unorm2.h>
 #include <unicode/ustring.h>
@@ -222,4 +223,84 @@ int32_t cd_grapheme_prefix_utf8(const char *src, int32_t srcLength,
   ubrk_close(breaks);
   utext_close(text);
   return end;
+}
+
+// Legacy character set -> UTF-8, through a UTF-16 pivot kept between calls
+// (ucnv_convertEx), so that sequences cut at a piece boundary survive.
+#define CD_PIVOT_CAPACITY 1024
+
+struct cd_transcoder {
+  UConverter *source;
+  UConverter *utf8;
+  UChar pivot[CD_PIVOT_CAPACITY];
+  UChar *pivotSource;
+  UChar *pivotTarget;
+  int started;
+};
+
+cd_transcoder *cd_transcoder_open(const char *name, int32_t *errorCode) {
+  if (name == NULL || name[0] == '\0') {
+    *errorCode = U_ILLEGAL_ARGUMENT_ERROR;
+    return NULL;
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  UConverter *source = ucnv_open(name, &status);
+  if (U_FAILURE(status) || source == NULL) {
+    *errorCode = U_FAILURE(status) ? status : U_ILLEGAL_ARGUMENT_ERROR;
+    return NULL;
+  }
+  UConverter *utf8 = ucnv_open("UTF-8", &status);
+  if (U_FAILURE(status) || utf8 == NULL) {
+    ucnv_close(source);
+    *errorCode = U_FAILURE(status) ? status : U_ILLEGAL_ARGUMENT_ERROR;
+    return NULL;
+  }
+  cd_transcoder *transcoder = calloc(1, sizeof(cd_transcoder));
+  if (transcoder == NULL) {
+    ucnv_close(source);
+    ucnv_close(utf8);
+    *errorCode = U_MEMORY_ALLOCATION_ERROR;
+    return NULL;
+  }
+  transcoder->source = source;
+  transcoder->utf8 = utf8;
+  transcoder->pivotSource = transcoder->pivot;
+  transcoder->pivotTarget = transcoder->pivot;
+  *errorCode = U_ZERO_ERROR;
+  return transcoder;
+}
+
+int32_t cd_transcoder_convert(cd_transcoder *transcoder, const uint8_t *src,
+                              int32_t srcLength, int32_t *consumed,
+                              uint8_t *dest, int32_t destCapacity,
+                              int32_t *produced, int32_t flush) {
+  *consumed = 0;
+  *produced = 0;
+  if (transcoder == NULL || srcLength < 0 || destCapacity < 0 ||
+      (src == NULL && srcLength > 0) || (dest == NULL && destCapacity > 0)) {
+    return U_ILLEGAL_ARGUMENT_ERROR;
+  }
+  const char *source = (const char *)src;
+  const char *sourceStart = source;
+  char *target = (char *)dest;
+  char *targetStart = target;
+  UErrorCode status = U_ZERO_ERROR;
+  ucnv_convertEx(transcoder->utf8, transcoder->source, &target,
+                 target + destCapacity, &source, source + srcLength,
+                 transcoder->pivot, &transcoder->pivotSource,
+                 &transcoder->pivotTarget, transcoder->pivot + CD_PIVOT_CAPACITY,
+                 transcoder->started ? 0 : 1, flush ? 1 : 0, &status);
+  transcoder->started = 1;
+  *consumed = (int32_t)(source - sourceStart);
+  *produced = (int32_t)(target - targetStart);
+  return U_FAILURE(status) ? status : U_ZERO_ERROR;
+}
+
+void cd_transcoder_close(cd_transcoder *transcoder) {
+  if (transcoder == NULL) {
+    return;
+  }
+  ucnv_close(transcoder->source);
+  ucnv_close(transcoder->utf8);
+  free(transcoder);
 }

@@ -68,6 +68,38 @@ int32_t cd_grapheme_count_utf8(const char *src, int32_t srcLength);
 int32_t cd_grapheme_prefix_utf8(const char *src, int32_t srcLength,
                                 int32_t maxGraphemes);
 
+
+/// A converter from a legacy character set to UTF-8, for streaming (opaque).
+typedef struct cd_transcoder cd_transcoder;
+
+/// Opens a converter from the character set `name` to UTF-8.
+///
+/// `name` is NUL-terminated ASCII: an ICU converter name or alias, matched
+/// case-insensitively and ignoring '-' and '_' ("ISO-8859-1", "latin1",
+/// "Windows-1252", "cp1252", ...). Returns NULL for an empty or unknown name,
+/// with a positive ICU error in *errorCode. Close it with
+/// cd_transcoder_close.
+cd_transcoder *cd_transcoder_open(const char *name, int32_t *errorCode);
+
+/// Converts the next piece of input to UTF-8, keeping state across calls:
+/// a multibyte sequence cut at the end of one piece is completed by the
+/// next one. Bytes the character set does not map become U+FFFD (or its
+/// substitution character).
+///
+/// Reads at most srcLength bytes of src and writes at most destCapacity
+/// bytes to dest; *consumed and *produced receive the counts. Pass flush = 1
+/// with the last piece (srcLength may then be 0). Returns CD_ICU_SUCCESS
+/// when all of src was consumed, CD_ICU_BUFFER_OVERFLOW when dest filled up
+/// first (call again with the rest), or another positive ICU error
+/// (U_TRUNCATED_CHAR_FOUND when the input ends inside a sequence).
+int32_t cd_transcoder_convert(cd_transcoder *transcoder, const uint8_t *src,
+                              int32_t srcLength, int32_t *consumed,
+                              uint8_t *dest, int32_t destCapacity,
+                              int32_t *produced, int32_t flush);
+
+/// Closes a converter opened by cd_transcoder_open (NULL is ignored).
+void cd_transcoder_close(cd_transcoder *transcoder);
+
 #ifdef __cplusplus
 }
 #endif
