@@ -359,21 +359,17 @@ public final class Catalog {
   }
 
   /// Format options as a JSON object with sorted keys.
-  static func encodeOptions(_ options: [String: String]) -> String {
-    JSONValue.object(options.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }).serialized()
+  static func encodeOptions(_ options: SourceOptions) -> String {
+    options.json.serialized()
   }
 
-  private static func decodeOptions(_ text: String?) throws(StoreError) -> [String: String] {
+  private static func decodeOptions(_ text: String?) throws(StoreError) -> SourceOptions {
     guard let text else { return [:] }
-    var options: [String: String] = [:]
-    guard case .object(let members)? = try? JSONParser.parse(text) else {
+    guard let json = try? JSONParser.parse(text), case .object = json else {
       throw .catalog("snapshot_sources.options is not a json object: \(text)")
     }
-    for (key, value) in members {
-      guard case .string(let string) = value else {
-        throw .catalog("snapshot_sources.options.\(key) is not a string: \(text)")
-      }
-      options[key] = string
+    guard let options = SourceOptions(json: json) else {
+      throw .catalog("snapshot_sources.options holds a value that is not a string, an array of strings or an object of them: \(text)")
     }
     return options
   }

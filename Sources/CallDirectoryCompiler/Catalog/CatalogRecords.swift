@@ -87,7 +87,7 @@ public struct SourceRecordRow: Sendable, Hashable {
   /// recorded before catalog schema 2).
   public var writtenPath: String
   /// The format's options (empty for versions before catalog schema 2).
-  public var options: [String: String]
+  public var options: SourceOptions
   /// The source's own `maxRemovalRatio`, when the config set one.
   public var maxRemovalRatio: Double?
   /// Distinct numbers, repeats and entries only it gives; nil before
@@ -99,7 +99,7 @@ public struct SourceRecordRow: Sendable, Hashable {
   public init(
     position: Int, path: String, format: String, list: String, region: String, priority: Int, bytes: Int64,
     modifiedAt: String, checksum: String, dataLines: Int, accepted: Int, rejected: Int, writtenPath: String,
-    options: [String: String] = [:], maxRemovalRatio: Double? = nil, contribution: SourceContribution? = nil,
+    options: SourceOptions = [:], maxRemovalRatio: Double? = nil, contribution: SourceContribution? = nil,
     isAbsent: Bool = false
   ) {
     self.position = position

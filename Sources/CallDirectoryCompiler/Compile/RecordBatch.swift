@@ -6,12 +6,28 @@ import UnicodeText
 /// records copied out of the reader's buffer so that normalizing can run on
 /// another core while reading goes on.
 final class RecordBatch: @unchecked Sendable {
+  /// Where one record's pieces sit in ``bytes``.
+  struct Slice {
+    let line: Int
+    /// The number (a range's first number) is `bytes[numberStart..<labelStart]`,
+    /// the label `bytes[labelStart..<labelEnd]` when `hasLabel`, the start of
+    /// the text as read `bytes[labelEnd..<textEnd]`, and a range's last
+    /// number `bytes[textEnd..<rangeEnd]`.
+    let numberStart: Int
+    let labelStart: Int
+    let labelEnd: Int
+    let textEnd: Int
+    let rangeEnd: Int
+    let hasLabel: Bool
+    let isRange: Bool
+    /// The row's own region (`regionColumn`), nil for the source's.
+    let region: String?
+  }
+
   /// One event of the source, in order.
   enum Item {
-    /// A record: its number (and label) bytes are `bytes[numberStart..<labelStart]`
-    /// (and `bytes[labelStart..<labelEnd]`, when `hasLabel`), the start of
-    /// its text as read `bytes[labelEnd..<textEnd]`.
-    case record(line: Int, numberStart: Int, labelStart: Int, labelEnd: Int, textEnd: Int, hasLabel: Bool)
+    /// A record (one number, or a range row to normalize).
+    case record(Slice)
     case range(ClosedRange<Int64>, line: Int, text: String)
     case issue(line: Int, reason: String, text: String)
   }
@@ -19,6 +35,8 @@ final class RecordBatch: @unchecked Sendable {
   /// What normalizing a record gave.
   enum Outcome {
     case number(Int64, label: String?)
+    /// A range row's exact range.
+    case range(NumberRange)
     /// The reason, and the record's text as the rejects report shows it.
     case rejected(String, text: String)
   }
@@ -30,7 +48,8 @@ final class RecordBatch: @unchecked Sendable {
   /// The numbers of the accepted records, in order, after `normalize`.
   private(set) var acceptedNumbers: [Int64] = []
   private(set) var recordCount = 0
-  /// Whether the batch holds only records (no ranges, no reader issues).
+  /// Whether the batch holds only single-number records with the source's
+  /// region (no ranges, no reader issues).
   private(set) var holdsOnlyRecords = true
 
   /// Whether every event was a record that normalized: the batch then folds
@@ -55,10 +74,25 @@ final class RecordBatch: @unchecked Sendable {
     if let label = record.labelBytes { bytes.append(contentsOf: label) }
     let labelEnd = bytes.count
     if let text = record.textBytes { bytes.append(contentsOf: text.prefix(_LineText.maximumBytes)) }
-    items.append(.record(
-      line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: labelEnd, textEnd: bytes.count,
-      hasLabel: record.labelBytes != nil))
+    let textEnd = bytes.count
+    if let rangeEnd = record.rangeEndBytes {
+      bytes.append(contentsOf: rangeEnd)
+      holdsOnlyRecords = false
+    }
+    items.append(.record(Slice(
+      line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: labelEnd, textEnd: textEnd,
+      rangeEnd: bytes.count, hasLabel: record.labelBytes != nil, isRange: record.rangeEndBytes != nil,
+      region: record.region)))
     recordCount += 1
+  }
+
+  /// A record's text as the rejects report shows it.
+  func reportedText(_ slice: Slice) -> String {
+    bytes.withUnsafeBufferPointer { buffer in
+      _LineText.escaped(UnsafeBufferPointer(rebasing:
+        slice.textEnd > slice.labelEnd
+          ? buffer[slice.labelEnd..<slice.textEnd] : buffer[slice.numberStart..<slice.labelStart]))
+    }
   }
 
   func append(range: ClosedRange<Int64>, line: Int, text: String) {
@@ -80,20 +114,40 @@ final class RecordBatch: @unchecked Sendable {
     holdsOnlyRecords = true
   }
 
-  /// Normalizes every record (and cleans its label when `labels`).
+  /// Normalizes every record (and cleans its label when `labels`); a row
+  /// with its own region is read in that region.
   func normalize(with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?) {
     outcomes.reserveCapacity(recordCount)
     acceptedNumbers.reserveCapacity(recordCount)
+    var rowRegions: [String: RegionMetadata?] = [:]
     bytes.withUnsafeBufferPointer { buffer in
       for item in items {
-        guard case .record(_, let numberStart, let labelStart, let labelEnd, let textEnd, let hasLabel) = item
-        else { continue }
-        let field = UnsafeBufferPointer(rebasing: buffer[numberStart..<labelStart])
+        guard case .record(let slice) = item else { continue }
+        let field = UnsafeBufferPointer(rebasing: buffer[slice.numberStart..<slice.labelStart])
         func text() -> String {
-          _LineText.escaped(textEnd > labelEnd ? UnsafeBufferPointer(rebasing: buffer[labelEnd..<textEnd]) : field)
+          _LineText.escaped(
+            slice.textEnd > slice.labelEnd
+              ? UnsafeBufferPointer(rebasing: buffer[slice.labelEnd..<slice.textEnd]) : field)
+        }
+        var recordRegion = region
+        if let code = slice.region {
+          if rowRegions[code] == nil { rowRegions[code] = .some(code == "ZZ" ? nil : normalizer.plan.region(code)) }
+          guard let found = rowRegions[code], code == "ZZ" || found != nil else {
+            outcomes.append(.rejected("unknown region '\(code)'", text: text()))
+            continue
+          }
+          recordRegion = found
+        }
+        if slice.isRange {
+          let end = UnsafeBufferPointer(rebasing: buffer[slice.textEnd..<slice.rangeEnd])
+          switch RecordAcceptance.range(field, end, normalizer: normalizer, region: recordRegion) {
+          case .range(let range): outcomes.append(.range(range))
+          case .rejected(let reason): outcomes.append(.rejected(reason, text: text()))
+          }
+          continue
         }
         let number: Int64
-        switch RecordAcceptance.number(field, normalizer: normalizer, region: region) {
+        switch RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion) {
         case .number(let value): number = value
         case .rejected(let reason):
           outcomes.append(.rejected(reason, text: text()))
@@ -104,7 +158,8 @@ final class RecordBatch: @unchecked Sendable {
           acceptedNumbers.append(number)
           continue
         }
-        let labelBytes = hasLabel ? UnsafeBufferPointer(rebasing: buffer[labelStart..<labelEnd]) : nil
+        let labelBytes =
+          slice.hasLabel ? UnsafeBufferPointer(rebasing: buffer[slice.labelStart..<slice.labelEnd]) : nil
         switch RecordAcceptance.label(labelBytes, sanitizer: labels) {
         case .success(let label):
           outcomes.append(.number(number, label: label))

@@ -178,8 +178,20 @@ public struct SnapshotCompiler {
       var outcomes = batch.outcomes.makeIterator()
       for item in batch.items {
         switch item {
-        case .record(let line, _, _, _, _, _):
+        case .record(let slice):
+          let line = slice.line
           switch outcomes.next() {
+          case .range(let bounds)?:
+            guard spec.list != .identify else {
+              try tally.reject(line: line, reason: "a range cannot carry a label", text: batch.reportedText(slice))
+              continue
+            }
+            if let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize) {
+              try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
+              continue
+            }
+            lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
+            tally.accepted += 1
           case .number(let number, let label)?:
             if spec.list == .identify {
               try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
@@ -226,6 +238,12 @@ public struct SnapshotCompiler {
 
   /// The region a source's national numbers are read in, nil for ZZ.
   private func region(for spec: SourceSpec) throws(CompileError) -> RegionMetadata? {
+    for (value, code) in (spec.options[value: "regions"]?.stringsByKey ?? [:]).sorted(by: { $0.key < $1.key })
+    where code != "ZZ" && normalizer.plan.region(code) == nil {
+      throw .unknownRegion(
+        keyPath: "\(spec.keyPath).regions.\(value)", region: code,
+        suggestion: normalizer.plan.suggestedRegionCode(for: code))
+    }
     guard spec.region != "ZZ" else { return nil }
     guard let region = normalizer.plan.region(spec.region) else {
       throw .unknownRegion(

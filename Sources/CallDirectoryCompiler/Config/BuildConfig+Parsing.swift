@@ -228,22 +228,22 @@ private struct _ConfigParser {
     }
 
     // format options
-    var options: [String: String] = [:]
+    var options: SourceOptions = [:]
     for option in format.options {
       guard let value = object[option.name] else {
-        if option.isRequired {
+        if option.isRequired, !option.alternatives.contains(where: { object[$0] != nil }) {
           throw .missingKey(
             keyPath: at, key: option.name,
             note: "required by format '\(format.name)'")
         }
         continue
       }
-      let text = try string(value, at: "\(at).\(option.name)")
-      if text.isEmpty {
-        throw .invalidValue(
-          keyPath: "\(at).\(option.name)", reason: "must not be empty")
-      }
-      options[option.name] = text
+      options[value: option.name] = try optionValue(value, kind: option.kind, at: "\(at).\(option.name)")
+    }
+    if list == .identify, object["rangeStart"] != nil {
+      throw .invalidValue(
+        keyPath: "\(at).rangeStart",
+        reason: "a range cannot carry a label, so it cannot feed the 'identify' list")
     }
     if list == .identify {
       switch format.labels {
@@ -274,6 +274,58 @@ private struct _ConfigParser {
   }
 
   // MARK: - Values
+
+  /// A format option's value, checked against its kind.
+  func optionValue(
+    _ value: JSONValue, kind: SourceFormat.Option.Kind, at keyPath: String
+  ) throws(ConfigError) -> SourceOptionValue {
+    switch kind {
+    case .string:
+      let text = try string(value, at: keyPath)
+      if text.isEmpty { throw .invalidValue(keyPath: keyPath, reason: "must not be empty") }
+      return .string(text)
+    case .stringArraysByKey:
+      let members = try nonEmptyObject(value, at: keyPath)
+      var result: [String: SourceOptionValue] = [:]
+      for (key, member) in members {
+        guard case .array(let items) = member else {
+          throw .wrongType(keyPath: "\(keyPath).\(key)", expected: "an array of strings", found: member.typeName)
+        }
+        if items.isEmpty {
+          throw .invalidValue(keyPath: "\(keyPath).\(key)", reason: "must list at least one value")
+        }
+        var list: [String] = []
+        for (index, item) in items.enumerated() {
+          list.append(try string(item, at: "\(keyPath).\(key)[\(index)]"))
+        }
+        result[key] = .strings(list)
+      }
+      return .object(result)
+    case .stringsByKey:
+      let members = try nonEmptyObject(value, at: keyPath)
+      var result: [String: SourceOptionValue] = [:]
+      for (key, member) in members {
+        result[key] = .string(try region(member, at: "\(keyPath).\(key)"))
+      }
+      return .object(result)
+    }
+  }
+
+  /// A non-empty object whose keys are non-empty column names or values.
+  func nonEmptyObject(
+    _ value: JSONValue, at keyPath: String
+  ) throws(ConfigError) -> [(key: String, value: JSONValue)] {
+    guard case .object(let members) = value else {
+      throw .wrongType(keyPath: keyPath, expected: "an object", found: value.typeName)
+    }
+    if members.isEmpty {
+      throw .invalidValue(keyPath: keyPath, reason: "must not be empty")
+    }
+    if members.contains(where: { $0.key.isEmpty }) {
+      throw .invalidValue(keyPath: keyPath, reason: "keys must not be empty")
+    }
+    return members
+  }
 
   func checkUnknownKeys(
     _ object: [String: JSONValue], prefix: String, known: [String],

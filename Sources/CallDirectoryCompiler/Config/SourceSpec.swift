@@ -20,7 +20,7 @@ public struct SourceSpec: Sendable, Hashable {
   /// (default 0).
   public var priority: Int
   /// Format-specific options (`number`, `label`, `delimiter`, …).
-  public var options: [String: String]
+  public var options: SourceOptions
   /// The source's own removal guard: a build fails when the source gives
   /// more than this fraction fewer numbers than in the previous version;
   /// nil falls back to the config's `maxRemovalRatio`.
@@ -30,7 +30,7 @@ public struct SourceSpec: Sendable, Hashable {
   public init(
     index: Int, path: String, format: String, list: SourceList,
     region: String = BuildConfig.Defaults.region, priority: Int = 0,
-    options: [String: String] = [:], writtenPath: String? = nil, maxRemovalRatio: Double? = nil
+    options: SourceOptions = [:], writtenPath: String? = nil, maxRemovalRatio: Double? = nil
   ) {
     self.index = index
     self.path = path

@@ -89,7 +89,25 @@ struct ProvenanceScanner {
       summary = try reader.read { event in
         switch event {
         case .record(let record):
-          guard case .number(let number) = RecordAcceptance.number(record.numberBytes, normalizer: normalizer, region: region),
+          var recordRegion = region
+          if let code = record.region {
+            guard code == "ZZ" || normalizer.plan.region(code) != nil else { return }
+            recordRegion = code == "ZZ" ? nil : normalizer.plan.region(code)
+          }
+          if let end = record.rangeEndBytes {
+            guard list != .identify,
+              case .range(let bounds) = RecordAcceptance.range(
+                record.numberBytes, end, normalizer: normalizer, region: recordRegion),
+              RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize) == nil
+            else { return }
+            var index = sorted.partitionPoint { $0 < bounds.lower }
+            while index < sorted.count && sorted[index] <= bounds.upper {
+              note(sorted[index], line: record.line, kind: bounds.lower == bounds.upper ? .number : .range, label: nil)
+              index += 1
+            }
+            return
+          }
+          guard case .number(let number) = RecordAcceptance.number(record.numberBytes, normalizer: normalizer, region: recordRegion),
             numbers.contains(number)
           else { return }
           var label: String?

@@ -40,6 +40,19 @@ public struct DelimitedSourceReader: SourceReader {
   public var numberColumn: String
   /// The header name of the label column, if any.
   public var labelColumn: String?
+  /// The source's character set when it is not UTF-8 (`ISO-8859-1`,
+  /// `Windows-1252`, any ICU name or alias); nil reads UTF-8 as is.
+  public var encoding: String?
+  /// The header name of the column holding each row's last number: rows are
+  /// then inclusive ranges from ``numberColumn`` to it.
+  public var rangeEndColumn: String?
+  /// Rows are kept only when each named column holds one of its values
+  /// (exact match after trimming); the others are filtered, not rejected.
+  public var filter: [String: Set<String>]
+  /// The column whose value gives each row's region through ``regions``.
+  public var regionColumn: String?
+  /// Region codes by ``regionColumn`` value.
+  public var regions: [String: String]
   var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
@@ -47,16 +60,30 @@ public struct DelimitedSourceReader: SourceReader {
   /// - Parameters:
   ///   - input: The bytes.
   ///   - delimiter: The field separator (`0x2C` comma, `0x09` tab, …).
-  ///   - numberColumn: The header name of the number column.
+  ///   - numberColumn: The header name of the number column (the first
+  ///     number of a range when `rangeEndColumn` is set).
   ///   - labelColumn: The header name of the label column, if any.
+  ///   - encoding: The character set, nil for UTF-8.
+  ///   - rangeEndColumn: The header name of the range's last number.
+  ///   - filter: Values to keep by column name.
+  ///   - regionColumn: The column that picks each row's region.
+  ///   - regions: Region codes by `regionColumn` value.
   public init(
     input: SourceInput, delimiter: UInt8 = 0x2C,
-    numberColumn: String, labelColumn: String? = nil
+    numberColumn: String, labelColumn: String? = nil,
+    encoding: String? = nil, rangeEndColumn: String? = nil,
+    filter: [String: Set<String>] = [:],
+    regionColumn: String? = nil, regions: [String: String] = [:]
   ) {
     self.input = input
     self.delimiter = delimiter
     self.numberColumn = numberColumn
     self.labelColumn = labelColumn
+    self.encoding = encoding
+    self.rangeEndColumn = rangeEndColumn
+    self.filter = filter
+    self.regionColumn = regionColumn
+    self.regions = regions
   }
 
   /// Reads the source; see ``SourceReader/read(_:)``.
@@ -67,12 +94,12 @@ public struct DelimitedSourceReader: SourceReader {
   public func read(
     _ body: (SourceEvent) throws -> Void
   ) throws -> SourceSummary {
-    let bytes = try _ByteInput(input, chunkSize: _chunkSize)
+    let bytes = try _ByteInput(input, chunkSize: _chunkSize, encoding: encoding)
     var pos = try bytes.skipByteOrderMark()
     var line = 1
     var summary = SourceSummary()
     var fields: [_Field] = []
-    var columns: (number: Int, label: Int?, needed: Int)?
+    var columns: _Columns?
     var discarding = false
     var lastByte: UInt8 = _ASCII.lineFeed
 
@@ -179,7 +206,7 @@ public struct DelimitedSourceReader: SourceReader {
             // Collapsing doubled quotes rewrites the buffer: keep the
             // record as read for the rejects report first.
             let kept = fields.contains(where: \.escaped) ? Array(text) : nil
-            let outcome = extract(base, chosen, fields: fields, line: line)
+            let outcome = extract(base, chosen, fields: &fields, line: line)
             try (kept ?? []).withUnsafeBufferPointer { copy in
               let recordText = kept == nil ? text : copy
               switch outcome {
@@ -187,7 +214,9 @@ public struct DelimitedSourceReader: SourceReader {
                 summary.records += 1
                 try body(.record(RawRecord(
                   line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
-                  textBytes: recordText)))
+                  textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region)))
+              case .filtered:
+                summary.filtered += 1
               case .issue(let reason):
                 summary.issues += 1
                 try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
@@ -220,7 +249,7 @@ public struct DelimitedSourceReader: SourceReader {
   /// Finds the chosen columns in the header row.
   private func resolveHeader(
     _ base: UnsafeMutablePointer<UInt8>, _ fields: [_Field], name: String
-  ) throws(SourceError) -> (number: Int, label: Int?, needed: Int) {
+  ) throws(SourceError) -> _Columns {
     let names = fields.map { field -> String in
       let end = _unescapeInPlace(base, field)
       var lower = field.start
@@ -245,18 +274,26 @@ public struct DelimitedSourceReader: SourceReader {
       }
       return index
     }
-    let number = try find(numberColumn)
-    let label = try labelColumn.map { (column) throws(SourceError) in
-      try find(column)
+    func findOptional(_ column: String?) throws(SourceError) -> Int? {
+      guard let column else { return nil }
+      return try find(column)
     }
-    return (number, label, max(number, label ?? 0) + 1)
+    var columns = _Columns(
+      number: try find(numberColumn), label: try findOptional(labelColumn),
+      rangeEnd: try findOptional(rangeEndColumn), region: try findOptional(regionColumn))
+    for column in filter.keys.sorted() {
+      columns.filters.append((try find(column), column, filter[column] ?? []))
+    }
+    columns.needed =
+      ([columns.number, columns.label, columns.rangeEnd, columns.region].compactMap { $0 }
+        + columns.filters.map(\.index)).max().map { $0 + 1 } ?? 1
+    return columns
   }
 
   /// Validates the chosen fields of one row.
   private func extract(
-    _ base: UnsafeMutablePointer<UInt8>,
-    _ columns: (number: Int, label: Int?, needed: Int),
-    fields: [_Field], line: Int
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns,
+    fields: inout [_Field], line: Int
   ) -> _RowOutcome {
     if fields.count < columns.needed {
       let noun = fields.count == 1 ? "field" : "fields"
@@ -264,41 +301,76 @@ public struct DelimitedSourceReader: SourceReader {
         "short row: \(fields.count) \(noun), expected at least "
           + "\(columns.needed)")
     }
-    let numberField = fields[columns.number]
-    var numberLower = numberField.start
-    var numberUpper = _unescapeInPlace(base, numberField)
-    _trim(base, &numberLower, &numberUpper)
-    if numberLower == numberUpper { return .issue("empty number") }
-    if !_isValidUTF8(base + numberLower, numberUpper - numberLower) {
-      return .issue("invalid utf-8")
+    /// The trimmed bytes of field `index`, its doubled quotes collapsed once.
+    func trimmed(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+      let field = fields[index]
+      var lower = field.start
+      var upper = _unescapeInPlace(base, field)
+      fields[index] = _Field(start: field.start, end: upper, escaped: false)
+      _trim(base, &lower, &upper)
+      return UnsafeBufferPointer(start: base + lower, count: upper - lower)
+    }
+    func text(_ index: Int) -> String {
+      String(decoding: trimmed(index), as: UTF8.self)
+    }
+    for chosen in columns.filters where !chosen.values.contains(text(chosen.index)) {
+      return .filtered
+    }
+    var region: String?
+    if let regionIndex = columns.region {
+      let value = text(regionIndex)
+      guard let code = regions[value] else {
+        let shown = _LineText.escaped(trimmed(regionIndex))
+        return .issue("region column '\(regionColumn ?? "")' value '\(shown)' is not in regions")
+      }
+      region = code
+    }
+    let numberBytes = trimmed(columns.number)
+    if numberBytes.isEmpty { return .issue(columns.rangeEnd == nil ? "empty number" : "empty range start") }
+    if !_isValidUTF8(numberBytes) {
+      return .issue(columns.rangeEnd == nil ? "invalid utf-8" : "invalid utf-8 in range start")
+    }
+    var rangeEndBytes: UnsafeBufferPointer<UInt8>?
+    if let rangeEndIndex = columns.rangeEnd {
+      let bytes = trimmed(rangeEndIndex)
+      if bytes.isEmpty { return .issue("empty range end") }
+      if !_isValidUTF8(bytes) {
+        return .issue("invalid utf-8 in range end")
+      }
+      rangeEndBytes = bytes
     }
     var labelBytes: UnsafeBufferPointer<UInt8>?
     if let labelIndex = columns.label {
-      let labelField = fields[labelIndex]
-      var labelLower = labelField.start
-      var labelUpper = _unescapeInPlace(base, labelField)
-      _trim(base, &labelLower, &labelUpper)
-      if !_isValidUTF8(base + labelLower, labelUpper - labelLower) {
+      let bytes = trimmed(labelIndex)
+      if !_isValidUTF8(bytes) {
         return .issue("invalid utf-8 in label")
       }
-      if labelLower < labelUpper {
-        labelBytes = UnsafeBufferPointer(
-          start: base + labelLower, count: labelUpper - labelLower)
-      }
+      if !bytes.isEmpty { labelBytes = bytes }
     }
     return .record(
       RawRecord(
-        line: line,
-        numberBytes: UnsafeBufferPointer(
-          start: base + numberLower, count: numberUpper - numberLower),
-        labelBytes: labelBytes))
+        line: line, numberBytes: numberBytes, labelBytes: labelBytes,
+        rangeEndBytes: rangeEndBytes, region: region))
   }
 }
 
-/// A row turned into a record or rejected.
+/// Where the chosen columns sit in a delimited header.
+private struct _Columns {
+  var number: Int
+  var label: Int?
+  var rangeEnd: Int?
+  var region: Int?
+  /// `where` columns: index, name and the values kept.
+  var filters: [(index: Int, name: String, values: Set<String>)] = []
+  /// Fields a row needs: one past the rightmost chosen column.
+  var needed = 1
+}
+
+/// A row turned into a record, rejected, or left out by `where`.
 private enum _RowOutcome {
   case record(RawRecord)
   case issue(String)
+  case filtered
 }
 
 /// One field's bytes inside the buffer (quotes excluded).

@@ -25,6 +25,8 @@ public struct SourceSummary: Sendable, Hashable {
   public var ranges: Int = 0
   /// Issues delivered.
   public var issues: Int = 0
+  /// Rows left out by a `where` filter: neither data lines nor rejects.
+  public var filtered: Int = 0
   /// Physical lines in the file (after the BOM), including blank and
   /// comment lines and a header row.
   public var physicalLines: Int = 0

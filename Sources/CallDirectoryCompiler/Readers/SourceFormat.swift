@@ -27,25 +27,45 @@ public struct SourceFormat: Sendable {
 
   /// A format-specific config key such as `number`, `label` or `delimiter`.
   public struct Option: Sendable, Hashable {
+    /// The JSON shape of an option's value.
+    public enum Kind: Sendable, Hashable {
+      /// A non-empty string.
+      case string
+      /// An object whose values are non-empty arrays of strings (`where`).
+      case stringArraysByKey
+      /// An object whose values are strings (`regions`).
+      case stringsByKey
+    }
+
     /// The JSON key inside a source entry.
     public var name: String
-    /// Whether a source of this format must set it.
+    /// Whether a source of this format must set it (unless it sets one of
+    /// ``alternatives``).
     public var isRequired: Bool
     /// One line for help and schemas.
     public var summary: String
+    /// The shape of the value.
+    public var kind: Kind
+    /// Keys that stand in for a required option: `number` is not needed
+    /// when `rangeStart` is set.
+    public var alternatives: [String]
 
-    /// Creates an option; every option value is a JSON string.
-    public init(name: String, isRequired: Bool, summary: String) {
+    /// Creates an option; by default its value is a JSON string.
+    public init(
+      name: String, isRequired: Bool, summary: String, kind: Kind = .string, alternatives: [String] = []
+    ) {
       self.name = name
       self.isRequired = isRequired
       self.summary = summary
+      self.kind = kind
+      self.alternatives = alternatives
     }
   }
 
   /// Builds a reader from the input and the option values a config set.
   public typealias Factory =
     @Sendable (
-      _ input: SourceInput, _ options: [String: String]
+      _ input: SourceInput, _ options: SourceOptions
     ) throws(SourceOptionError) -> any SourceReader
 
   /// The `format` value in a config, lowercase.
@@ -75,7 +95,7 @@ public struct SourceFormat: Sendable {
   ///
   /// - Throws: ``SourceOptionError`` when an option value is not usable.
   public func makeReader(
-    input: SourceInput, options: [String: String] = [:]
+    input: SourceInput, options: SourceOptions = [:]
   ) throws(SourceOptionError) -> any SourceReader {
     try factory(input, options)
   }

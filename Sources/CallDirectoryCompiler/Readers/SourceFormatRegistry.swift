@@ -1,3 +1,5 @@
+import UnicodeText
+
 /// Maps format names (`lines`, `csv`, …) to ``SourceFormat``s.
 ///
 /// The config parser validates `format` and the format's options against a
@@ -98,12 +100,14 @@ public struct SourceFormatRegistry: Sendable {
   ])
 }
 
-/// `csv` or `tsv`; `csv` also takes a `delimiter`.
+/// `csv` or `tsv`; `csv` also takes a `delimiter`. Both take the keys of
+/// published files: `encoding`, `rangeStart`/`rangeEnd`, `where`,
+/// `regionColumn` with `regions`.
 private func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
   var options: [SourceFormat.Option] = [
     .init(
       name: "number", isRequired: true,
-      summary: "header name of the number column"),
+      summary: "header name of the number column", alternatives: ["rangeStart"]),
     .init(
       name: "label", isRequired: false,
       summary: "header name of the label column"),
@@ -114,6 +118,27 @@ private func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
         name: "delimiter", isRequired: false,
         summary: "field separator, one ascii character (default ',')"))
   }
+  options += [
+    .init(
+      name: "encoding", isRequired: false,
+      summary: "character set of the file, such as ISO-8859-1 or Windows-1252 (default UTF-8)"),
+    .init(
+      name: "rangeStart", isRequired: false,
+      summary: "header name of the column holding each row's first number (with rangeEnd)"),
+    .init(
+      name: "rangeEnd", isRequired: false,
+      summary: "header name of the column holding each row's last number (with rangeStart)"),
+    .init(
+      name: "where", isRequired: false,
+      summary: "keep only rows whose column holds one of the values: {\"column\": [\"value\", …]}",
+      kind: .stringArraysByKey),
+    .init(
+      name: "regionColumn", isRequired: false,
+      summary: "header name of the column whose value picks the row's region in regions"),
+    .init(
+      name: "regions", isRequired: false,
+      summary: "region by regionColumn value: {\"value\": \"FR\"}", kind: .stringsByKey),
+  ]
   return SourceFormat(
     name: name,
     summary: "rfc 4180 \(name) with a header row",
@@ -134,16 +159,71 @@ private func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
         }
         separator = bytes[0]
       }
+      let columns = try _delimitedColumns(options)
+      let (regionColumn, regions) = try _delimitedRegions(options)
       return DelimitedSourceReader(
         input: input, delimiter: separator,
-        numberColumn: try _requiredOption("number", options),
-        labelColumn: options["label"])
+        numberColumn: columns.number, labelColumn: options["label"],
+        encoding: try _delimitedEncoding(options), rangeEndColumn: columns.rangeEnd,
+        filter: (options[value: "where"]?.stringArraysByKey ?? [:]).mapValues { Set($0) },
+        regionColumn: regionColumn, regions: regions)
     })
+}
+
+/// The number column, or the two range columns.
+private func _delimitedColumns(
+  _ options: SourceOptions
+) throws(SourceOptionError) -> (number: String, rangeEnd: String?) {
+  switch (options["number"], options["rangeStart"], options["rangeEnd"]) {
+  case (let number?, nil, nil):
+    return (number, nil)
+  case (_?, _, _):
+    throw SourceOptionError(
+      key: options["rangeStart"] == nil ? "rangeEnd" : "rangeStart",
+      reason: "cannot be combined with 'number' (a row holds one number or a range)")
+  case (nil, let start?, let end?):
+    if start == end {
+      throw SourceOptionError(key: "rangeEnd", reason: "must name another column than rangeStart")
+    }
+    return (start, end)
+  case (nil, _?, nil):
+    throw SourceOptionError(key: "rangeEnd", reason: "missing: rangeStart needs rangeEnd")
+  case (nil, nil, _?):
+    throw SourceOptionError(key: "rangeStart", reason: "missing: rangeEnd needs rangeStart")
+  case (nil, nil, nil):
+    throw SourceOptionError(key: "number", reason: "missing required option")
+  }
+}
+
+/// The `encoding` option: nil for UTF-8 (read as is), else an ICU name.
+private func _delimitedEncoding(_ options: SourceOptions) throws(SourceOptionError) -> String? {
+  guard let name = options["encoding"] else { return nil }
+  let folded = String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
+  if folded == "utf8" { return nil }
+  guard TextTranscoder.isKnown(name) else {
+    throw SourceOptionError(
+      key: "encoding",
+      reason: "unknown encoding '\(name)' (expected a name such as UTF-8, ISO-8859-1 or Windows-1252)")
+  }
+  return name
+}
+
+/// `regionColumn` and `regions`, which go together.
+private func _delimitedRegions(
+  _ options: SourceOptions
+) throws(SourceOptionError) -> (column: String?, regions: [String: String]) {
+  let regions = options[value: "regions"]?.stringsByKey
+  switch (options["regionColumn"], regions) {
+  case (nil, nil): return (nil, [:])
+  case (let column?, let regions?): return (column, regions)
+  case (nil, _?): throw SourceOptionError(key: "regionColumn", reason: "missing: regions needs regionColumn")
+  case (_?, nil): throw SourceOptionError(key: "regions", reason: "missing: regionColumn needs regions")
+  }
 }
 
 /// A required option's value.
 private func _requiredOption(
-  _ key: String, _ options: [String: String]
+  _ key: String, _ options: SourceOptions
 ) throws(SourceOptionError) -> String {
   guard let value = options[key], !value.isEmpty else {
     throw SourceOptionError(key: key, reason: "missing required option")

@@ -10,12 +10,20 @@ public struct SourceRecord: Sendable, Hashable {
   public var label: String?
   /// The 1-based physical line where the record starts.
   public var line: Int
+  /// The raw text of the range's last number when the record is an
+  /// inclusive range from `number` to it (delimited `rangeStart`/`rangeEnd`).
+  public var rangeEnd: String?
+  /// The region the record's national numbers are read in, when the
+  /// source gives one per row (`regionColumn`); nil: the source's region.
+  public var region: String?
 
   /// Creates a record.
-  public init(number: String, label: String? = nil, line: Int) {
+  public init(number: String, label: String? = nil, line: Int, rangeEnd: String? = nil, region: String? = nil) {
     self.number = number
     self.label = label
     self.line = line
+    self.rangeEnd = rangeEnd
+    self.region = region
   }
 }
 
@@ -37,18 +45,28 @@ public struct RawRecord {
   /// final line ending; any bytes, not only UTF-8), for the rejects report;
   /// `nil` when the reader keeps none, and then the number is shown.
   public let textBytes: UnsafeBufferPointer<UInt8>?
+  /// The UTF-8 bytes of the range's last number, trimmed, when the record
+  /// is an inclusive range from ``numberBytes`` to it.
+  public let rangeEndBytes: UnsafeBufferPointer<UInt8>?
+  /// The region for this record's national numbers (two uppercase
+  /// letters), when the source gives one per row; nil: the source's.
+  public let region: String?
 
   /// Creates a view; the buffers must stay valid while the view is used.
   public init(
     line: Int,
     numberBytes: UnsafeBufferPointer<UInt8>,
     labelBytes: UnsafeBufferPointer<UInt8>? = nil,
-    textBytes: UnsafeBufferPointer<UInt8>? = nil
+    textBytes: UnsafeBufferPointer<UInt8>? = nil,
+    rangeEndBytes: UnsafeBufferPointer<UInt8>? = nil,
+    region: String? = nil
   ) {
     self.line = line
     self.numberBytes = numberBytes
     self.labelBytes = labelBytes
     self.textBytes = textBytes
+    self.rangeEndBytes = rangeEndBytes
+    self.region = region
   }
 
   /// The record's text as the rejects report shows it (escaped, at most
@@ -69,7 +87,9 @@ public struct RawRecord {
 
   /// Copies the view into an owned ``SourceRecord``.
   public func makeRecord() -> SourceRecord {
-    SourceRecord(number: number, label: label, line: line)
+    SourceRecord(
+      number: number, label: label, line: line,
+      rangeEnd: rangeEndBytes.map { String(decoding: $0, as: UTF8.self) }, region: region)
   }
 }
 

@@ -59,7 +59,7 @@ struct BuildSummary {
   }
 
   private static func json(_ source: SourceReport) -> JSONValue {
-    [
+    let counts: JSONValue = [
       "path": .string(source.spec.writtenPath),
       "list": .string(source.spec.list.rawValue),
       "format": .string(source.spec.format),
@@ -72,6 +72,11 @@ struct BuildSummary {
       "missing": .bool(source.isAbsent),
       "rejectReasons": .object(source.rejectReasons.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }),
     ]
+    // Rows a `where` filter left out: shown only for sources that filter.
+    guard source.spec.options[value: "where"] != nil, case .object(var members) = counts else { return counts }
+    let at = (members.firstIndex { $0.key == "rejected" } ?? members.count - 1) + 1
+    members.insert(("filtered", .int(Int64(source.summary.filtered))), at: at)
+    return .object(members)
   }
 
   private static func json(_ check: GuardCheck) -> JSONValue {

@@ -1,5 +1,6 @@
 import CallDirectoryFormat
 import CalldirSystem
+import UnicodeText
 
 /// Default bytes requested per read.
 let _defaultChunkSize = 1 << 20
@@ -16,9 +17,13 @@ let _maxRecordBytes = 1 << 20
 final class _ByteInput {
   private let input: ChunkedInput
   private let crc: _RunningCRC
+  /// The UTF-8 converted from the raw bytes, when the source has another
+  /// encoding; the size, checksum and progress stay those of the raw bytes.
+  private let transcoded: _TranscodedBuffer?
 
-  /// Opens the input. `chunkSize` is the most bytes read per call.
-  init(_ source: SourceInput, chunkSize: Int) throws(SourceError) {
+  /// Opens the input. `chunkSize` is the most bytes read per call;
+  /// `encoding`, when given, is converted to UTF-8 as it is read.
+  init(_ source: SourceInput, chunkSize: Int, encoding: String? = nil) throws(SourceError) {
     do {
       switch source {
       case .file(let path): input = try ChunkedInput(.path(path), chunkSize: chunkSize)
@@ -30,11 +35,19 @@ final class _ByteInput {
     let crc = _RunningCRC()
     input.onRead = { crc.value.update($0) }
     self.crc = crc
+    if let encoding {
+      guard let transcoder = try? TextTranscoder(encoding: encoding) else {
+        throw .unsupportedEncoding(path: input.name, encoding: encoding)
+      }
+      transcoded = _TranscodedBuffer(transcoder: transcoder, chunkSize: chunkSize)
+    } else {
+      transcoded = nil
+    }
   }
 
-  var base: UnsafeMutablePointer<UInt8> { input.base }
-  var end: Int { input.end }
-  var isEOF: Bool { input.isEOF }
+  var base: UnsafeMutablePointer<UInt8> { transcoded?.base ?? input.base }
+  var end: Int { transcoded?.end ?? input.end }
+  var isEOF: Bool { transcoded?.isEOF ?? input.isEOF }
   /// The input's size in bytes when known (a regular file, or bytes).
   var size: Int? { input.size }
   /// Every byte read so far.
@@ -45,7 +58,11 @@ final class _ByteInput {
   /// sets ``isEOF`` at the end. Indices shift down by `keep`.
   func refill(keepingFrom keep: Int) throws(SourceError) {
     do {
-      try input.refill(keepingFrom: keep)
+      if let transcoded {
+        try transcoded.refill(keepingFrom: keep, raw: input)
+      } else {
+        try input.refill(keepingFrom: keep)
+      }
     } catch {
       throw .file(error)
     }

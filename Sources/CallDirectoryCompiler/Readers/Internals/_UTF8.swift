@@ -50,3 +50,9 @@ func _isValidUTF8(_ bytes: [UInt8]) -> Bool {
     return _isValidUTF8(start, buffer.count)
   }
 }
+
+/// Whether the bytes are valid UTF-8 (an empty view is).
+func _isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let start = bytes.baseAddress else { return true }
+  return _isValidUTF8(start, bytes.count)
+}

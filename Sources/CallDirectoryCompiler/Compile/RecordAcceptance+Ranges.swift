@@ -1,0 +1,78 @@
+import PhoneNumbers
+
+extension RecordAcceptance {
+  /// What a range row's two number fields give.
+  enum RangeVerdict {
+    case range(NumberRange)
+    case rejected(String)
+  }
+
+  /// The verdict on a range row (`rangeStart`/`rangeEnd`): both ends
+  /// normalize like any number, then must share a calling code and a
+  /// length, with the start at most the end.
+  ///
+  /// The range is exact: `0590100000`–`0590100099` read in `FR` is
+  /// `33590100000...33590100099`, never a prefix.
+  static func range(
+    _ start: UnsafeBufferPointer<UInt8>, _ end: UnsafeBufferPointer<UInt8>,
+    normalizer: PhoneNumberNormalizer, region: RegionMetadata?
+  ) -> RangeVerdict {
+    let lower: Int64
+    switch number(start, normalizer: normalizer, region: region) {
+    case .number(let value): lower = value
+    case .rejected(let reason): return .rejected("range start: \(reason)")
+    }
+    let upper: Int64
+    switch number(end, normalizer: normalizer, region: region) {
+    case .number(let value): upper = value
+    case .rejected(let reason): return .rejected("range end: \(reason)")
+    }
+    let plan = normalizer.plan
+    let lowerCode = callingCode(of: lower, plan: plan)
+    let upperCode = callingCode(of: upper, plan: plan)
+    if lowerCode != upperCode {
+      return .rejected(
+        "range start and end have different calling codes (\(codeText(lowerCode)) and \(codeText(upperCode)))")
+    }
+    let lowerDigits = digitCount(lower)
+    let upperDigits = digitCount(upper)
+    if lowerDigits != upperDigits {
+      return .rejected("range start and end have different lengths (\(lowerDigits) and \(upperDigits) digits)")
+    }
+    if lower > upper {
+      return .rejected("range start +\(lower) is greater than range end +\(upper)")
+    }
+    guard let range = NumberRange(lower: lower, upper: upper) else { return .rejected("number too large") }
+    return .range(range)
+  }
+
+  /// The country calling code an E.164 number starts with (codes are
+  /// prefix-free), or nil.
+  static func callingCode(of number: Int64, plan: NumberingPlan) -> Int? {
+    var leading = number
+    var prefixes: [Int] = []
+    while leading > 0 {
+      if leading < 1000 { prefixes.append(Int(leading)) }
+      leading /= 10
+    }
+    // Shortest prefix first: 1, then 2, then 3 digits.
+    for code in prefixes.reversed() where plan.mainRegion(forCallingCode: code) != nil {
+      return code
+    }
+    return nil
+  }
+
+  private static func codeText(_ code: Int?) -> String {
+    code.map { "+\($0)" } ?? "unknown"
+  }
+
+  private static func digitCount(_ number: Int64) -> Int {
+    var count = 1
+    var rest = number / 10
+    while rest > 0 {
+      count += 1
+      rest /= 10
+    }
+    return count
+  }
+}
