@@ -1,0 +1,130 @@
+/// Choosing columns and turning one row into a record, a reject or a
+/// filtered row.
+extension DelimitedSourceReader {
+  /// Finds the chosen columns in the header row.
+  func _resolveHeader(
+    _ base: UnsafeMutablePointer<UInt8>, _ fields: [_Field], name: String
+  ) throws(SourceError) -> _Columns {
+    let names = fields.map { field -> String in
+      let end = _unescapeInPlace(base, field)
+      var lower = field.start
+      var upper = end
+      _trim(base, &lower, &upper)
+      var text = String(
+        decoding: UnsafeBufferPointer(
+          start: base + lower, count: upper - lower),
+        as: UTF8.self)
+      if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+      return text.trimmingASCIIWhitespace()
+    }
+    func find(_ column: String) throws(SourceError) -> Int {
+      let matches = names.indices.filter { names[$0] == column }
+      if matches.count > 1 {
+        throw .duplicateColumn(path: name, column: column)
+      }
+      guard let index = matches.first else {
+        throw .columnNotFound(
+          path: name, column: column, available: names,
+          suggestion: _suggestion(for: column, among: names))
+      }
+      return index
+    }
+    func findOptional(_ column: String?) throws(SourceError) -> Int? {
+      guard let column else { return nil }
+      return try find(column)
+    }
+    var columns = _Columns(
+      number: try find(numberColumn), label: try findOptional(labelColumn),
+      rangeEnd: try findOptional(rangeEndColumn), region: try findOptional(regionColumn))
+    for column in filter.keys.sorted() {
+      columns.filters.append((try find(column), column, filter[column] ?? []))
+    }
+    columns.needed =
+      ([columns.number, columns.label, columns.rangeEnd, columns.region].compactMap { $0 }
+        + columns.filters.map(\.index)).max().map { $0 + 1 } ?? 1
+    return columns
+  }
+
+  /// Validates the chosen fields of one row.
+  func _extract(
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns,
+    fields: inout [_Field], line: Int
+  ) -> _RowOutcome {
+    if fields.count < columns.needed {
+      let noun = fields.count == 1 ? "field" : "fields"
+      return .issue(
+        "short row: \(fields.count) \(noun), expected at least "
+          + "\(columns.needed)")
+    }
+    /// The trimmed bytes of field `index`, its doubled quotes collapsed once.
+    func trimmed(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+      let field = fields[index]
+      var lower = field.start
+      var upper = _unescapeInPlace(base, field)
+      fields[index] = _Field(start: field.start, end: upper, escaped: false)
+      _trim(base, &lower, &upper)
+      return UnsafeBufferPointer(start: base + lower, count: upper - lower)
+    }
+    func text(_ index: Int) -> String {
+      String(decoding: trimmed(index), as: UTF8.self)
+    }
+    for chosen in columns.filters where !chosen.values.contains(text(chosen.index)) {
+      return .filtered
+    }
+    var region: String?
+    if let regionIndex = columns.region {
+      let value = text(regionIndex)
+      guard let code = regions[value] else {
+        let shown = _LineText.escaped(trimmed(regionIndex))
+        return .issue("region column '\(regionColumn ?? "")' value '\(shown)' is not in regions")
+      }
+      region = code
+    }
+    let numberBytes = trimmed(columns.number)
+    if numberBytes.isEmpty { return .issue(columns.rangeEnd == nil ? "empty number" : "empty range start") }
+    if !_isValidUTF8(numberBytes) {
+      return .issue(columns.rangeEnd == nil ? "invalid utf-8" : "invalid utf-8 in range start")
+    }
+    var rangeEndBytes: UnsafeBufferPointer<UInt8>?
+    if let rangeEndIndex = columns.rangeEnd {
+      let bytes = trimmed(rangeEndIndex)
+      if bytes.isEmpty { return .issue("empty range end") }
+      if !_isValidUTF8(bytes) {
+        return .issue("invalid utf-8 in range end")
+      }
+      rangeEndBytes = bytes
+    }
+    var labelBytes: UnsafeBufferPointer<UInt8>?
+    if let labelIndex = columns.label {
+      let bytes = trimmed(labelIndex)
+      if !_isValidUTF8(bytes) {
+        return .issue("invalid utf-8 in label")
+      }
+      if !bytes.isEmpty { labelBytes = bytes }
+    }
+    return .record(
+      RawRecord(
+        line: line, numberBytes: numberBytes, labelBytes: labelBytes,
+        rangeEndBytes: rangeEndBytes, region: region))
+  }
+}
+
+/// Where the chosen columns sit in a delimited header.
+struct _Columns {
+  var number: Int
+  var label: Int?
+  var rangeEnd: Int?
+  var region: Int?
+  /// `where` columns: index, name and the values kept.
+  var filters: [(index: Int, name: String, values: Set<String>)] = []
+  /// Fields a row needs: one past the rightmost chosen column.
+  var needed = 1
+}
+
+/// A row turned into a record, rejected, or left out by `where`.
+enum _RowOutcome {
+  case record(RawRecord)
+  case issue(String)
+  case filtered
+}
+
