@@ -5,20 +5,37 @@ import CallDirectoryCompiler
 /// materialized, and the summary's counts must match the events.
 ///
 /// Input: byte 0 picks the format, byte 1 its options (number and label
-/// column names, the csv delimiter), the rest is the source text.
+/// column names, the csv delimiter), byte 2 the delimited keys (encoding,
+/// a range instead of a number, `where`, `regionColumn`), the rest is the
+/// source text.
 private let formats = SourceFormatRegistry.standard.names
 private let numberColumns = ["phone", "number", "Company_Phone_Number", "n"]
 private let labelColumns: [String?] = [nil, "name", "label", "phone"]
 private let delimiters: [String?] = [nil, ";", "|", "\t", "7", "\"", "ab"]
+private let encodings: [String?] = [nil, "ISO-8859-1", "Windows-1252", "UTF-16LE", "Shift_JIS"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
   let name = formats[input.choose(formats.count)]
   let choice = Int(input.takeByte())
-  var options = ["number": numberColumns[choice % numberColumns.count]]
+  let delimited = Int(input.takeByte())
+  var options: SourceOptions = ["number": .string(numberColumns[choice % numberColumns.count])]
   options["label"] = labelColumns[(choice >> 2) % labelColumns.count]
-  if name == "csv" { options["delimiter"] = delimiters[(choice >> 4) % delimiters.count] }
+  if name == "csv" || name == "tsv" {
+    if name == "csv" { options["delimiter"] = delimiters[(choice >> 4) % delimiters.count] }
+    options["encoding"] = encodings[delimited % encodings.count]
+    if delimited & 0x08 != 0 {
+      options["number"] = nil
+      options["rangeStart"] = "start"
+      options["rangeEnd"] = "end"
+    }
+    if delimited & 0x10 != 0 { options[value: "where"] = .object(["op": .strings(["A", "B"])]) }
+    if delimited & 0x20 != 0 {
+      options["regionColumn"] = "territory"
+      options[value: "regions"] = .object(["ch": "CH", "fr": "FR"])
+    }
+  }
   guard let format = SourceFormatRegistry.standard[name],
     let reader = try? format.makeReader(input: .bytes(input.rest), options: options)
   else { return 0 }
