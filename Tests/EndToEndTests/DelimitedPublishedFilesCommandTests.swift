@@ -37,6 +37,15 @@ import Testing
     #expect(sources.first?["accepted"] as? Int == 2)
     #expect(sources.first?["rejected"] as? Int == 2)
     #expect(sources.first?["filtered"] as? Int == 1)
+    // The verbose summary has the column too.
+    let verbose = try CalldirProcess.run([
+      "build", "--config", directory.path("calldir.json"), "--store", directory.path("preview"), "--dry-run",
+      "--verbose",
+    ])
+    let table = verbose.lines.drop { !$0.hasPrefix("source ") }
+    #expect(table.first?.split(separator: " ", omittingEmptySubsequences: true).prefix(7).joined(separator: " ")
+      == "source list data lines accepted rejected filtered")
+    #expect(table.dropFirst().first?.split(separator: " ").map(String.init).prefix(6) == ["majnum.csv", "block", "4", "2", "2", "1"])
 
     let snapshot = try #require(json["snapshot"] as? String)
     let entries = try CalldirProcess.run(["inspect", "--entries", snapshot])

@@ -117,17 +117,23 @@ struct BuildSummary {
     if let rejects = result.rejectsPath, counts.rejected > 0 { output.writeLine("rejected lines: \(rejects)") }
     if let conflicts = result.conflictsPath, counts.conflicts > 0 { output.writeLine("label conflicts: \(conflicts)") }
     for refusal in result.refusals {
-      output.writeLine((result.dryRun ? "would be refused: " : "guard overridden by --force: ") + refusal.message)
+      output.writeLine((result.dryRun ? "would be refused: " : "guard overridden by --force: ") + refusal.finding)
     }
     if sources && !result.sources.isEmpty {
-      let header = ["source", "list", "data lines", "accepted", "rejected", "duplicates", "numbers", "unique"]
+      // Rows a `where` filter left out: a column only when a source filters.
+      let filters = result.sources.contains { $0.spec.options[value: "where"] != nil }
+      let header = ["source", "list", "data lines", "accepted", "rejected"] + (filters ? ["filtered"] : [])
+        + ["duplicates", "numbers", "unique"]
       let rows = result.sources.map { source in
         [
           source.spec.writtenPath + (source.isAbsent ? " (missing)" : ""), source.spec.list.rawValue,
           String(source.summary.dataLines), String(source.accepted), String(source.rejected),
-          String(source.contribution.duplicates), String(source.contribution.numbers),
-          String(source.contribution.unique),
         ]
+          + (filters ? [source.spec.options[value: "where"] != nil ? String(source.summary.filtered) : "-"] : [])
+          + [
+            String(source.contribution.duplicates), String(source.contribution.numbers),
+            String(source.contribution.unique),
+          ]
       }
       for row in TextTable.format([header] + rows) { output.writeLine(row) }
     }
