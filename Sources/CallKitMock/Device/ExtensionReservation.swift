@@ -70,13 +70,25 @@ extension SimulatedDevice {
   ///   ``SimulatedDeviceError/storage(_:)``.
   public func reserveExtension(withIdentifier identifier: String) throws(SimulatedDeviceError) -> ExtensionReservation {
     try Self.validate(identifier)
-    let lock = try storage { () throws(_DeviceStorageError) in
-      try _io { () throws(FileError) in
-        try FileSystem.createDirectory(locksPath)
-        return try _FileLock.tryAcquire(loadLockPath(identifier))
+    // A lock just released can look held for a moment: a child process
+    // another thread is spawning holds a copy of every descriptor between
+    // fork and exec (close-on-exec closes it only at exec). A request runs
+    // far longer than that, so a few quick retries tell the two apart.
+    for attempt in 0..<Self.reservationAttempts {
+      let lock = try storage { () throws(_DeviceStorageError) in
+        try _io { () throws(FileError) in
+          try FileSystem.createDirectory(locksPath)
+          return try _FileLock.tryAcquire(loadLockPath(identifier))
+        }
       }
+      if let lock { return ExtensionReservation(identifier: identifier, device: self, lock: lock) }
+      if attempt + 1 < Self.reservationAttempts { usleep(Self.reservationRetryMicroseconds) }
     }
-    guard let lock else { throw .extensionBusy(identifier) }
-    return ExtensionReservation(identifier: identifier, device: self, lock: lock)
+    throw .extensionBusy(identifier)
   }
+
+  /// Tries before a held reservation is reported (see above).
+  static let reservationAttempts = 10
+  /// The wait between them.
+  static let reservationRetryMicroseconds: UInt32 = 5_000
 }
