@@ -15,17 +15,18 @@ public struct BuildRefusal: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var kind: Kind
-  /// The lowercase message, ending with what to do.
-  public var message: String
-
-  /// What the guard found, without what the refusal did and how to
-  /// override it: what a build forced past the guard warns with.
-  public var finding: String {
-    guard let end = message.range(of: "; nothing published") else { return message }
-    return String(message[..<end.lowerBound])
-  }
+  /// What the guard found (what a build forced past it warns with).
+  public var finding: String
+  /// What the refusal did and how to override it.
+  public var consequence: String
   /// The source at fault, as the config writes it; nil for a list guard.
   public var source: String?
+
+  /// The lowercase message: the finding, then what to do.
+  public var message: String { finding + "; " + consequence }
+
+  /// What a refusal that `--force` overrides does.
+  static let forceAnyway = "nothing published; use --force to publish anyway"
 
   public var description: String { message }
 }
@@ -81,8 +82,9 @@ struct BuildGuards {
         if dataLines > 0 && Double(report.rejected) > config.maxRejectRatio * Double(dataLines) {
           check.refusal = BuildRefusal(
             kind: .rejectRatio,
-            message: "source \(path): \(report.rejected) of \(dataLines) data lines rejected, above maxRejectRatio "
-              + "\(config.maxRejectRatio) (check the source's region and format); nothing published",
+            finding: "source \(path): \(report.rejected) of \(dataLines) data lines rejected, above maxRejectRatio "
+              + "\(config.maxRejectRatio) (check the source's region and format)",
+            consequence: "nothing published",
             source: path)
         }
         checks.append(check)
@@ -99,22 +101,22 @@ struct BuildGuards {
         check.kind = .sourceVanished
         check.refusal = BuildRefusal(
           kind: .sourceVanished,
-          message: "source \(path): file not found (it gave \(had) numbers in version \(version)); "
-            + "nothing published; use --force to publish without it",
+          finding: "source \(path): file not found (it gave \(had) numbers in version \(version))",
+          consequence: "nothing published; use --force to publish without it",
           source: path)
       } else if had > 0 && has == 0 {
         check.kind = .sourceEmpty
         check.refusal = BuildRefusal(
           kind: .sourceEmpty,
-          message: "source \(path): no numbers, down from \(had) in version \(version) (an empty or truncated "
-            + "file?); nothing published; use --force to publish anyway",
+          finding: "source \(path): no numbers, down from \(had) in version \(version) (an empty or truncated file?)",
+          consequence: BuildRefusal.forceAnyway,
           source: path)
       } else if had > has && Double(had - has) > limit * Double(had) {
         check.refusal = BuildRefusal(
           kind: .sourceRemoval,
-          message: "source \(path): \(has) numbers, down from \(had) in version \(version) "
-            + "(\(Self.percent(had - has, of: had)), above maxRemovalRatio \(limit)); nothing published; "
-            + "use --force to publish anyway",
+          finding: "source \(path): \(has) numbers, down from \(had) in version \(version) "
+            + "(\(Self.percent(had - has, of: had)), above maxRemovalRatio \(limit))",
+          consequence: BuildRefusal.forceAnyway,
           source: path)
       }
       checks.append(check)
@@ -136,9 +138,9 @@ struct BuildGuards {
       if Double(removed) > config.maxRemovalRatio * Double(had) {
         check.refusal = BuildRefusal(
           kind: .listRemoval,
-          message: "\(list) list: the new snapshot drops \(removed) of the \(had) \(list) entries of version "
-            + "\(record.version) (\(Self.percent(removed, of: had)), above maxRemovalRatio "
-            + "\(config.maxRemovalRatio)); nothing published (a truncated source?); use --force to publish anyway")
+          finding: "\(list) list: the new snapshot drops \(removed) of the \(had) \(list) entries of version "
+            + "\(record.version) (\(Self.percent(removed, of: had)), above maxRemovalRatio \(config.maxRemovalRatio))",
+          consequence: "nothing published (a truncated source?); use --force to publish anyway")
       }
       return check
     }

@@ -1,3 +1,4 @@
+import CallDirectorySync
 import CalldirSystem
 import CallDirectoryFormat
 import CallDirectoryProvider
@@ -50,6 +51,11 @@ extension CallDirectoryProviderError: CustomNSError {}
 
 /// Helpers shared by the `device` commands.
 enum DeviceSupport {
+  /// Where `device sync` keeps a device's sync state and staged files.
+  static func syncDirectory(of device: SimulatedDevice) -> SyncDirectory {
+    SyncDirectory(path: device.directoryURL.path + "/sync")
+  }
+
   /// Opens an existing device directory.
   ///
   /// - Throws: `ToolError.noInput` when `path` is not a directory.

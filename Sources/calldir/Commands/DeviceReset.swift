@@ -35,7 +35,7 @@ extension Calldir.Device {
 
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)
-      let directory = SyncDirectory(path: device.directoryURL.path + "/sync")
+      let directory = DeviceSupport.syncDirectory(of: device)
       let lock: SyncLock
       let previous: SyncState?
       do {

@@ -37,7 +37,7 @@ extension Calldir.Device {
       let device = try DeviceSupport.openExisting(devicePath)
       let sync: SyncState?
       do {
-        sync = try SyncDirectory(path: device.directoryURL.path + "/sync").stateStore.load()
+        sync = try DeviceSupport.syncDirectory(of: device).stateStore.load()
       } catch {
         throw SyncFailure(error)
       }

@@ -92,7 +92,7 @@ extension Calldir.Device {
       }
       let device = try DeviceSupport.open(devicePath)
       let session = SyncSession(
-        directory: SyncDirectory(path: device.directoryURL.path + "/sync"), source: source,
+        directory: DeviceSupport.syncDirectory(of: device), source: source,
         trust: ManifestTrust(publicKey: publicKey, verifier: SodiumSignatureVerifier()), hashing: SodiumHashing())
       let lock = try Self.step { () throws(SyncError) in try session.directory.lock() }
       defer { withExtendedLifetime(lock) {} }
