@@ -40,6 +40,10 @@ run: build
 	  echo "--- loading it into a simulated device (out/device):"; \
 	  $(RELEASE_BIN) device load --device out/device "$$latest" && \
 	  $(RELEASE_BIN) device status --device out/device
+	@echo "--- signing the store's manifest and syncing a second device from it (out/phone):"
+	@test -f out/store-key.key || $(RELEASE_BIN) keygen --output out/store-key
+	$(RELEASE_BIN) build --config $(CONFIG) --store $(STORE) --signing-key out/store-key.key
+	$(RELEASE_BIN) device sync --device out/phone --from $(STORE) --public-key out/store-key.pub
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -71,14 +71,16 @@ struct SyncOutcome {
 
   /// One line for the sync, then one per extension.
   func describe(to output: any OutputSink) {
+    // A store built without a `dataset` in its config has an empty name.
+    let dataset = manifest.dataset.isEmpty ? "dataset (unnamed)" : manifest.dataset
     guard let staged else {
-      output.writeLine("\(manifest.dataset): already up to date (version \(manifest.version))")
+      output.writeLine("\(dataset): already up to date (version \(manifest.version))")
       return
     }
     let from = planned.previous.map { "from version \($0.version)" } ?? "first sync"
     let periodic = plan.isPeriodicFull ? ", full snapshots after \(manifest.fullEvery) incremental syncs" : ""
     output.writeLine(
-      "\(manifest.dataset): synced to version \(manifest.version) (\(from)\(periodic)), "
+      "\(dataset): synced to version \(manifest.version) (\(from)\(periodic)), "
         + "\(staged.downloadedBytes) bytes downloaded")
     for (item, step) in plan.steps {
       var line = "  extension \(item.index): "
