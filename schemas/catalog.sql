@@ -1,12 +1,12 @@
--- calldir catalog schema, version 2 (PRAGMA user_version = 2).
+-- calldir catalog schema, version 3 (PRAGMA user_version = 3).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
--- A catalog of version 1 is migrated in place by the first build or
--- command that writes it: the columns version 2 adds are appended (NULL in
--- rows written before) and the tables it adds are created.
+-- A catalog of version 1 or 2 is migrated in place by the first build or
+-- command that writes it: the columns later versions add are appended (NULL
+-- in rows written before) and the tables they add are created.
 
 CREATE TABLE snapshots (
   version          INTEGER PRIMARY KEY,  -- 1, 2, 3, … in publishing order
@@ -37,7 +37,9 @@ CREATE TABLE snapshots (
   conflicts_path         TEXT,           -- the label conflicts report; NULL when none was kept
   max_range_size         INTEGER,        -- the config's maxRangeSize (ranges above it were rejected)
   dataset                TEXT,           -- the config's dataset, carried by the version's blobs; NULL before datasets
-  pruned_at              TEXT            -- when 'calldir prune' removed the version's files; NULL while they are kept
+  pruned_at              TEXT,           -- when 'calldir prune' removed the version's files; NULL while they are kept
+  -- version 3:
+  as_of                  TEXT            -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
 );
 
 CREATE TABLE snapshot_sources (

@@ -1,6 +1,6 @@
 extension Catalog {
   /// The schema version this code writes (`PRAGMA user_version`).
-  static let schemaVersion: Int32 = 2
+  static let schemaVersion: Int32 = 3
 
   /// Brings a catalog of schema version `from` up to ``schemaVersion``, in
   /// the caller's transaction. Columns only ever get added, so every row a
@@ -9,6 +9,7 @@ extension Catalog {
   static func migrationSQL(from version: Int32) -> String? {
     switch version {
     case 1: migrationFrom1
+    case 2: migrationFrom2
     default: nil
     }
   }
@@ -33,17 +34,22 @@ extension Catalog {
     ALTER TABLE snapshot_sources ADD COLUMN absent INTEGER NOT NULL DEFAULT 0;
     """ + version2TablesSQL
 
+  /// Version 2 → 3: the build's reference date (`--as-of`).
+  private static let migrationFrom2 = """
+    ALTER TABLE snapshots ADD COLUMN as_of TEXT;
+    """
+
   /// The text of `schemas/catalog.sql` (a test keeps the two equal).
   static let schemaSQL = #"""
--- calldir catalog schema, version 2 (PRAGMA user_version = 2).
+-- calldir catalog schema, version 3 (PRAGMA user_version = 3).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
--- A catalog of version 1 is migrated in place by the first build or
--- command that writes it: the columns version 2 adds are appended (NULL in
--- rows written before) and the tables it adds are created.
+-- A catalog of version 1 or 2 is migrated in place by the first build or
+-- command that writes it: the columns later versions add are appended (NULL
+-- in rows written before) and the tables they add are created.
 
 CREATE TABLE snapshots (
   version          INTEGER PRIMARY KEY,  -- 1, 2, 3, … in publishing order
@@ -74,7 +80,9 @@ CREATE TABLE snapshots (
   conflicts_path         TEXT,           -- the label conflicts report; NULL when none was kept
   max_range_size         INTEGER,        -- the config's maxRangeSize (ranges above it were rejected)
   dataset                TEXT,           -- the config's dataset, carried by the version's blobs; NULL before datasets
-  pruned_at              TEXT            -- when 'calldir prune' removed the version's files; NULL while they are kept
+  pruned_at              TEXT,           -- when 'calldir prune' removed the version's files; NULL while they are kept
+  -- version 3:
+  as_of                  TEXT            -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
 );
 
 CREATE TABLE snapshot_sources (

@@ -34,6 +34,10 @@ public struct SnapshotRecord: Sendable, Hashable {
   public var dataset: String = ""
   /// When `calldir prune` removed the version's files (nil while kept).
   public var prunedAt: String? = nil
+  /// The build's reference date, `YYYY-MM-DD` (`--as-of`); nil when not
+  /// recorded (versions published before catalog schema 3, or rebuilt by
+  /// `calldir repair`).
+  public var asOf: String? = nil
 }
 
 /// How a version's lists changed against the version before it.

@@ -63,4 +63,7 @@ public struct SourceReport: Sendable, Hashable {
   /// True when the source's file was missing and the build went on
   /// without it (`--force` past a vanished source).
   public var isAbsent = false
+  /// What the source's evidence rules kept and dropped; nil for a source
+  /// without them.
+  public var evidence: EvidenceCounts?
 }

@@ -1,3 +1,4 @@
+import CalldirSystem
 import Dispatch
 import PhoneNumbers
 import UnicodeText
@@ -22,6 +23,8 @@ final class RecordBatch: @unchecked Sendable {
     let isRange: Bool
     /// The row's own region (`regionColumn`), nil for the source's.
     let region: String?
+    /// The row's date (`dateColumn`).
+    let day: CalendarDay?
   }
 
   /// One event of the source, in order.
@@ -82,7 +85,7 @@ final class RecordBatch: @unchecked Sendable {
     items.append(.record(Slice(
       line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: labelEnd, textEnd: textEnd,
       rangeEnd: bytes.count, hasLabel: record.labelBytes != nil, isRange: record.rangeEndBytes != nil,
-      region: record.region)))
+      region: record.region, day: record.day)))
     recordCount += 1
   }
 

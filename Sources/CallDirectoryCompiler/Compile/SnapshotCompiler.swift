@@ -22,6 +22,9 @@ public struct SnapshotCompiler {
   public var memoryLimit: Int?
   /// Where runs are spilled (the store's snapshots directory in a build).
   public var spillDirectory: String?
+  /// The build's reference date: complaint reports are weighed as of this
+  /// day (`maxAgeDays`), and reports dated after it do not count.
+  public var asOf = CalendarDay.today()
 
   public init(
     normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer(),
@@ -71,12 +74,13 @@ public struct SnapshotCompiler {
       }
       progress?("reading \(tally.path)")
       let summary: SourceSummary
+      var evidence: EvidenceCounts?
       do {
-        if spec.list != .identify, let lineReader = reader as? any _LineIndependentReader {
+        if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
           summary = try readInPieces(
             lineReader, region: region, maxRangeSize: config.maxRangeSize, into: &lists, tally: &tally)
         } else {
-          summary = try readInBatches(
+          (summary, evidence) = try readInBatches(
             reader, region: region, maxRangeSize: config.maxRangeSize, into: &lists, tally: &tally)
         }
       } catch let error as SourceError {
@@ -88,7 +92,8 @@ public struct SnapshotCompiler {
       }
       statistics.rejected += tally.rejected
       reports.append(SourceReport(
-        spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons))
+        spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons,
+        evidence: evidence))
     }
 
     let readDuration = clock.now - started
@@ -156,11 +161,14 @@ public struct SnapshotCompiler {
 
   /// Reads any source: this thread reads records into batches while the
   /// other cores normalize the previous ones; results fold back in file order.
+  /// A source with evidence rules gathers its reports first and gives the
+  /// numbers the rules keep at the end.
   private func readInBatches(
     _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, into lists: inout CollectedLists,
     tally: inout SourceTally
-  ) throws -> SourceSummary {
+  ) throws -> (SourceSummary, EvidenceCounts?) {
     let spec = tally.spec
+    var evidence = spec.weighsEvidence ? EvidenceTally() : nil
     let labels = spec.list == .identify ? labelSanitizer : nil
     let normalizer = self.normalizer
     let pipeline = OrderedPipeline(
@@ -169,7 +177,7 @@ public struct SnapshotCompiler {
       work: { $0.normalize(with: normalizer, region: region, labels: labels) })
     func fold(_ batch: RecordBatch) throws(CompileError) {
       defer { batch.reset() }
-      if batch.isClean && spec.list != .identify {
+      if batch.isClean && spec.list != .identify && evidence == nil {
         // Every record normalized: take the numbers in one copy.
         try lists.add(batch.acceptedNumbers)
         tally.accepted += batch.recordCount
@@ -193,7 +201,9 @@ public struct SnapshotCompiler {
             lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
             tally.accepted += 1
           case .number(let number, let label)?:
-            if spec.list == .identify {
+            if evidence != nil {
+              evidence?.add(number: number, label: label, line: line, day: slice.day)
+            } else if spec.list == .identify {
               try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
             } else {
               try lists.add(CollectionOfOne(number))
@@ -233,7 +243,16 @@ public struct SnapshotCompiler {
     }
     if !(try pipeline.nextJob(fold: fold)).isEmpty { pipeline.submit() }
     try pipeline.finish(fold: fold)
-    return summary
+    guard let evidence else { return (summary, nil) }
+    let outcome = evidence.weigh(spec.evidence, asOf: asOf)
+    if spec.list == .identify {
+      for entry in outcome.kept {
+        try lists.addIdentification(number: entry.number, label: entry.label ?? "", priority: spec.priority, line: entry.line)
+      }
+    } else {
+      try lists.add(outcome.kept.map(\.number))
+    }
+    return (summary, outcome.counts)
   }
 
   /// The region a source's national numbers are read in, nil for ZZ.

@@ -75,7 +75,7 @@ private struct _ConfigParser {
     "maxEntriesPerExtension", "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
   ]
   static let commonSourceKeys = [
-    "path", "format", "list", "region", "priority", "maxRemovalRatio",
+    "path", "format", "list", "region", "priority", "maxRemovalRatio", "minReports", "maxAgeDays", "labelPolicy",
   ]
 
   mutating func parseRoot(_ root: JSONValue) throws(ConfigError) -> BuildConfig
@@ -212,7 +212,7 @@ private struct _ConfigParser {
     }
 
     // region, priority
-    var sourceRegion = defaultRegion
+    var sourceRegion = format.preset?.region ?? defaultRegion
     if let value = object["region"] {
       sourceRegion = try region(value, at: "\(at).region")
     }
@@ -240,7 +240,15 @@ private struct _ConfigParser {
       }
       options[value: option.name] = try optionValue(value, kind: option.kind, at: "\(at).\(option.name)")
     }
-    if list == .identify, object["rangeStart"] != nil {
+    if let preset = format.preset {
+      do {
+        options = try preset.options(over: options, list: list)
+      } catch {
+        throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
+      }
+    }
+    let evidence = try evidenceRules(object, at: at, list: list, options: options)
+    if list == .identify, options[value: "rangeStart"] != nil {
       throw .invalidValue(
         keyPath: "\(at).rangeStart",
         reason: "a range cannot carry a label, so it cannot feed the 'identify' list")
@@ -260,17 +268,53 @@ private struct _ConfigParser {
         break
       }
     }
-    let spec = SourceSpec(
+    var spec = SourceSpec(
       index: index, path: _resolve(rawPath, against: baseDirectory),
       format: format.name, list: list, region: sourceRegion,
       priority: priority, options: options, writtenPath: rawPath,
       maxRemovalRatio: maxRemovalRatio)
+    spec.evidence = evidence
     do {
       _ = try format.makeReader(input: spec.input, options: options)
     } catch {
       throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
     }
     return spec
+  }
+
+  /// `minReports`, `maxAgeDays` and `labelPolicy`.
+  func evidenceRules(
+    _ object: [String: JSONValue], at: String, list: SourceList, options: SourceOptions
+  ) throws(ConfigError) -> EvidenceRules {
+    var rules = EvidenceRules()
+    if let value = object["minReports"] {
+      rules.minReports = try integer(value, at: "\(at).minReports", minimum: 1, maximum: 1_000_000)
+    }
+    if let value = object["maxAgeDays"] {
+      rules.maxAgeDays = try integer(value, at: "\(at).maxAgeDays", minimum: 0, maximum: 1_000_000)
+      if options["dateColumn"] == nil {
+        throw .missingKey(keyPath: at, key: "dateColumn", note: "maxAgeDays counts reports by their date")
+      }
+    }
+    if let value = object["labelPolicy"] {
+      let name = try string(value, at: "\(at).labelPolicy")
+      guard let policy = LabelPolicy(rawValue: name) else {
+        let names = LabelPolicy.allCases.map(\.rawValue)
+        var reason = "unknown label policy '\(name)' (expected one of: \(names.joined(separator: ", ")))"
+        if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
+        throw .invalidValue(keyPath: "\(at).labelPolicy", reason: reason)
+      }
+      if list != .identify {
+        throw .invalidValue(keyPath: "\(at).labelPolicy", reason: "only an 'identify' source has labels to choose from")
+      }
+      rules.labelPolicy = policy
+    }
+    if !rules.isDefault || options["dateColumn"] != nil, options[value: "rangeStart"] != nil {
+      throw .invalidValue(
+        keyPath: "\(at).\(object["minReports"] != nil ? "minReports" : object["maxAgeDays"] != nil ? "maxAgeDays" : "dateColumn")",
+        reason: "reports are counted per number, so a range source cannot use evidence rules")
+    }
+    return rules
   }
 
   // MARK: - Values
@@ -308,6 +352,28 @@ private struct _ConfigParser {
         result[key] = .string(try region(member, at: "\(keyPath).\(key)"))
       }
       return .object(result)
+    case .textByKey:
+      let members = try nonEmptyObject(value, at: keyPath)
+      var result: [String: SourceOptionValue] = [:]
+      for (key, member) in members {
+        result[key] = .string(try string(member, at: "\(keyPath).\(key)"))
+      }
+      return .object(result)
+    case .stringOrStrings:
+      if case .array = value { return try optionValue(value, kind: .strings, at: keyPath) }
+      return try optionValue(value, kind: .string, at: keyPath)
+    case .strings:
+      guard case .array(let items) = value else {
+        throw .wrongType(keyPath: keyPath, expected: "an array of strings", found: value.typeName)
+      }
+      if items.isEmpty { throw .invalidValue(keyPath: keyPath, reason: "must list at least one value") }
+      var list: [String] = []
+      for (index, item) in items.enumerated() {
+        let text = try string(item, at: "\(keyPath)[\(index)]")
+        if text.isEmpty { throw .invalidValue(keyPath: "\(keyPath)[\(index)]", reason: "must not be empty") }
+        list.append(text)
+      }
+      return .strings(list)
     }
   }
 

@@ -64,6 +64,12 @@ public indirect enum SourceOptionValue: Sendable, Hashable, ExpressibleByStringL
     return nil
   }
 
+  /// The array, for a ``strings(_:)``.
+  public var strings: [String]? {
+    if case .strings(let list) = self { return list }
+    return nil
+  }
+
   /// The object of string arrays (`where`), for an ``object(_:)`` of
   /// ``strings(_:)``.
   public var stringArraysByKey: [String: [String]]? {
@@ -75,6 +81,10 @@ public indirect enum SourceOptionValue: Sendable, Hashable, ExpressibleByStringL
     }
     return result
   }
+
+  /// The object of strings (`rewritePrefixes`), for an ``object(_:)`` of
+  /// ``string(_:)``.
+  public var textByKey: [String: String]? { stringsByKey }
 
   /// The object of strings (`regions`), for an ``object(_:)`` of
   /// ``string(_:)``.

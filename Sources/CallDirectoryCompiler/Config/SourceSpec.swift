@@ -25,6 +25,9 @@ public struct SourceSpec: Sendable, Hashable {
   /// more than this fraction fewer numbers than in the previous version;
   /// nil falls back to the config's `maxRemovalRatio`.
   public var maxRemovalRatio: Double?
+  /// Which reports count and which label wins (`minReports`,
+  /// `maxAgeDays`, `labelPolicy`).
+  public var evidence = EvidenceRules()
 
   /// Creates a spec.
   public init(
@@ -43,12 +46,18 @@ public struct SourceSpec: Sendable, Hashable {
     self.options = options
   }
 
-  /// The number column or key (`csv`, `tsv`, `jsonl`).
-  public var number: String? { options["number"] }
+  /// The number column or key (`csv`, `tsv`, `jsonl`); the first one when
+  /// a delimited source names several.
+  public var number: String? { options["number"] ?? options[value: "number"]?.strings?.first }
   /// The label column or key, if any.
   public var label: String? { options["label"] }
   /// `sources[N]`, the key path for messages.
   public var keyPath: String { "sources[\(index)]" }
   /// The file as a reader input.
   public var input: SourceInput { .file(path: path) }
+  /// The column whose dates the evidence rules read, if any.
+  public var dateColumn: String? { options["dateColumn"] }
+  /// Whether the source's records go through the evidence rules (counted
+  /// per number, dated, labels chosen) rather than straight into the lists.
+  public var weighsEvidence: Bool { !evidence.isDefault || dateColumn != nil }
 }

@@ -35,11 +35,15 @@ public struct Publisher {
     public var memoryLimit: Int = MemoryLimit.defaultBytes()
     /// The key that signs the manifest, overriding the config's `signingKey`.
     public var signingKey: String? = nil
+    /// The build's reference date (`--as-of`): complaint reports are
+    /// weighed as of this day. Recorded with the version.
+    public var asOf: CalendarDay
 
     public init(
       force: Bool = false, wait: Bool = true, dryRun: Bool = false, memoryLimit: Int = MemoryLimit.defaultBytes(),
-      signingKey: String? = nil, progress: ((String) -> Void)? = nil
+      signingKey: String? = nil, asOf: CalendarDay = .today(), progress: ((String) -> Void)? = nil
     ) {
+      self.asOf = asOf
       self.force = force
       self.wait = wait
       self.dryRun = dryRun
@@ -111,6 +115,7 @@ public struct Publisher {
     self.compiler.progress = options.progress
     self.compiler.memoryLimit = options.memoryLimit
     self.compiler.spillDirectory = options.dryRun ? store.dryRunDirectory : store.snapshotsDirectory
+    self.compiler.asOf = options.asOf
   }
 
   /// Runs the build.
@@ -312,7 +317,8 @@ public struct Publisher {
           compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
           writeMilliseconds: Self.milliseconds(compiled, written),
           totalMilliseconds: Self.milliseconds(started, finished)),
-        changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset)
+        changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset,
+        asOf: options.asOf.iso8601)
       guard let catalog else { throw StoreError.catalog("no catalog is open") }
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,

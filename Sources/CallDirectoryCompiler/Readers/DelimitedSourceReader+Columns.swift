@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Choosing columns and turning one row into a record, a reject or a
 /// filtered row.
 extension DelimitedSourceReader {
@@ -35,13 +37,17 @@ extension DelimitedSourceReader {
     }
     var columns = _Columns(
       number: try find(numberColumn), label: try findOptional(labelColumn),
-      rangeEnd: try findOptional(rangeEndColumn), region: try findOptional(regionColumn))
+      rangeEnd: try findOptional(rangeEndColumn), region: try findOptional(regionColumn),
+      date: try findOptional(dateColumn))
+    for column in additionalNumberColumns {
+      columns.additionalNumbers.append(try find(column))
+    }
     for column in filter.keys.sorted() {
       columns.filters.append((try find(column), column, filter[column] ?? []))
     }
     columns.needed =
-      ([columns.number, columns.label, columns.rangeEnd, columns.region].compactMap { $0 }
-        + columns.filters.map(\.index)).max().map { $0 + 1 } ?? 1
+      ([columns.number, columns.label, columns.rangeEnd, columns.region, columns.date].compactMap { $0 }
+        + columns.additionalNumbers + columns.filters.map(\.index)).max().map { $0 + 1 } ?? 1
     return columns
   }
 
@@ -80,9 +86,28 @@ extension DelimitedSourceReader {
       }
       region = code
     }
-    let numberBytes = trimmed(columns.number)
+    var day: CalendarDay?
+    if let dateIndex = columns.date {
+      let bytes = trimmed(dateIndex)
+      if bytes.isEmpty { return .issue("empty date in column '\(dateColumn ?? "")'") }
+      guard let parsed = dateFormat.day(of: bytes) else {
+        return .issue(
+          "date '\(_LineText.escaped(bytes))' in column '\(dateColumn ?? "")' is not \(dateFormat.rawValue)"
+            + (dateFormat == .iso ? " (set dateFormat for dates written with the day or the month first)" : ""))
+      }
+      day = parsed
+    }
+    // The first non-empty number column gives the record; with more number
+    // columns, each other distinct number is a record of the same row.
+    var numberBytes = trimmed(columns.number)
+    var others: [UnsafeBufferPointer<UInt8>] = []
+    for index in columns.additionalNumbers {
+      let bytes = trimmed(index)
+      if bytes.isEmpty { continue }
+      if numberBytes.isEmpty { numberBytes = bytes } else { others.append(bytes) }
+    }
     if numberBytes.isEmpty { return .issue(columns.rangeEnd == nil ? "empty number" : "empty range start") }
-    if !_isValidUTF8(numberBytes) {
+    if !_isValidUTF8(numberBytes) || others.contains(where: { !_isValidUTF8($0) }) {
       return .issue(columns.rangeEnd == nil ? "invalid utf-8" : "invalid utf-8 in range start")
     }
     var rangeEndBytes: UnsafeBufferPointer<UInt8>?
@@ -102,10 +127,15 @@ extension DelimitedSourceReader {
       }
       if !bytes.isEmpty { labelBytes = bytes }
     }
-    return .record(
-      RawRecord(
-        line: line, numberBytes: numberBytes, labelBytes: labelBytes,
-        rangeEndBytes: rangeEndBytes, region: region))
+    let record = RawRecord(
+      line: line, numberBytes: numberBytes, labelBytes: labelBytes,
+      rangeEndBytes: rangeEndBytes, region: region, day: day)
+    var more: [RawRecord] = []
+    for (index, other) in others.enumerated()
+    where !other.elementsEqual(numberBytes) && !others[..<index].contains(where: { $0.elementsEqual(other) }) {
+      more.append(RawRecord(line: line, numberBytes: other, labelBytes: labelBytes, region: region, day: day))
+    }
+    return .records(record, more: more)
   }
 }
 
@@ -115,6 +145,9 @@ struct _Columns {
   var label: Int?
   var rangeEnd: Int?
   var region: Int?
+  var date: Int?
+  /// More number columns of a row.
+  var additionalNumbers: [Int] = []
   /// `where` columns: index, name and the values kept.
   var filters: [(index: Int, name: String, values: Set<String>)] = []
   /// Fields a row needs: one past the rightmost chosen column.
@@ -123,7 +156,8 @@ struct _Columns {
 
 /// A row turned into a record, rejected, or left out by `where`.
 enum _RowOutcome {
-  case record(RawRecord)
+  /// The row's record, and one more per other number it holds.
+  case records(RawRecord, more: [RawRecord])
   case issue(String)
   case filtered
 }

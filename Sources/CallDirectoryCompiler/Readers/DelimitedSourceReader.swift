@@ -22,6 +22,15 @@
 ///   values: they are counted in ``SourceSummary/filtered``, not delivered.
 /// - ``regionColumn`` gives each row its region through ``regions``
 ///   (``RawRecord/region``).
+/// - With ``additionalNumberColumns`` a row may report several numbers
+///   (the FCC files' caller ID and advertiser numbers): one record per
+///   non-empty number column, all with the row's line; a row whose number
+///   columns are all empty is `empty number`.
+/// - ``dateColumn`` gives each record its date (``RawRecord/day``) in
+///   ``dateFormat``; a row with an empty or unreadable date is rejected.
+/// - ``prefixRewrites`` replace the leading text of a number (or of a
+///   range's ends) before the compiler normalizes it: ARCEP writes
+///   Saint-Pierre-et-Miquelon's `+508 41 12 34` as `0508411234`.
 ///
 /// # Issues
 ///
@@ -63,6 +72,18 @@ public struct DelimitedSourceReader: SourceReader {
   public var regionColumn: String?
   /// Region codes by ``regionColumn`` value.
   public var regions: [String: String]
+  /// More columns that each hold a number of the row (not with ranges).
+  public var additionalNumberColumns: [String]
+  /// The header name of the column holding each row's date.
+  public var dateColumn: String?
+  /// How ``dateColumn`` writes dates.
+  public var dateFormat: ReportDateFormat
+  /// Leading texts of numbers and their replacements (`0508` → `+508`);
+  /// the longest matching prefix applies.
+  public var prefixRewrites: [String: String] {
+    didSet { _rewrites = Self.rewrites(prefixRewrites) }
+  }
+  private var _rewrites: [(from: [UInt8], to: [UInt8])] = []
   var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
@@ -78,13 +99,24 @@ public struct DelimitedSourceReader: SourceReader {
   ///   - filter: Values to keep by column name.
   ///   - regionColumn: The column that picks each row's region.
   ///   - regions: Region codes by `regionColumn` value.
+  ///   - additionalNumberColumns: More number columns of a row.
+  ///   - dateColumn: The column holding each row's date.
+  ///   - dateFormat: How that column writes dates.
+  ///   - prefixRewrites: Leading texts of numbers to replace.
   public init(
     input: SourceInput, delimiter: UInt8 = 0x2C,
     numberColumn: String, labelColumn: String? = nil,
     encoding: String? = nil, rangeEndColumn: String? = nil,
     filter: [String: Set<String>] = [:],
-    regionColumn: String? = nil, regions: [String: String] = [:]
+    regionColumn: String? = nil, regions: [String: String] = [:],
+    additionalNumberColumns: [String] = [], dateColumn: String? = nil,
+    dateFormat: ReportDateFormat = .iso, prefixRewrites: [String: String] = [:]
   ) {
+    self.additionalNumberColumns = additionalNumberColumns
+    self.dateColumn = dateColumn
+    self.dateFormat = dateFormat
+    self.prefixRewrites = prefixRewrites
+    self._rewrites = Self.rewrites(prefixRewrites)
     self.input = input
     self.delimiter = delimiter
     self.numberColumn = numberColumn
@@ -112,6 +144,25 @@ public struct DelimitedSourceReader: SourceReader {
     var columns: _Columns?
     var discarding = false
     var lastByte: UInt8 = _ASCII.lineFeed
+    let rewrites = _rewrites
+
+    /// Hands a record to `body`, its number texts rewritten first when a
+    /// prefix rewrite applies.
+    func deliver(_ record: RawRecord) throws {
+      let number = Self.rewritten(record.numberBytes, rewrites)
+      let rangeEnd = record.rangeEndBytes.flatMap { Self.rewritten($0, rewrites) }
+      guard number != nil || rangeEnd != nil else { return try body(.record(record)) }
+      let numberCopy = number ?? Array(record.numberBytes)
+      let rangeEndCopy = rangeEnd ?? record.rangeEndBytes.map(Array.init)
+      try numberCopy.withUnsafeBufferPointer { numberBytes in
+        guard let rangeEndCopy else {
+          return try body(.record(record.replacing(numberBytes: numberBytes, rangeEndBytes: nil)))
+        }
+        try rangeEndCopy.withUnsafeBufferPointer { rangeEndBytes in
+          try body(.record(record.replacing(numberBytes: numberBytes, rangeEndBytes: rangeEndBytes)))
+        }
+      }
+    }
 
     func issue(_ reason: String, _ start: Int, _ next: Int) throws {
       summary.issues += 1
@@ -220,11 +271,16 @@ public struct DelimitedSourceReader: SourceReader {
             try (kept ?? []).withUnsafeBufferPointer { copy in
               let recordText = kept == nil ? text : copy
               switch outcome {
-              case .record(let record):
-                summary.records += 1
-                try body(.record(RawRecord(
-                  line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
-                  textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region)))
+              case .records(let first, let more):
+                func send(_ record: RawRecord) throws {
+                  summary.records += 1
+                  try deliver(RawRecord(
+                    line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
+                    textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region,
+                    day: record.day))
+                }
+                try send(first)
+                for record in more { try send(record) }
               case .filtered:
                 summary.filtered += 1
               case .issue(let reason):
@@ -254,6 +310,25 @@ public struct DelimitedSourceReader: SourceReader {
     summary.physicalLines = line - 1 + (lastByte == _ASCII.lineFeed ? 0 : 1)
     bytes.sign(&summary)
     return summary
+  }
+}
+
+extension DelimitedSourceReader {
+  /// The rewrites, longest prefix first.
+  fileprivate static func rewrites(_ table: [String: String]) -> [(from: [UInt8], to: [UInt8])] {
+    table.map { (Array($0.key.utf8), Array($0.value.utf8)) }
+      .sorted { $0.from.count != $1.from.count ? $0.from.count > $1.from.count : $0.from.lexicographicallyPrecedes($1.from) }
+  }
+
+  /// `text` with its longest matching prefix replaced; nil when none matches.
+  fileprivate static func rewritten(
+    _ text: UnsafeBufferPointer<UInt8>, _ rewrites: [(from: [UInt8], to: [UInt8])]
+  ) -> [UInt8]? {
+    for rewrite in rewrites where text.count >= rewrite.from.count && !rewrite.from.isEmpty {
+      guard text.prefix(rewrite.from.count).elementsEqual(rewrite.from) else { continue }
+      return rewrite.to + text.dropFirst(rewrite.from.count)
+    }
+    return nil
   }
 }
 

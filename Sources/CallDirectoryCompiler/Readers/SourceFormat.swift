@@ -33,8 +33,15 @@ public struct SourceFormat: Sendable {
       case string
       /// An object whose values are non-empty arrays of strings (`where`).
       case stringArraysByKey
-      /// An object whose values are strings (`regions`).
+      /// An object whose values are region codes (`regions`).
       case stringsByKey
+      /// A string, or a non-empty array of strings (`number`: one column or
+      /// several).
+      case stringOrStrings
+      /// A non-empty array of non-empty strings (`operators`).
+      case strings
+      /// An object whose values are strings (`rewritePrefixes`).
+      case textByKey
     }
 
     /// The JSON key inside a source entry.
@@ -78,17 +85,60 @@ public struct SourceFormat: Sendable {
   public var labels: Labels
   /// Builds a reader.
   public var factory: Factory
+  /// For a preset (`arcep-majnum`, `ftc-dnc`, …): the generic keys it
+  /// stands for, which a source's own keys override.
+  public var preset: Preset?
 
   /// Creates a format description.
   public init(
     name: String, summary: String, options: [Option] = [],
-    labels: Labels = .none, factory: @escaping Factory
+    labels: Labels = .none, preset: Preset? = nil, factory: @escaping Factory
   ) {
     self.name = name
     self.summary = summary
     self.options = options
     self.labels = labels
+    self.preset = preset
     self.factory = factory
+  }
+
+  /// A named set of generic keys for a file people download as published.
+  public struct Preset: Sendable {
+    /// Option values the preset sets (`delimiter`, `encoding`, columns, …).
+    public var options: SourceOptions
+    /// More option values for a source that feeds the `identify` list
+    /// (the label column).
+    public var identifyOptions: SourceOptions
+    /// The region of the file's national numbers, unless the source sets
+    /// `region`.
+    public var region: String?
+    /// Turns the preset's own keys into generic ones (`operators` into a
+    /// `where` on the operator column), after the source's keys were laid
+    /// over ``options``.
+    public var expand: @Sendable (inout SourceOptions) throws(SourceOptionError) -> Void
+
+    /// Creates a preset.
+    public init(
+      options: SourceOptions, identifyOptions: SourceOptions = [:], region: String? = nil,
+      expand: @escaping @Sendable (inout SourceOptions) throws(SourceOptionError) -> Void = { _ throws(SourceOptionError) in }
+    ) {
+      self.options = options
+      self.identifyOptions = identifyOptions
+      self.region = region
+      self.expand = expand
+    }
+
+    /// The options of a source of this preset: the preset's values, the
+    /// source's own over them, expanded.
+    public func options(over own: SourceOptions, list: SourceList) throws(SourceOptionError) -> SourceOptions {
+      var merged = options
+      if list == .identify {
+        for key in identifyOptions.keys { merged[value: key] = identifyOptions[value: key] }
+      }
+      for key in own.keys { merged[value: key] = own[value: key] }
+      try expand(&merged)
+      return merged
+    }
   }
 
   /// Builds a reader for `input` with the given option values.

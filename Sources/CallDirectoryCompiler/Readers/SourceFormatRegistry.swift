@@ -57,7 +57,8 @@ public struct SourceFormatRegistry: Sendable {
   }
 
   /// The built-in formats: `csv`, `jsonl`, `lines`, `patterns`, `tsv`,
-  /// `vcard`.
+  /// `vcard`, and the presets `arcep-majnum`, `ftc-dnc` and
+  /// `fcc-complaints` (``SourcePresets``).
   public static let standard = SourceFormatRegistry([
     SourceFormat(
       name: "lines",
@@ -73,6 +74,9 @@ public struct SourceFormatRegistry: Sendable {
       }),
     _delimitedFormat(name: "csv", delimiter: _ASCII.comma),
     _delimitedFormat(name: "tsv", delimiter: _ASCII.tab),
+    SourcePresets.arcepMajnum,
+    SourcePresets.ftcComplaints,
+    SourcePresets.fccComplaints,
     SourceFormat(
       name: "vcard",
       summary: "vcard TEL properties, labelled with FN",
@@ -102,12 +106,14 @@ public struct SourceFormatRegistry: Sendable {
 
 /// `csv` or `tsv`; `csv` also takes a `delimiter`. Both take the keys of
 /// published files: `encoding`, `rangeStart`/`rangeEnd`, `where`,
-/// `regionColumn` with `regions`.
-private func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
+/// `regionColumn` with `regions`, `dateColumn` with `dateFormat`,
+/// `rewritePrefixes`.
+func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
   var options: [SourceFormat.Option] = [
     .init(
       name: "number", isRequired: true,
-      summary: "header name of the number column", alternatives: ["rangeStart"]),
+      summary: "header name of the number column, or an array of them (each non-empty one is a report)",
+      kind: .stringOrStrings, alternatives: ["rangeStart"]),
     .init(
       name: "label", isRequired: false,
       summary: "header name of the label column"),
@@ -138,6 +144,15 @@ private func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
     .init(
       name: "regions", isRequired: false,
       summary: "region by regionColumn value: {\"value\": \"FR\"}", kind: .stringsByKey),
+    .init(
+      name: "dateColumn", isRequired: false,
+      summary: "header name of the column holding each row's date (for maxAgeDays and --as-of)"),
+    .init(
+      name: "dateFormat", isRequired: false,
+      summary: "how dateColumn writes dates: YYYY-MM-DD (default), MM/DD/YYYY or DD/MM/YYYY"),
+    .init(
+      name: "rewritePrefixes", isRequired: false,
+      summary: "leading text of numbers replaced before normalizing: {\"0508\": \"+508\"}", kind: .textByKey),
   ]
   return SourceFormat(
     name: name,
@@ -163,20 +178,35 @@ private func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
       let (regionColumn, regions) = try _delimitedRegions(options)
       return DelimitedSourceReader(
         input: input, delimiter: separator,
-        numberColumn: columns.number, labelColumn: options["label"],
+        numberColumn: columns.numbers[0], labelColumn: options["label"],
         encoding: try _delimitedEncoding(options), rangeEndColumn: columns.rangeEnd,
         filter: (options[value: "where"]?.stringArraysByKey ?? [:]).mapValues { Set($0) },
-        regionColumn: regionColumn, regions: regions)
+        regionColumn: regionColumn, regions: regions,
+        additionalNumberColumns: Array(columns.numbers.dropFirst()),
+        dateColumn: options["dateColumn"], dateFormat: try _delimitedDateFormat(options),
+        prefixRewrites: options[value: "rewritePrefixes"]?.textByKey ?? [:])
     })
 }
 
-/// The number column, or the two range columns.
+/// The number columns, or the two range columns.
 private func _delimitedColumns(
   _ options: SourceOptions
-) throws(SourceOptionError) -> (number: String, rangeEnd: String?) {
-  switch (options["number"], options["rangeStart"], options["rangeEnd"]) {
-  case (let number?, nil, nil):
-    return (number, nil)
+) throws(SourceOptionError) -> (numbers: [String], rangeEnd: String?) {
+  var numbers: [String]?
+  switch options[value: "number"] {
+  case .string(let column)?: numbers = [column]
+  case .strings(let columns)?:
+    guard !columns.isEmpty else { throw SourceOptionError(key: "number", reason: "must name at least one column") }
+    if Set(columns).count != columns.count {
+      throw SourceOptionError(key: "number", reason: "names a column more than once")
+    }
+    numbers = columns
+  case .object?: throw SourceOptionError(key: "number", reason: "must be a column name or an array of them")
+  case nil: numbers = nil
+  }
+  switch (numbers, options["rangeStart"], options["rangeEnd"]) {
+  case (let numbers?, nil, nil):
+    return (numbers, nil)
   case (_?, _, _):
     throw SourceOptionError(
       key: options["rangeStart"] == nil ? "rangeEnd" : "rangeStart",
@@ -185,7 +215,7 @@ private func _delimitedColumns(
     if start == end {
       throw SourceOptionError(key: "rangeEnd", reason: "must name another column than rangeStart")
     }
-    return (start, end)
+    return ([start], end)
   case (nil, _?, nil):
     throw SourceOptionError(key: "rangeEnd", reason: "missing: rangeStart needs rangeEnd")
   case (nil, nil, _?):
@@ -206,6 +236,21 @@ private func _delimitedEncoding(_ options: SourceOptions) throws(SourceOptionErr
       reason: "unknown encoding '\(name)' (expected a name such as UTF-8, ISO-8859-1 or Windows-1252)")
   }
   return name
+}
+
+/// The `dateFormat` option (default ISO); it needs a `dateColumn`.
+private func _delimitedDateFormat(_ options: SourceOptions) throws(SourceOptionError) -> ReportDateFormat {
+  guard let text = options["dateFormat"] else { return .iso }
+  guard let format = ReportDateFormat(rawValue: text) else {
+    throw SourceOptionError(
+      key: "dateFormat",
+      reason: "unknown date format '\(text)' (expected one of: "
+        + ReportDateFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+  }
+  if options["dateColumn"] == nil {
+    throw SourceOptionError(key: "dateColumn", reason: "missing: dateFormat needs dateColumn")
+  }
+  return format
 }
 
 /// `regionColumn` and `regions`, which go together.

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// One number as a source wrote it, with its optional label and origin.
 ///
 /// Readers never normalize: `number` is the raw text of the record with
@@ -16,14 +18,20 @@ public struct SourceRecord: Sendable, Hashable {
   /// The region the record's national numbers are read in, when the
   /// source gives one per row (`regionColumn`); nil: the source's region.
   public var region: String?
+  /// The date of the report, when the source has a `dateColumn`.
+  public var day: CalendarDay?
 
   /// Creates a record.
-  public init(number: String, label: String? = nil, line: Int, rangeEnd: String? = nil, region: String? = nil) {
+  public init(
+    number: String, label: String? = nil, line: Int, rangeEnd: String? = nil, region: String? = nil,
+    day: CalendarDay? = nil
+  ) {
     self.number = number
     self.label = label
     self.line = line
     self.rangeEnd = rangeEnd
     self.region = region
+    self.day = day
   }
 }
 
@@ -51,6 +59,8 @@ public struct RawRecord {
   /// The region for this record's national numbers (two uppercase
   /// letters), when the source gives one per row; nil: the source's.
   public let region: String?
+  /// The date of the report, when the source has a `dateColumn`.
+  public let day: CalendarDay?
 
   /// Creates a view; the buffers must stay valid while the view is used.
   public init(
@@ -59,7 +69,8 @@ public struct RawRecord {
     labelBytes: UnsafeBufferPointer<UInt8>? = nil,
     textBytes: UnsafeBufferPointer<UInt8>? = nil,
     rangeEndBytes: UnsafeBufferPointer<UInt8>? = nil,
-    region: String? = nil
+    region: String? = nil,
+    day: CalendarDay? = nil
   ) {
     self.line = line
     self.numberBytes = numberBytes
@@ -67,6 +78,16 @@ public struct RawRecord {
     self.textBytes = textBytes
     self.rangeEndBytes = rangeEndBytes
     self.region = region
+    self.day = day
+  }
+
+  /// The same record with other number texts (a rewritten prefix).
+  func replacing(
+    numberBytes: UnsafeBufferPointer<UInt8>, rangeEndBytes: UnsafeBufferPointer<UInt8>?
+  ) -> RawRecord {
+    RawRecord(
+      line: line, numberBytes: numberBytes, labelBytes: labelBytes, textBytes: textBytes,
+      rangeEndBytes: rangeEndBytes, region: region, day: day)
   }
 
   /// The record's text as the rejects report shows it (escaped, at most
@@ -89,7 +110,7 @@ public struct RawRecord {
   public func makeRecord() -> SourceRecord {
     SourceRecord(
       number: number, label: label, line: line,
-      rangeEnd: rangeEndBytes.map { String(decoding: $0, as: UTF8.self) }, region: region)
+      rangeEnd: rangeEndBytes.map { String(decoding: $0, as: UTF8.self) }, region: region, day: day)
   }
 }
 

@@ -34,6 +34,11 @@ extension Calldir {
           "memory-limit", valueName: "size",
           help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
             + "Past it, sorted runs of numbers are spilled into the store and merged."),
+        .option(
+          "as-of", valueName: "YYYY-MM-DD",
+          help: "The build's reference date (default: today, UTC): complaint reports are weighed as of this day "
+            + "(maxAgeDays) and reports dated after it do not count; recorded with the version, so a rebuild "
+            + "with the same inputs and --as-of publishes the same bytes."),
         .flag("verbose", short: "v", help: "Print the summary, with every source, even when standard output is not a terminal."),
       ]
     )
@@ -47,6 +52,7 @@ extension Calldir {
     let signingKey: String?
     let verbose: Bool
     let memoryLimit: Int
+    let asOf: CalendarDay
 
     init(arguments: ParsedArguments) throws {
       configPath = try arguments.requiredString("config")
@@ -65,6 +71,14 @@ extension Calldir {
       } else {
         memoryLimit = MemoryLimit.defaultBytes()
       }
+      if let text = arguments.string("as-of") {
+        guard let day = CalendarDay(iso8601: text) else {
+          throw UsageError.invalid("--as-of must be a date YYYY-MM-DD, such as 2026-12-01, not '\(text)'")
+        }
+        asOf = day
+      } else {
+        asOf = .today()
+      }
     }
 
     func run(context: CommandContext) throws {
@@ -74,7 +88,7 @@ extension Calldir {
         configPath: configPath, store: StoreLayout(root: storePath),
         options: Publisher.Options(
           force: force, wait: !noWait, dryRun: dryRun, memoryLimit: memoryLimit, signingKey: signingKey,
-          progress: { progress.update($0) }))
+          asOf: asOf, progress: { progress.update($0) }))
       let result: Publisher.Result
       do {
         result = try publisher.build()
@@ -90,14 +104,14 @@ extension Calldir {
       for warning in result.warnings { context.standardError.writeLine("warning: \(warning)") }
       let refusals = result.refusals
       if json {
-        var object = BuildSummary(result: result, store: publisher.store).json
+        var object = BuildSummary(result: result, store: publisher.store, asOf: asOf).json
         if let first = refusals.first, case .object(let members) = object {
           let error = Self.errorFields(kind: first.kind.rawValue, message: first.message, source: first.source)
           object = .object([("error", error)] + members)
         }
         context.standardOutput.writeJSONLine(object)
       } else if verbose || context.standardOutput.isTerminal {
-        BuildSummary(result: result, store: publisher.store).write(to: context.standardOutput, sources: true)
+        BuildSummary(result: result, store: publisher.store, asOf: asOf).write(to: context.standardOutput, sources: true)
       }
       // A dry run that a guard would refuse ends as the build would.
       if let first = refusals.first, dryRun, !force {

@@ -67,6 +67,7 @@ extension Calldir {
       [
         "version": .int(Int64(snapshot.version)),
         "createdAt": .string(snapshot.createdAt),
+        "asOf": snapshot.asOf.map { .string($0) } ?? .null,
         "snapshot": .string(store.path(snapshot.path)),
         "bytes": .int(snapshot.bytes),
         "digest": .string(snapshot.digest),

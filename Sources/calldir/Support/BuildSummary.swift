@@ -7,12 +7,15 @@ import CommandLineKit
 struct BuildSummary {
   let result: Publisher.Result
   let store: StoreLayout
+  /// The build's reference date (`--as-of`).
+  let asOf: CalendarDay
 
   /// The `--json` object.
   var json: JSONValue {
     let counts = result.statistics
     return [
       "version": .int(Int64(result.version)),
+      "asOf": .string(asOf.iso8601),
       "unchanged": .bool(result.unchanged),
       "dryRun": .bool(result.dryRun),
       "snapshot": .string(result.snapshotPath),
@@ -72,11 +75,44 @@ struct BuildSummary {
       "missing": .bool(source.isAbsent),
       "rejectReasons": .object(source.rejectReasons.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }),
     ]
+    guard case .object(var members) = counts else { return counts }
     // Rows a `where` filter left out: shown only for sources that filter.
-    guard source.spec.options[value: "where"] != nil, case .object(var members) = counts else { return counts }
-    let at = (members.firstIndex { $0.key == "rejected" } ?? members.count - 1) + 1
-    members.insert(("filtered", .int(Int64(source.summary.filtered))), at: at)
+    if source.spec.options[value: "where"] != nil {
+      let at = (members.firstIndex { $0.key == "rejected" } ?? members.count - 1) + 1
+      members.insert(("filtered", .int(Int64(source.summary.filtered))), at: at)
+    }
+    if let evidence = source.evidence {
+      members.append(("evidence", [
+        "reports": .int(Int64(evidence.reports)),
+        "reportsTooOld": .int(Int64(evidence.reportsTooOld)),
+        "reportsAfterAsOf": .int(Int64(evidence.reportsAfterAsOf)),
+        "numbersReported": .int(Int64(evidence.numbers)),
+        "kept": .int(Int64(evidence.kept)),
+        "droppedByMaxAge": .int(Int64(evidence.droppedByDate)),
+        "droppedByMinReports": .int(Int64(evidence.droppedByMinReports)),
+      ]))
+    }
     return .object(members)
+  }
+
+  /// `dnc.csv: 1200 reports of 800 numbers as of 2026-12-01; kept 90, dropped 610 by maxAgeDays 180, 100 by minReports 3`.
+  static func evidenceLine(_ source: SourceReport, asOf: CalendarDay) -> String? {
+    guard let evidence = source.evidence else { return nil }
+    let rules = source.spec.evidence
+    var dropped: [String] = []
+    if evidence.droppedByDate > 0 || rules.maxAgeDays != nil {
+      dropped.append("\(evidence.droppedByDate) by " + (rules.maxAgeDays.map { "maxAgeDays \($0)" } ?? "date (after --as-of)"))
+    }
+    if evidence.droppedByMinReports > 0 || rules.minReports > 1 {
+      dropped.append("\(evidence.droppedByMinReports) by minReports \(rules.minReports)")
+    }
+    var line = "\(source.spec.writtenPath): \(evidence.reports) reports of \(evidence.numbers) numbers as of \(asOf.iso8601)"
+    line += "; kept \(evidence.kept)"
+    if !dropped.isEmpty { line += ", dropped " + dropped.joined(separator: ", ") }
+    if evidence.reportsTooOld + evidence.reportsAfterAsOf > 0 {
+      line += " (reports not counted: \(evidence.reportsTooOld) too old, \(evidence.reportsAfterAsOf) after the reference date)"
+    }
+    return line
   }
 
   private static func json(_ check: GuardCheck) -> JSONValue {
@@ -113,6 +149,9 @@ struct BuildSummary {
         + "allowed \(counts.allowed), duplicates \(counts.duplicates)")
     if counts.spilledRuns > 0 {
       output.writeLine("past the memory limit: \(counts.spilledRuns) sorted runs spilled to disk and merged")
+    }
+    for source in result.sources {
+      if let line = Self.evidenceLine(source, asOf: asOf) { output.writeLine("evidence: " + line) }
     }
     if let rejects = result.rejectsPath, counts.rejected > 0 { output.writeLine("rejected lines: \(rejects)") }
     if let conflicts = result.conflictsPath, counts.conflicts > 0 { output.writeLine("label conflicts: \(conflicts)") }

@@ -1,3 +1,4 @@
+import CalldirSystem
 import Foundation
 
 @testable import CallDirectoryCompiler
@@ -26,11 +27,12 @@ final class Workspace {
 
   /// Compiles the workspace's config; returns the snapshot and the rejects
   /// report lines. With `memoryLimit`, numbers past it spill into the workspace.
-  func compile(memoryLimit: Int? = nil) throws -> (CompiledSnapshot, [String]) {
+  func compile(memoryLimit: Int? = nil, asOf: CalendarDay? = nil) throws -> (CompiledSnapshot, [String]) {
     let config = try BuildConfig.load(contentsOf: path("calldir.json"))
     let log = try RejectLog(directory: url.path)
     defer { log.discard() }
     var compiler = SnapshotCompiler()
+    if let asOf { compiler.asOf = asOf }
     compiler.memoryLimit = memoryLimit
     compiler.spillDirectory = url.path
     let snapshot = try compiler.compile(config, rejects: log)
