@@ -6,9 +6,18 @@ import CallDirectoryCompiler
 ///
 /// Input: byte 0 picks the format, byte 1 its options (number and label
 /// column names, the csv delimiter), byte 2 the delimited keys (encoding,
-/// a range instead of a number, `where`, `regionColumn`), the rest is the
-/// source text.
-private let formats = SourceFormatRegistry.standard.names
+/// a range instead of a number, `where`, `regionColumn`, `dateColumn`,
+/// several number columns, `rewritePrefixes`; for a preset, its own keys
+/// only, and `operators`), the rest is the source text.
+///
+/// The formats come in a fixed order, the presets last, so that byte 0 of
+/// a seed keeps its meaning as formats are added.
+private let presets = ["arcep-majnum", "ftc-dnc", "fcc-complaints"]
+private let formats = ["csv", "jsonl", "lines", "patterns", "tsv", "vcard"] + presets
+  + SourceFormatRegistry.standard.names.filter {
+    !["csv", "jsonl", "lines", "patterns", "tsv", "vcard"].contains($0) && !presets.contains($0)
+  }
+private let dateFormats = ["YYYY-MM-DD", "MM/DD/YYYY", "DD/MM/YYYY", "D.M.Y"]
 private let numberColumns = ["phone", "number", "Company_Phone_Number", "n"]
 private let labelColumns: [String?] = [nil, "name", "label", "phone"]
 private let delimiters: [String?] = [nil, ";", "|", "\t", "7", "\"", "ab"]
@@ -22,7 +31,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let delimited = Int(input.takeByte())
   var options: SourceOptions = ["number": .string(numberColumns[choice % numberColumns.count])]
   options["label"] = labelColumns[(choice >> 2) % labelColumns.count]
-  if name == "csv" || name == "tsv" {
+  if presets.contains(name) {
+    options = [:]
+    if delimited & 0x01 != 0 { options["label"] = "Subject" }
+    if delimited & 0x10 != 0, name == "arcep-majnum" { options[value: "operators"] = .strings(["FRTE", "SFR0"]) }
+    if delimited & 0x20 != 0 { options["encoding"] = "UTF-8" }
+  } else if name == "csv" || name == "tsv" {
     if name == "csv" { options["delimiter"] = delimiters[(choice >> 4) % delimiters.count] }
     options["encoding"] = encodings[delimited % encodings.count]
     if delimited & 0x08 != 0 {
@@ -35,6 +49,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       options["regionColumn"] = "territory"
       options[value: "regions"] = .object(["ch": "CH", "fr": "FR"])
     }
+    if delimited & 0x40 != 0 {
+      options["dateColumn"] = "date"
+      options["dateFormat"] = dateFormats[(choice >> 6) % dateFormats.count]
+    }
+    if delimited & 0x80 != 0 {
+      if options["number"] != nil { options[value: "number"] = .strings(["phone", "n"]) }
+      options[value: "rewritePrefixes"] = .object(["0508": "+508", "00": "+", "": "x"])
+    }
+  }
+  if let preset = SourceFormatRegistry.standard[name]?.preset {
+    guard let merged = try? preset.options(over: options, list: .identify) else { return 0 }
+    options = merged
   }
   guard let format = SourceFormatRegistry.standard[name],
     let reader = try? format.makeReader(input: .bytes(input.rest), options: options)
