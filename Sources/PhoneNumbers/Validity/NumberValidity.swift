@@ -1,0 +1,37 @@
+/// libphonenumber's verdict on a possible number: `is_valid_number`,
+/// `number_type` and `region_code_for_number`.
+///
+///     let plan = NumberingPlan.standard
+///     plan.validity(of: 41_446_681_800)    // fixedLine in CH, valid
+///     plan.validity(of: 60_880_816)        // unknown in MY: not valid
+public struct NumberValidity: Sendable, Hashable, CustomStringConvertible {
+  /// The number's type; ``PhoneNumberType/unknown`` for an invalid number.
+  public let type: PhoneNumberType
+  /// The region the number belongs to (`001` for a non-geographic calling
+  /// code such as +800). For a calling code several regions share, a number
+  /// that none of them claims (an invalid +1 number that fits no NANP
+  /// region) gets the calling code's main region, with ``isRegionResolved``
+  /// false.
+  public let regionCode: String
+  /// Whether libphonenumber's `region_code_for_number` finds the region
+  /// (false only for the case above).
+  public let isRegionResolved: Bool
+
+  /// Creates a verdict.
+  public init(type: PhoneNumberType, regionCode: String, isRegionResolved: Bool = true) {
+    self.type = type
+    self.regionCode = regionCode
+    self.isRegionResolved = isRegionResolved
+  }
+
+  /// Whether the number is valid (libphonenumber's `is_valid_number`): its
+  /// region is known and it fits one of the region's number types.
+  @inline(__always)
+  public var isValid: Bool { type != .unknown }
+
+  /// The reason a build or `normalize --valid` gives for an invalid number:
+  /// `invalid for region CH`.
+  public var invalidReason: String { "invalid for region \(regionCode)" }
+
+  public var description: String { isValid ? "\(type) in \(regionCode)" : invalidReason }
+}
