@@ -25,6 +25,8 @@ public struct SourceSpec: Sendable, Hashable {
   /// more than this fraction fewer numbers than in the previous version;
   /// nil falls back to the config's `maxRemovalRatio`.
   public var maxRemovalRatio: Double?
+  /// `require`, `types` and the source's `maxInvalidRatio`.
+  public var numberRules = NumberRules()
 
   /// Creates a spec.
   public init(
