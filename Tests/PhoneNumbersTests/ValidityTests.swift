@@ -67,6 +67,10 @@ import Testing
     #expect(plan.validity(of: 11_234_567_890)?.invalidReason == "invalid for region US")
   }
 
+  @Test func typeIndexesAreTheirPositions() {
+    #expect(PhoneNumberType.allCases.map(\.index) == Array(0..<12))
+  }
+
   @Test func typesHaveTheirJSONNames() {
     #expect(PhoneNumberType.allCases.map(\.rawValue) == [
       "fixedLine", "mobile", "fixedLineOrMobile", "tollFree", "premiumRate", "sharedCost", "voip",

@@ -18,7 +18,7 @@ struct NumberCheck: Sendable {
     self.classifier = classifier()
     self.requireValid = rules.requireValid
     self.typeMask = rules.types.map { types in
-      types.reduce(0) { $0 | 1 << UInt16(PhoneNumberType.allCases.firstIndex(of: $1) ?? 15) }
+      types.reduce(0) { $0 | 1 << UInt16($1.index) }
     }
     self.countsNational = region != nil
   }
@@ -27,7 +27,7 @@ struct NumberCheck: Sendable {
   @inline(__always)
   func keeps(_ type: PhoneNumberType) -> Bool {
     guard let typeMask else { return true }
-    return typeMask & (1 << UInt16(PhoneNumberType.allCases.firstIndex(of: type) ?? 15)) != 0
+    return typeMask & (1 << UInt16(type.index)) != 0
   }
 }
 

@@ -177,8 +177,8 @@ private final class _Job: @unchecked Sendable {
         case .success(let number):
           if requireValid, validity?.isValid != true {
             output.append("INVALID\t")
-            output.append(Array(_NormalizeOutput.invalidReason(validity).utf8))
-            output.appendByte(0x0A)
+            _NormalizeOutput.appendInvalidReason(validity, to: output)
+            output.append("\n")
             break
           }
           output.reserve(24)
@@ -195,10 +195,25 @@ private final class _Job: @unchecked Sendable {
 
 /// The output lines of `calldir normalize`, built as bytes.
 enum _NormalizeOutput {
-  /// The reason for a possible number that is not valid.
-  static func invalidReason(_ validity: NumberValidity?) -> String {
-    validity?.invalidReason ?? "invalid country calling code"
+  /// The reason for a possible number that is not valid, as
+  /// ``NumberValidity/invalidReason``, without building a String.
+  @inline(__always)
+  static func appendInvalidReason(_ validity: NumberValidity?, to output: _ByteBuffer) {
+    guard let validity else {
+      output.append("invalid country calling code")
+      return
+    }
+    output.append("invalid for region ")
+    output.reserve(4)
+    var rest = validity.packedRegion
+    while rest != 0 {
+      output.appendByte(UInt8(truncatingIfNeeded: rest))
+      rest >>= 8
+    }
   }
+
+  /// Each type's name as UTF-8, by `PhoneNumberType.allCases` position.
+  static let typeNames: [[UInt8]] = PhoneNumberType.allCases.map { Array($0.rawValue.utf8) }
 
   /// `{"input":…,"number":…|null,"reason":…|null,"valid":…|null,"type":…|null}`
   /// and LF, as `JSONValue.serialized()` writes it. `valid` and `type` are
@@ -221,7 +236,7 @@ enum _NormalizeOutput {
       let valid = validity?.isValid == true
       if requireValid && !valid {
         output.append(",\"number\":null,\"reason\":\"")
-        output.append(Array(invalidReason(validity).utf8))
+        appendInvalidReason(validity, to: output)
         output.append("\"")
       } else {
         output.append(",\"number\":")
@@ -230,7 +245,7 @@ enum _NormalizeOutput {
         output.append(",\"reason\":null")
       }
       output.append(valid ? ",\"valid\":true,\"type\":\"" : ",\"valid\":false,\"type\":\"")
-      output.append(Array((validity?.type ?? .unknown).rawValue.utf8))
+      output.append(typeNames[(validity?.type ?? .unknown).index])
       output.append("\"}\n")
     case .failure(let rejection):
       output.append(",\"number\":null,\"reason\":\"")

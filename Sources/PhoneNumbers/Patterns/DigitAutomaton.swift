@@ -160,6 +160,7 @@ final class DigitAutomaton: Sendable {
   /// The tables, for callers that keep the automaton alive.
   var transitionTable: UnsafeMutablePointer<Int32> { transitions }
   var acceptingTable: UnsafeMutablePointer<Bool> { accepting }
+  var matchMaskTable: UnsafeMutablePointer<UInt16> { matchMasks }
 
   deinit {
     transitions.deallocate()

@@ -17,23 +17,67 @@
 ///     let classifier = NumberingPlan.standard.classifier
 ///     classifier.validity(of: 18_002_752_273)?.type  // .tollFree
 public final class NumberClassifier: Sendable {
-  /// The regions of each calling code (0...999) in libphonenumber's order.
-  private let regionsByCallingCode: [[RegionClassifier]]
+  /// Every region's classifier, grouped by calling code in libphonenumber's
+  /// order; they own the cores below.
+  private let classifiers: [RegionClassifier]
+  /// `cores[i]` is `classifiers[i].core`.
+  private nonisolated(unsafe) let cores: UnsafeMutablePointer<UnsafePointer<TypeCore>>
+  /// For each calling code 0...999, where its regions start in `cores` and
+  /// how many there are (0: no calling code).
+  private nonisolated(unsafe) let firstCore: UnsafeMutablePointer<Int32>
+  private nonisolated(unsafe) let coreCount: UnsafeMutablePointer<Int32>
+  /// For a shared calling code, indexed by the first three digits of the
+  /// national number: which of its regions (bit i for the i-th) can be the
+  /// number's (their `leading_digits` may match, or they have none); nil
+  /// for other codes.
+  private nonisolated(unsafe) let candidates: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>?>
 
   init(plan: NumberingPlan) {
-    var table = [[RegionClassifier]](repeating: [], count: 1000)
-    for (code, regions) in plan.regionsByCallingCode where code > 0 && code < 1000 {
-      table[code] = regions.map { region in
+    var classifiers: [RegionClassifier] = []
+    firstCore = .allocate(capacity: 1000)
+    firstCore.initialize(repeating: 0, count: 1000)
+    coreCount = .allocate(capacity: 1000)
+    coreCount.initialize(repeating: 0, count: 1000)
+    candidates = .allocate(capacity: 1000)
+    candidates.initialize(repeating: nil, count: 1000)
+    for (code, regions) in plan.regionsByCallingCode.sorted(by: { $0.key < $1.key }) where code > 0 && code < 1000 {
+      firstCore[code] = Int32(classifiers.count)
+      coreCount[code] = Int32(min(regions.count, 32))
+      let group = regions.prefix(32).map { region in
         let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
         return RegionClassifier(region: region, descriptions: plan.typeDescriptions[key] ?? [])
       }
+      classifiers.append(contentsOf: group)
+      guard group.count > 1 else { continue }
+      let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
+      for prefix in 0..<1000 {
+        let digits = [UInt8(prefix / 100), UInt8(prefix / 10 % 10), UInt8(prefix % 10)]
+        var bits: UInt32 = 0
+        for (index, classifier) in group.enumerated()
+        where !classifier.core.pointee.hasLeadingDigits || classifier.core.pointee.leadingDigitsMayMatch(startingWith: digits) {
+          bits |= 1 << UInt32(index)
+        }
+        table[prefix] = bits
+      }
+      candidates[code] = table
     }
-    regionsByCallingCode = table
+    self.classifiers = classifiers
+    cores = .allocate(capacity: max(1, classifiers.count))
+    for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: UnsafePointer(classifier.core)) }
+  }
+
+  deinit {
+    for code in 0..<1000 { candidates[code]?.deallocate() }
+    candidates.deallocate()
+    firstCore.deallocate()
+    coreCount.deallocate()
+    cores.deallocate()
   }
 
   /// libphonenumber's verdict on the E.164 number `number` (country calling
   /// code and national significant number, e.g. 41446681800), or nil when
   /// it starts with no calling code of the plan.
+  @inline(__always)
   public func validity(of number: Int64) -> NumberValidity? {
     guard number > 0 else { return nil }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer -> NumberValidity? in
@@ -41,19 +85,19 @@ public final class NumberClassifier: Sendable {
       var count = 0
       var rest = UInt64(number)
       while rest > 0 {
-        buffer[19 - count] = UInt8(truncatingIfNeeded: rest % 10)
+        buffer[19 &- count] = UInt8(truncatingIfNeeded: rest % 10)
         rest /= 10
-        count += 1
+        count &+= 1
       }
       let digits = UnsafeBufferPointer(rebasing: buffer[(20 - count)...])
       // Calling codes are prefix-free: the first 1 to 3 digits that are one.
       var code = 0
       for length in 1...3 where length <= digits.count {
-        code = code * 10 + Int(digits[length - 1])
-        let regions = regionsByCallingCode[code]
-        guard !regions.isEmpty else { continue }
-        return Self.validity(
-          nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), regions: regions)
+        code = code &* 10 &+ Int(digits[length &- 1])
+        let regions = Int(coreCount[code])
+        guard regions > 0 else { continue }
+        return validity(
+          nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), code: code, regions: regions)
       }
       return nil
     }
@@ -68,24 +112,31 @@ public final class NumberClassifier: Sendable {
   /// libphonenumber's `region_code_for_number`, then `_number_type_helper`
   /// in that region.
   @inline(__always)
-  private static func validity(
-    nationalNumber: UnsafeBufferPointer<UInt8>, regions: [RegionClassifier]
-  ) -> NumberValidity {
-    if regions.count == 1 {
-      let only = regions[0]
-      return NumberValidity(type: only.type(of: nationalNumber), regionCode: only.region.regionCode)
+  private func validity(nationalNumber: UnsafeBufferPointer<UInt8>, code: Int, regions: Int) -> NumberValidity {
+    let first = cores + Int(firstCore[code])
+    if regions == 1 {
+      let only = first.pointee
+      return NumberValidity(type: only.pointee.type(of: nationalNumber), packedRegion: only.pointee.packedRegion)
     }
-    for candidate in regions {
-      if candidate.hasLeadingDigits {
-        if candidate.leadingDigitsMatch(nationalNumber) {
-          return NumberValidity(type: candidate.type(of: nationalNumber), regionCode: candidate.region.regionCode)
+    var candidateBits: UInt32 = .max
+    if nationalNumber.count >= 3, let table = candidates[code] {
+      candidateBits = table[Int(nationalNumber[0]) &* 100 &+ Int(nationalNumber[1]) &* 10 &+ Int(nationalNumber[2])]
+    }
+    while candidateBits != 0 {
+      let index = candidateBits.trailingZeroBitCount
+      candidateBits &= candidateBits &- 1
+      guard index < regions else { break }
+      let candidate = first[index]
+      if candidate.pointee.hasLeadingDigits {
+        if candidate.pointee.leadingDigitsMatch(nationalNumber) {
+          return NumberValidity(type: candidate.pointee.type(of: nationalNumber), packedRegion: candidate.pointee.packedRegion)
         }
       } else {
-        let type = candidate.type(of: nationalNumber)
-        if type != .unknown { return NumberValidity(type: type, regionCode: candidate.region.regionCode) }
+        let type = candidate.pointee.type(of: nationalNumber)
+        if type != .unknown { return NumberValidity(type: type, packedRegion: candidate.pointee.packedRegion) }
       }
     }
-    return NumberValidity(type: .unknown, regionCode: regions[0].region.regionCode, isRegionResolved: false)
+    return NumberValidity(type: .unknown, packedRegion: first.pointee.pointee.packedRegion, isRegionResolved: false)
   }
 }
 

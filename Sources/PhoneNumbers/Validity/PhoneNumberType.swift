@@ -29,6 +29,25 @@ public enum PhoneNumberType: String, Sendable, Hashable, CaseIterable, CustomStr
   /// Fits no type of its region: the number is not valid (UNKNOWN).
   case unknown
 
+  /// The position in `allCases` (a small dense code: bit sets of types).
+  @inline(__always)
+  public var index: Int {
+    switch self {
+    case .fixedLine: 0
+    case .mobile: 1
+    case .fixedLineOrMobile: 2
+    case .tollFree: 3
+    case .premiumRate: 4
+    case .sharedCost: 5
+    case .voip: 6
+    case .personalNumber: 7
+    case .pager: 8
+    case .uan: 9
+    case .voicemail: 10
+    case .unknown: 11
+    }
+  }
+
   /// The raw value, as JSON writes it.
   public var description: String { rawValue }
 
