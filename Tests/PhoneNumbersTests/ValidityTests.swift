@@ -53,6 +53,17 @@ import Testing
     #expect(verdict(number) == expected)
   }
 
+  @Test func aClassifierForSomeCallingCodesAgreesOnThem() throws {
+    let some = plan.classifier(forCallingCodes: [41, 1])
+    #expect(some.validity(of: 41_446_681_800) == plan.validity(of: 41_446_681_800))
+    #expect(some.validity(of: 16_135_550_123) == plan.validity(of: 16_135_550_123))
+    #expect(some.validity(of: 442_079_460_018) == nil)
+    #expect(plan.callingCode(of: 442_079_460_018) == 44)
+    #expect(plan.callingCode(of: 12_125_550_100) == 1)
+    #expect(plan.callingCode(of: 88_213_456_789) == 882)
+    #expect(plan.callingCode(of: 2_812_345) == nil)
+  }
+
   @Test func unknownCallingCodesHaveNoVerdict() {
     #expect(plan.validity(of: 0) == nil)
     #expect(plan.validity(of: -41) == nil)

@@ -15,6 +15,12 @@ final class DigitAutomaton: Sendable {
   private nonisolated(unsafe) let matchMasks: UnsafeMutablePointer<UInt16>
   /// The number of states.
   let stateCount: Int
+  /// `transitions` with a dead state (index `stateCount`, all transitions
+  /// to itself, no pattern matching) in place of -1, so that a run needs
+  /// no exit test per digit (``fullMatchMaskWithoutExits(_:)``); entries
+  /// are row offsets (state × 10), which keeps a multiplication off the
+  /// chain of dependent loads.
+  private nonisolated(unsafe) let totalTransitions: UnsafeMutablePointer<Int32>
 
   /// Builds the automaton for `pattern`, or nil when it would exceed
   /// `stateLimit` states (callers then fall back to backtracking).
@@ -51,17 +57,20 @@ final class DigitAutomaton: Sendable {
     // digit (digit tests, `match`, and end assertions not yet passed), kept
     // as a bit set. The closure of a set is the union of its members'
     // closures, so each instruction's closure is computed once, when first
-    // needed (only instruction starts and digit successors are origins).
-    var closures = [[UInt64]?](repeating: nil, count: count)
+    // needed (only instruction starts and digit successors are origins),
+    // into one flat table.
+    var closureBits = [UInt64](repeating: 0, count: count * words)
+    var computed = [Bool](repeating: false, count: count)
     // Which patterns' `match` is reachable from an instruction once at the
     // end of the input (end assertions passed through).
     var acceptsAtEnd = [UInt16](repeating: 0, count: count)
     var seen = [Bool](repeating: false, count: count)
     var touched: [Int] = []
     var stack: [Int] = []
-    func closure(_ origin: Int) -> [UInt64] {
-      if let known = closures[origin] { return known }
-      var bits = [UInt64](repeating: 0, count: words)
+    func computeClosure(_ origin: Int) {
+      guard !computed[origin] else { return }
+      computed[origin] = true
+      let base = origin * words
       for atEnd in [false, true] {
         for pc in touched { seen[pc] = false }
         touched.removeAll(keepingCapacity: true)
@@ -79,27 +88,41 @@ final class DigitAutomaton: Sendable {
           case .save:
             stack.append(pc + 1)
           case .assertEnd:
-            if atEnd { stack.append(pc + 1) } else { bits[pc / 64] |= 1 << UInt64(pc % 64) }
+            if atEnd { stack.append(pc + 1) } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
           case .digit:
-            if !atEnd { bits[pc / 64] |= 1 << UInt64(pc % 64) }
+            if !atEnd { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
           case .match:
-            if atEnd { acceptsAtEnd[origin] |= tag[pc] } else { bits[pc / 64] |= 1 << UInt64(pc % 64) }
+            if atEnd { acceptsAtEnd[origin] |= tag[pc] } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
           }
         }
       }
-      closures[origin] = bits
-      return bits
     }
 
-    var stateIDs: [[UInt64]: Int32] = [:]
+    /// A state's bit set with a cheap precomputed hash (SipHash over long
+    /// sets dominated the construction).
+    struct StateKey: Hashable {
+      let bits: [UInt64]
+      let hash: Int
+      init(_ bits: [UInt64]) {
+        var value: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for word in bits { value = (value ^ word) &* 0xBF58_476D_1CE4_E5B9; value ^= value >> 29 }
+        self.bits = bits
+        self.hash = Int(truncatingIfNeeded: value)
+      }
+      func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+      static func == (a: StateKey, b: StateKey) -> Bool { a.hash == b.hash && a.bits == b.bits }
+    }
+
+    var stateIDs: [StateKey: Int32] = [:]
     var states: [[UInt64]] = []
     var transitions: [Int32] = []
     var masks: [UInt16] = []
 
     func intern(_ state: [UInt64]) -> Int32 {
-      if let id = stateIDs[state] { return id }
+      let key = StateKey(state)
+      if let id = stateIDs[key] { return id }
       let id = Int32(states.count)
-      stateIDs[state] = id
+      stateIDs[key] = id
       states.append(state)
       transitions.append(contentsOf: repeatElement(-1, count: 10))
       var accepts: UInt16 = 0
@@ -109,7 +132,7 @@ final class DigitAutomaton: Sendable {
           let pc = word * 64 + bits.trailingZeroBitCount
           bits &= bits - 1
           if case .digit = program[pc] { continue }
-          _ = closure(pc)
+          computeClosure(pc)
           accepts |= acceptsAtEnd[pc]
         }
       }
@@ -119,17 +142,17 @@ final class DigitAutomaton: Sendable {
 
     var start = [UInt64](repeating: 0, count: words)
     for origin in starts {
-      let bits = closure(origin)
-      for word in 0..<words { start[word] |= bits[word] }
+      computeClosure(origin)
+      for word in 0..<words { start[word] |= closureBits[origin * words + word] }
     }
     _ = intern(start)
     var next = 0
-    var targets = [[UInt64]](repeating: [UInt64](repeating: 0, count: words), count: 10)
+    var targets = [UInt64](repeating: 0, count: 10 * words)
     while next < states.count {
       if states.count > stateLimit { return nil }
       let state = states[next]
-      for digit in 0..<10 { for word in 0..<words { targets[digit][word] = 0 } }
       var reached: UInt16 = 0
+      for index in targets.indices { targets[index] = 0 }
       for word in 0..<words {
         var bits = state[word]
         while bits != 0 {
@@ -137,14 +160,25 @@ final class DigitAutomaton: Sendable {
           bits &= bits - 1
           guard case .digit(let mask) = program[pc], pc + 1 < count else { continue }
           reached |= mask
-          let successor = closure(pc + 1)
-          for digit in 0..<10 where mask & (1 << UInt16(digit)) != 0 {
-            for word in 0..<words { targets[digit][word] |= successor[word] }
+          computeClosure(pc + 1)
+          let base = (pc + 1) * words
+          closureBits.withUnsafeBufferPointer { closures in
+            targets.withUnsafeMutableBufferPointer { targets in
+              var digits = mask
+              while digits != 0 {
+                let digit = digits.trailingZeroBitCount
+                digits &= digits - 1
+                for word in 0..<words { targets[digit * words + word] |= closures[base + word] }
+              }
+            }
           }
         }
       }
-      for digit in 0..<10 where reached & (1 << UInt16(digit)) != 0 {
-        transitions[next * 10 + digit] = intern(targets[digit])
+      var digits = reached
+      while digits != 0 {
+        let digit = digits.trailingZeroBitCount
+        digits &= digits - 1
+        transitions[next * 10 + digit] = intern(Array(targets[(digit * words)..<((digit + 1) * words)]))
       }
       next += 1
     }
@@ -153,19 +187,26 @@ final class DigitAutomaton: Sendable {
     self.transitions.initialize(from: transitions, count: transitions.count)
     self.accepting = .allocate(capacity: masks.count)
     self.accepting.initialize(from: masks.map { $0 != 0 }, count: masks.count)
-    self.matchMasks = .allocate(capacity: masks.count)
+    self.matchMasks = .allocate(capacity: masks.count + 1)
     self.matchMasks.initialize(from: masks, count: masks.count)
+    (self.matchMasks + masks.count).initialize(to: 0)
+    let dead = Int32(states.count)
+    self.totalTransitions = .allocate(capacity: transitions.count + 10)
+    self.totalTransitions.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
+    (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
   }
 
   /// The tables, for callers that keep the automaton alive.
   var transitionTable: UnsafeMutablePointer<Int32> { transitions }
   var acceptingTable: UnsafeMutablePointer<Bool> { accepting }
   var matchMaskTable: UnsafeMutablePointer<UInt16> { matchMasks }
+  var totalTransitionTable: UnsafeMutablePointer<Int32> { totalTransitions }
 
   deinit {
     transitions.deallocate()
     accepting.deallocate()
     matchMasks.deallocate()
+    totalTransitions.deallocate()
   }
 
   /// Which of the patterns (bit i for pattern i of `init(patterns:)`) match
@@ -185,6 +226,26 @@ final class DigitAutomaton: Sendable {
   @inline(__always)
   func fullMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
     Self.fullMatch(digits, transitions: transitions, accepting: accepting)
+  }
+
+  /// `fullMatchMask(_:)` over the table with a dead state: every digit is
+  /// read, with no exit test (no branch to mispredict for a number that
+  /// leaves the patterns early).
+  @inline(__always)
+  func fullMatchMaskWithoutExits(_ digits: UnsafeBufferPointer<UInt8>) -> UInt16 {
+    Self.fullMatchMask(digits, totalTransitions: totalTransitions, matchMasks: matchMasks)
+  }
+
+  /// `fullMatchMaskWithoutExits` for holders of the raw tables.
+  @inline(__always)
+  static func fullMatchMask(
+    _ digits: UnsafeBufferPointer<UInt8>, totalTransitions: UnsafePointer<Int32>, matchMasks: UnsafePointer<UInt16>
+  ) -> UInt16 {
+    var row = 0
+    for digit in digits {
+      row = Int(totalTransitions[row &+ Int(digit & 15) % 10])
+    }
+    return matchMasks[row / 10]
   }
 
   /// Whether some prefix of `digits` (the empty one included) matches: a

@@ -32,7 +32,9 @@ public final class NumberClassifier: Sendable {
   /// for other codes.
   private nonisolated(unsafe) let candidates: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>?>
 
-  init(plan: NumberingPlan) {
+  /// Compiles `plan`'s number types, or only those of `callingCodes` (the
+  /// others then have no verdict).
+  init(plan: NumberingPlan, callingCodes: Set<Int>? = nil) {
     var classifiers: [RegionClassifier] = []
     firstCore = .allocate(capacity: 1000)
     firstCore.initialize(repeating: 0, count: 1000)
@@ -40,7 +42,8 @@ public final class NumberClassifier: Sendable {
     coreCount.initialize(repeating: 0, count: 1000)
     candidates = .allocate(capacity: 1000)
     candidates.initialize(repeating: nil, count: 1000)
-    for (code, regions) in plan.regionsByCallingCode.sorted(by: { $0.key < $1.key }) where code > 0 && code < 1000 {
+    for (code, regions) in plan.regionsByCallingCode.sorted(by: { $0.key < $1.key })
+    where code > 0 && code < 1000 && callingCodes?.contains(code) != false {
       firstCore[code] = Int32(classifiers.count)
       coreCount[code] = Int32(min(regions.count, 32))
       let group = regions.prefix(32).map { region in
@@ -81,9 +84,16 @@ public final class NumberClassifier: Sendable {
   public func validity(of number: Int64) -> NumberValidity? {
     guard number > 0 else { return nil }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer -> NumberValidity? in
-      // The decimal digits, most significant first.
+      // The decimal digits, most significant first, two per division.
       var count = 0
       var rest = UInt64(number)
+      while rest >= 100 {
+        let pair = rest % 100
+        rest /= 100
+        buffer[19 &- count] = UInt8(truncatingIfNeeded: pair % 10)
+        buffer[18 &- count] = UInt8(truncatingIfNeeded: pair / 10)
+        count &+= 2
+      }
       while rest > 0 {
         buffer[19 &- count] = UInt8(truncatingIfNeeded: rest % 10)
         rest /= 10
@@ -144,6 +154,30 @@ extension NumberingPlan {
   /// The plan's number types compiled for ``NumberClassifier/validity(of:)``;
   /// built on first use (about a few milliseconds), then shared.
   public var classifier: NumberClassifier { classifierBox.classifier(for: self) }
+
+  /// A classifier for numbers of `callingCodes` only, compiled now: for a
+  /// few numbers, cheaper than ``classifier`` (which compiles every region,
+  /// some tens of milliseconds). Numbers of other codes have no verdict.
+  public func classifier(forCallingCodes callingCodes: Set<Int>) -> NumberClassifier {
+    NumberClassifier(plan: self, callingCodes: callingCodes)
+  }
+
+  /// The calling code `number` starts with, or nil.
+  public func callingCode(of number: Int64) -> Int? {
+    guard number > 0 else { return nil }
+    var digits = 0
+    var rest = number
+    while rest > 0 { rest /= 10; digits += 1 }
+    var divisor: Int64 = 1
+    for _ in 0..<max(0, digits - 1) { divisor *= 10 }
+    var code = 0
+    for _ in 0..<min(3, digits) {
+      code = code * 10 + Int(number / divisor % 10)
+      divisor /= 10
+      if isCallingCode(code) { return code }
+    }
+    return nil
+  }
 
   /// libphonenumber's validity and type of the E.164 number `number`, or nil
   /// when it starts with no calling code of the plan. For many numbers, get

@@ -53,7 +53,7 @@ final class RegionClassifier: Sendable {
     lengthMaskStorage.initialize(from: lengthMasks, count: TypeCore.lengthLimit)
     core = .allocate(capacity: 1)
     core.initialize(to: TypeCore(
-      transitions: automaton.map { UnsafePointer($0.transitionTable) },
+      transitions: automaton.map { UnsafePointer($0.totalTransitionTable) },
       matchMasks: automaton.map { UnsafePointer($0.matchMaskTable) },
       lengthMasks: UnsafePointer(lengthMaskStorage),
       premiumRate: bits[.premiumRate] ?? 0, tollFree: bits[.tollFree] ?? 0, sharedCost: bits[.sharedCost] ?? 0,
@@ -95,6 +95,7 @@ final class RegionClassifier: Sendable {
 /// A ``RegionClassifier``'s facts as plain values for the hot path.
 struct TypeCore {
   static let lengthLimit = 32
+  /// The combined automaton's table with a dead state (no -1 entries).
   let transitions: UnsafePointer<Int32>?
   let matchMasks: UnsafePointer<UInt16>?
   /// For each length 0..<32, the patterns whose possible lengths allow it (a
@@ -121,13 +122,7 @@ struct TypeCore {
     guard let transitions, let matchMasks else {
       return owner._withUnsafeGuaranteedRef { $0.separateMatchMask(digits, lengthMask: lengthMask) }
     }
-    var state = 0
-    for digit in digits {
-      let next = transitions[state &* 10 &+ Int(digit & 15) % 10]
-      if next < 0 { return 0 }
-      state = Int(next)
-    }
-    return matchMasks[state] & lengthMask
+    return DigitAutomaton.fullMatchMask(digits, totalTransitions: transitions, matchMasks: matchMasks) & lengthMask
   }
 
   /// libphonenumber's `_number_type_helper` for the national significant

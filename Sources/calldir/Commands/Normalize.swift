@@ -53,11 +53,18 @@ extension Calldir {
       let normalizer = PhoneNumberNormalizer()
       let region = try RegionArgument.resolve(regionCode, plan: normalizer.plan)
       let output = context.standardOutput
+      // A few numbers: compile the number types of their calling codes only.
+      var classifier: NumberClassifier? = nil
+      if !numbers.isEmpty && (json || requireValid) {
+        let codes = numbers.compactMap { try? normalizer.normalize($0, region: region).get() }
+          .compactMap { normalizer.plan.callingCode(of: $0) }
+        classifier = normalizer.plan.classifier(forCallingCodes: Set(codes))
+      }
       func emit(_ input: String) {
         let result = normalizer.normalize(input, region: region)
         var validity: NumberValidity? = nil
-        if case .success(let value) = result, json || requireValid {
-          validity = normalizer.plan.validity(of: value)
+        if case .success(let value) = result, let classifier {
+          validity = classifier.validity(of: value)
         }
         // A possible number `--valid` rejects.
         let invalid = requireValid && result.isSuccess && validity?.isValid != true
