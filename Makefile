@@ -89,6 +89,7 @@ bench-scale: deps
 # Regenerate the numbering plan from libphonenumber's metadata (needs Python's phonenumbers).
 plan:
 	python3 data/generate-numbering-plan.py
+	python3 data/generate-validity-corpus.py
 
 clean:
 	rm -rf .build out

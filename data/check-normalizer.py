@@ -5,13 +5,16 @@ Generates random and perturbed inputs from libphonenumber's example numbers
 (every region and type, written in E.164, international, national, RFC 3966,
 out-of-country forms, with noise, extensions, letters, non-ASCII digits and
 `tel:` URIs), asks Python's `phonenumbers` for the expected E.164 digits
-(parse + is_possible_number), runs the same inputs through the built calldir
-binary, and reports every mismatch.
+(parse + is_possible_number) and, for possible numbers, is_valid_number and
+number_type; runs the same inputs through the built calldir binary
+(`normalize --json`), and reports every mismatch of the number, the validity
+or the type.
 
 Usage: python3 data/check-normalizer.py [SEED] [COUNT] [CALLDIR]
        (defaults: 1, 20000, .build/release/calldir; needs `pip install phonenumbers`)
 """
 import collections
+import json
 import subprocess
 import sys
 import random, phonenumbers as pn
@@ -21,6 +24,10 @@ rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
 CALLDIR = sys.argv[3] if len(sys.argv) > 3 else ".build/release/calldir"
 regions = sorted(SUPPORTED_REGIONS)
+TYPE_NAMES = {T.FIXED_LINE: "fixedLine", T.MOBILE: "mobile", T.FIXED_LINE_OR_MOBILE: "fixedLineOrMobile",
+              T.TOLL_FREE: "tollFree", T.PREMIUM_RATE: "premiumRate", T.SHARED_COST: "sharedCost", T.VOIP: "voip",
+              T.PERSONAL_NUMBER: "personalNumber", T.PAGER: "pager", T.UAN: "uan", T.VOICEMAIL: "voicemail",
+              T.UNKNOWN: "unknown"}
 types = [T.FIXED_LINE, T.MOBILE, T.TOLL_FREE, T.PREMIUM_RATE, T.VOIP, T.SHARED_COST, T.UAN, T.PAGER, T.PERSONAL_NUMBER, T.VOICEMAIL]
 examples = []
 for r in regions:
@@ -74,22 +81,36 @@ for _ in range(N):
     s = s.replace("\t", " ").replace("\n", " ").replace("\r", " ")
     try:
         n = pn.parse(s, None if region == "ZZ" else region)
-        expected = pn.format_number(n, F.E164)[1:] if pn.is_possible_number(n) else "INVALID"
+        if pn.is_possible_number(n):
+            expected = (pn.format_number(n, F.E164)[1:], pn.is_valid_number(n), TYPE_NAMES[pn.number_type(n)])
+        else:
+            expected = ("INVALID", None, None)
     except pn.NumberParseException:
-        expected = "INVALID"
+        expected = ("INVALID", None, None)
     cases.append((s, region, expected))
 
 by_region = collections.defaultdict(list)
 for case in cases:
     by_region[case[1]].append(case)
 mismatches = 0
+validity_mismatches = 0
+possible = 0
 for region, group in sorted(by_region.items()):
     text = "".join(s + "\n" for s, _, _ in group)
-    out = subprocess.run([CALLDIR, "normalize", "--region", region], input=text.encode(), capture_output=True, check=True)
-    actual = [line.split("\t")[0] for line in out.stdout.decode().split("\n")[:-1]]
+    out = subprocess.run([CALLDIR, "normalize", "--json", "--region", region], input=text.encode(), capture_output=True, check=True)
+    actual = []
+    for line in out.stdout.decode().split("\n")[:-1]:
+        item = json.loads(line)
+        actual.append(("INVALID" if item["number"] is None else str(item["number"]), item["valid"], item["type"]))
     for (s, _, expected), got in zip(group, actual):
-        if got != expected:
+        if got[0] != expected[0]:
             mismatches += 1
-            print("mismatch: %r / %s: libphonenumber %s, calldir %s" % (s, region, expected, got))
-print("%d mismatches in %d inputs" % (mismatches, len(cases)))
-sys.exit(1 if mismatches else 0)
+            print("mismatch: %r / %s: libphonenumber %s, calldir %s" % (s, region, expected[0], got[0]))
+        elif expected[0] != "INVALID":
+            possible += 1
+            if got[1:] != expected[1:]:
+                validity_mismatches += 1
+                print("validity mismatch: %r / %s: libphonenumber %s, calldir %s" % (s, region, expected, got))
+print("%d mismatches in %d inputs; validity and type: %d mismatches in %d possible numbers (%.3f%% agree)" % (
+    mismatches, len(cases), validity_mismatches, possible, 100.0 * (possible - validity_mismatches) / max(possible, 1)))
+sys.exit(1 if mismatches or validity_mismatches else 0)

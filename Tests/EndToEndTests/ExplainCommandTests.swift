@@ -44,6 +44,7 @@ import Testing
     #expect(swiss["number"] as? Int == 41_212_130_911)
     #expect(swiss["version"] as? Int == 1)
     #expect(swiss["blocked"] as? Bool == true)
+    #expect(swiss["valid"] as? Bool == true && swiss["type"] as? String == "fixedLine")
     #expect(swiss["label"] as? String == "Bank")
     let sources = try #require(swiss["sources"] as? [[String: Any]])
     #expect(sources.map { "\($0["path"] ?? ""):\($0["line"] ?? ""):\($0["kind"] ?? "")" } == [

@@ -9,6 +9,8 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
   let input: String
   let region: String
   let expected: String
+  /// libphonenumber's `is_valid_number` of the parsed number ("true"/"false").
+  let isValid: String
   let category: String
 
   var testDescription: String { "line \(line) [\(category)] \(input.debugDescription) / \(region)" }
@@ -24,7 +26,7 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
       guard fields.count >= 5 else { continue }
       cases.append(CorpusCase(
         line: index + 1, input: String(fields[0]), region: String(fields[1]),
-        expected: String(fields[2]), category: String(fields[4])))
+        expected: String(fields[2]), isValid: String(fields[3]), category: String(fields[4])))
     }
     return cases
   }
@@ -48,5 +50,12 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
   @Test(arguments: try CorpusCase.load())
   func matchesLibphonenumber(_ item: CorpusCase) {
     #expect(actual(item) == item.expected)
+  }
+
+  /// The normalized numbers' validity is libphonenumber's `is_valid_number`.
+  @Test(arguments: try CorpusCase.load().filter { $0.expected != "INVALID" })
+  func validityMatchesLibphonenumber(_ item: CorpusCase) throws {
+    let number = try #require(Int64(item.expected))
+    #expect(normalizer.plan.validity(of: number)?.isValid == (item.isValid == "true"))
   }
 }

@@ -13,6 +13,9 @@ public enum CompileError: Error, CustomStringConvertible {
   case report(FileError)
   /// Sorted numbers could not be spilled to (or read back from) a temporary file.
   case spill(FileError)
+  /// A source's numbers written without a country code are mostly invalid
+  /// for its region (the wrong-region guard, `maxInvalidRatio`).
+  case wrongRegion(WrongRegionFinding)
 
   public var description: String {
     switch self {
@@ -23,6 +26,7 @@ public enum CompileError: Error, CustomStringConvertible {
         + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     case .report(let error): "cannot write a report: \(error)"
     case .spill(let error): "cannot spill sorted numbers: \(error)"
+    case .wrongRegion(let finding): finding.description
     }
   }
 }

@@ -58,6 +58,8 @@ public struct SourceReport: Sendable, Hashable {
   public var rejected: Int
   /// Rejected data lines by reason.
   public var rejectReasons: [String: Int] = [:]
+  /// Numbers left out for not being of the source's `types` (0 without `types`).
+  public var typeFiltered = 0
   /// Distinct numbers, repeats and entries only this source gives.
   public var contribution = SourceContribution()
   /// True when the source's file was missing and the build went on

@@ -18,6 +18,10 @@ final class LineChunkJob: @unchecked Sendable {
   private(set) var rejects: [(line: Int, reason: String, text: String)] = []
   /// What the reader saw; `physicalLines` is the piece's line count.
   private(set) var summary = SourceSummary()
+  /// Numbers left out for not being of the source's `types`.
+  private(set) var dropped = 0
+  /// The wrong-region guard's counts for the piece.
+  private(set) var national = NationalTally()
 
   /// Takes a copy of `piece`.
   func load(_ piece: _LinePiece) {
@@ -30,13 +34,14 @@ final class LineChunkJob: @unchecked Sendable {
   /// ranges over `maxRangeSize` numbers are rejected.
   func run(
     format: any _LineIndependentReader.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
-    maxRangeSize: Int64
+    maxRangeSize: Int64, check: NumberCheck? = nil
   ) {
-    run(format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize)
+    run(format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check)
   }
 
   private func run<Format: _LineIndependentReader>(
-    _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64
+    _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64,
+    check: NumberCheck?
   ) {
     numbers.reserveCapacity(bytes.count / 8)
     bytes.withUnsafeBufferPointer { buffer in
@@ -52,9 +57,12 @@ final class LineChunkJob: @unchecked Sendable {
           case .record(let lower, let upper):
             summary.records += 1
             let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-            switch RecordAcceptance.number(field, normalizer: normalizer, region: region) {
+            switch RecordAcceptance.number(
+              field, normalizer: normalizer, region: region, check: check, national: &national)
+            {
             case .number(let number): numbers.append(number)
             case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
+            case .dropped: dropped += 1
             }
           case .range(let range):
             summary.ranges += 1
@@ -86,5 +94,7 @@ final class LineChunkJob: @unchecked Sendable {
     ranges.removeAll(keepingCapacity: true)
     rejects.removeAll(keepingCapacity: true)
     summary = SourceSummary()
+    dropped = 0
+    national = NationalTally()
   }
 }

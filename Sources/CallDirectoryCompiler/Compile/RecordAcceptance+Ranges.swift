@@ -21,11 +21,13 @@ extension RecordAcceptance {
     switch number(start, normalizer: normalizer, region: region) {
     case .number(let value): lower = value
     case .rejected(let reason): return .rejected("range start: \(reason)")
+    case .dropped: return .rejected("range start: not of the source's types")  // not without number rules
     }
     let upper: Int64
     switch number(end, normalizer: normalizer, region: region) {
     case .number(let value): upper = value
     case .rejected(let reason): return .rejected("range end: \(reason)")
+    case .dropped: return .rejected("range end: not of the source's types")  // not without number rules
     }
     let plan = normalizer.plan
     let lowerCode = callingCode(of: lower, plan: plan)

@@ -9,6 +9,8 @@ enum RecordAcceptance {
   enum Verdict {
     case number(Int64)
     case rejected(String)
+    /// A number that is not of the source's `types`: left out, not rejected.
+    case dropped
   }
 
   /// The normalizer's verdict on a number field, overruled for a field that
@@ -26,6 +28,45 @@ enum RecordAcceptance {
       return .number(number)
     case .failure(let rejection):
       return .rejected(WildcardCheck.reason(for: field) ?? rejection.description)
+    }
+  }
+
+  /// `number(_:normalizer:region:)` under a source's number rules: invalid
+  /// numbers rejected (`require: valid`), numbers of other types dropped
+  /// (`types`), and numbers written without a country code counted in
+  /// `national` for the wrong-region guard.
+  @inline(__always)
+  static func number(
+    _ field: UnsafeBufferPointer<UInt8>, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
+    check: NumberCheck?, national: inout NationalTally
+  ) -> Verdict {
+    guard let check else { return number(field, normalizer: normalizer, region: region) }
+    var writtenNationally = false
+    let result = normalizer.normalize(utf8: field, region: region, writtenNationally: &writtenNationally)
+    switch result {
+    case .success(let number):
+      if WildcardCheck.mayHoldPattern(field), let reason = WildcardCheck.reason(for: field) {
+        return .rejected(reason)
+      }
+      guard writtenNationally || check.requireValid || check.typeMask != nil else { return .number(number) }
+      let validity = check.classifier.validity(of: number)
+      let valid = validity?.isValid == true
+      if writtenNationally && check.countsNational { national.add(valid: valid, field: field) }
+      if check.requireValid && !valid {
+        return .rejected(validity?.invalidReason ?? NormalizationRejection.invalidCountryCode.description)
+      }
+      if !check.keeps(validity?.type ?? .unknown) { return .dropped }
+      return .number(number)
+    case .failure(let rejection):
+      let wildcard = WildcardCheck.reason(for: field)
+      if writtenNationally && check.countsNational && wildcard == nil {
+        switch rejection {
+        case .tooShort: national.add(valid: false, field: field, sample: false)
+        case .tooLong, .invalidLength: national.add(valid: false, field: field)
+        default: break
+        }
+      }
+      return .rejected(wildcard ?? rejection.description)
     }
   }
 

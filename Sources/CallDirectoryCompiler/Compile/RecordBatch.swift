@@ -42,6 +42,8 @@ final class RecordBatch: @unchecked Sendable {
     case range(NumberRange)
     /// The reason, and the record's text as the rejects report shows it.
     case rejected(String, text: String)
+    /// Not of the source's `types`: left out and counted.
+    case dropped
   }
 
   private(set) var items: [Item] = []
@@ -54,6 +56,8 @@ final class RecordBatch: @unchecked Sendable {
   /// Whether the batch holds only single-number records with the source's
   /// region (no ranges, no reader issues).
   private(set) var holdsOnlyRecords = true
+  /// The wrong-region guard's counts for the batch, after `normalize`.
+  private(set) var national = NationalTally()
 
   /// Whether every event was a record that normalized: the batch then folds
   /// as one `append(contentsOf: acceptedNumbers)`.
@@ -113,13 +117,18 @@ final class RecordBatch: @unchecked Sendable {
     bytes.removeAll(keepingCapacity: true)
     outcomes.removeAll(keepingCapacity: true)
     acceptedNumbers.removeAll(keepingCapacity: true)
+    national = NationalTally()
     recordCount = 0
     holdsOnlyRecords = true
   }
 
   /// Normalizes every record (and cleans its label when `labels`); a row
   /// with its own region is read in that region.
-  func normalize(with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?) {
+  /// `check` applies the source's number rules; rows with their own region
+  /// are not counted for the wrong-region guard.
+  func normalize(
+    with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?, check: NumberCheck? = nil
+  ) {
     outcomes.reserveCapacity(recordCount)
     acceptedNumbers.reserveCapacity(recordCount)
     var rowRegions: [String: RegionMetadata?] = [:]
@@ -150,10 +159,17 @@ final class RecordBatch: @unchecked Sendable {
           continue
         }
         let number: Int64
-        switch RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion) {
+        var rowTally = NationalTally()
+        let verdict = slice.region == nil
+          ? RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: check, national: &national)
+          : RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: check, national: &rowTally)
+        switch verdict {
         case .number(let value): number = value
         case .rejected(let reason):
           outcomes.append(.rejected(reason, text: text()))
+          continue
+        case .dropped:
+          outcomes.append(.dropped)
           continue
         }
         guard let labels else {

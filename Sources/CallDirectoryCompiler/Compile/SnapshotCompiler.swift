@@ -75,13 +75,14 @@ public struct SnapshotCompiler {
       progress?("reading \(tally.path)")
       let summary: SourceSummary
       var evidence: EvidenceCounts?
+      let check = NumberCheck(rules: spec.numberRules, region: region, classifier: normalizer.plan.classifier)
       do {
         if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
           summary = try readInPieces(
-            lineReader, region: region, maxRangeSize: config.maxRangeSize, into: &lists, tally: &tally)
+            lineReader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
         } else {
           (summary, evidence) = try readInBatches(
-            reader, region: region, maxRangeSize: config.maxRangeSize, into: &lists, tally: &tally)
+            reader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
         }
       } catch let error as SourceError {
         throw .source(error)
@@ -90,10 +91,18 @@ public struct SnapshotCompiler {
       } catch {
         throw .source(.file(FileError(operation: "read", path: spec.path, errno: .ioError, detail: "\(error)")))
       }
+      if let region, let finding = WrongRegionFinding.check(
+        tally.national, source: tally.path, region: region,
+        limit: spec.numberRules.maxInvalidRatio ?? config.maxInvalidRatio, normalizer: normalizer)
+      {
+        throw .wrongRegion(finding)
+      }
       statistics.rejected += tally.rejected
-      reports.append(SourceReport(
+      var report = SourceReport(
         spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons,
-        evidence: evidence))
+        evidence: evidence)
+      report.typeFiltered = tally.typeFiltered
+      reports.append(report)
     }
 
     let readDuration = clock.now - started
@@ -123,14 +132,14 @@ public struct SnapshotCompiler {
   /// file into pieces of whole lines, one worker per core parses and
   /// normalizes them, and the results fold back in file order.
   private func readInPieces(
-    _ reader: any _LineIndependentReader, region: RegionMetadata?, maxRangeSize: Int64,
+    _ reader: any _LineIndependentReader, region: RegionMetadata?, maxRangeSize: Int64, check: NumberCheck?,
     into lists: inout CollectedLists, tally: inout SourceTally
   ) throws -> SourceSummary {
     let format = type(of: reader)
     let normalizer = self.normalizer
     let pipeline = OrderedPipeline(
       window: 3 * Parallel.coreCount, makeJob: { LineChunkJob() },
-      work: { $0.run(format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize) })
+      work: { $0.run(format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check) })
     var summary = SourceSummary()
     func fold(_ job: LineChunkJob) throws(CompileError) {
       for reject in job.rejects {
@@ -139,6 +148,8 @@ public struct SnapshotCompiler {
       try lists.add(job.numbers)
       lists.add(ranges: job.ranges)
       tally.accepted += job.numbers.count + job.ranges.count
+      tally.typeFiltered += job.dropped
+      tally.national.add(job.national)
       summary.records += job.summary.records
       summary.ranges += job.summary.ranges
       summary.issues += job.summary.issues
@@ -164,8 +175,8 @@ public struct SnapshotCompiler {
   /// A source with evidence rules gathers its reports first and gives the
   /// numbers the rules keep at the end.
   private func readInBatches(
-    _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, into lists: inout CollectedLists,
-    tally: inout SourceTally
+    _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, check: NumberCheck?,
+    into lists: inout CollectedLists, tally: inout SourceTally
   ) throws -> (SourceSummary, EvidenceCounts?) {
     let spec = tally.spec
     var evidence = spec.weighsEvidence ? EvidenceTally() : nil
@@ -174,9 +185,10 @@ public struct SnapshotCompiler {
     let pipeline = OrderedPipeline(
       window: 2 * max(1, Parallel.coreCount - 1),
       makeJob: { RecordBatch(capacity: 1 << 15) },
-      work: { $0.normalize(with: normalizer, region: region, labels: labels) })
+      work: { $0.normalize(with: normalizer, region: region, labels: labels, check: check) })
     func fold(_ batch: RecordBatch) throws(CompileError) {
       defer { batch.reset() }
+      tally.national.add(batch.national)
       if batch.isClean && spec.list != .identify && evidence == nil {
         // Every record normalized: take the numbers in one copy.
         try lists.add(batch.acceptedNumbers)
@@ -211,6 +223,8 @@ public struct SnapshotCompiler {
             tally.accepted += 1
           case .rejected(let reason, let text)?:
             try tally.reject(line: line, reason: reason, text: text)
+          case .dropped?:
+            tally.typeFiltered += 1
           case nil:
             break
           }

@@ -6,6 +6,10 @@ struct SourceTally {
   var rejected = 0
   /// Rejected data lines by reason.
   var reasons: [String: Int] = [:]
+  /// Numbers left out for not being of the source's `types`.
+  var typeFiltered = 0
+  /// Numbers written without a country code, for the wrong-region guard.
+  var national = NationalTally()
 
   /// The source's path as the config writes it, as reports name it.
   var path: String { spec.writtenPath }

@@ -71,12 +71,12 @@ private struct _ConfigParser {
   let baseDirectory: String
 
   static let rootKeys = [
-    "dataset", "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "deltaHistory",
+    "dataset", "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "maxInvalidRatio", "deltaHistory",
     "maxEntriesPerExtension", "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
   ]
   static let commonSourceKeys = [
     "path", "format", "list", "region", "priority", "maxRemovalRatio", "minReports", "maxAgeDays", "labelPolicy",
-  ]
+  ] + NumberRules.keys
 
   mutating func parseRoot(_ root: JSONValue) throws(ConfigError) -> BuildConfig
   {
@@ -97,6 +97,9 @@ private struct _ConfigParser {
     }
     if let value = object["maxRemovalRatio"] {
       config.maxRemovalRatio = try ratio(value, at: "maxRemovalRatio")
+    }
+    if let value = object["maxInvalidRatio"] {
+      config.maxInvalidRatio = try ratio(value, at: "maxInvalidRatio")
     }
     if let value = object["deltaHistory"] {
       config.deltaHistory = try integer(
@@ -274,6 +277,7 @@ private struct _ConfigParser {
       priority: priority, options: options, writtenPath: rawPath,
       maxRemovalRatio: maxRemovalRatio)
     spec.evidence = evidence
+    spec.numberRules = try NumberRules.parse(object, at: at)
     do {
       _ = try format.makeReader(input: spec.input, options: options)
     } catch {

@@ -18,6 +18,8 @@ public struct BuildConfig: Sendable, Hashable {
     public static let maxRejectRatio = 0.5
     /// `maxRemovalRatio`.
     public static let maxRemovalRatio = 0.25
+    /// `maxInvalidRatio`: the wrong-region guard.
+    public static let maxInvalidRatio = 0.5
     /// `deltaHistory`.
     public static let deltaHistory = 7
     /// `maxRangeSize`: 10^9 numbers, a whole 9-digit national range.
@@ -41,6 +43,11 @@ public struct BuildConfig: Sendable, Hashable {
   /// A build fails when it would remove more than this fraction of the
   /// previous snapshot's entries (0…1).
   public var maxRemovalRatio: Double
+  /// The wrong-region guard: a build fails when more than this fraction of
+  /// a source's numbers written without a country code is invalid for the
+  /// source's region (0…1; sources may set their own). Sources with fewer
+  /// than ``BuildConfig/wrongRegionMinimum`` such numbers are not judged.
+  public var maxInvalidRatio: Double = Defaults.maxInvalidRatio
   /// How many earlier snapshots get delta blobs (0 or more).
   public var deltaHistory: Int
   /// The dataset's name (`dataset`), carried by every blob, the catalog and
@@ -92,4 +99,10 @@ public struct BuildConfig: Sendable, Hashable {
     self.sources = sources
     self.baseDirectory = baseDirectory
   }
+}
+
+extension BuildConfig {
+  /// The fewest numbers written without a country code the wrong-region
+  /// guard judges a source by.
+  public static let wrongRegionMinimum = 5
 }

@@ -28,6 +28,8 @@ public struct SourceSpec: Sendable, Hashable {
   /// Which reports count and which label wins (`minReports`,
   /// `maxAgeDays`, `labelPolicy`).
   public var evidence = EvidenceRules()
+  /// `require`, `types` and the source's `maxInvalidRatio`.
+  public var numberRules = NumberRules()
 
   /// Creates a spec.
   public init(

@@ -31,6 +31,7 @@ public enum BuildError: Error, CustomStringConvertible {
     case .compile(.config): "config"
     case .compile(.source): "source"
     case .compile(.unknownRegion): "config"
+    case .compile(.wrongRegion): "wrongRegion"
     case .compile(.report), .compile(.spill): "store"
     case .store(.locked): "locked"
     case .store(.capacity): "capacity"
@@ -45,6 +46,7 @@ public enum BuildError: Error, CustomStringConvertible {
   public var source: String? {
     switch self {
     case .refused(let refusals, _, _): refusals.first?.source
+    case .compile(.wrongRegion(let finding)): finding.source
     default: nil
     }
   }

@@ -13,7 +13,9 @@ import CalldirSystem
 /// whole lines with the byte API on every core, and hands the results on
 /// strictly in input order, byte for byte what normalizing the lines one by
 /// one prints (a number, or `INVALID<TAB>reason`; or one JSON object per
-/// line).
+/// line, with libphonenumber's validity and number type). With
+/// ``requireValid``, possible numbers that are not valid are rejected too
+/// (`INVALID<TAB>invalid for region XX`).
 ///
 /// Lines end at LF; a CR before it is dropped; a last line without LF still
 /// counts. Each line's bytes are normalized as its UTF-8 text (ill-formed
@@ -27,11 +29,14 @@ public struct BatchNormalizer {
   /// Threads per batch, at most 8 (``Parallel/coreCount``, which
   /// `CALLDIR_THREADS` overrides).
   public var threadCount = min(8, Parallel.coreCount)
+  /// Whether numbers must also be valid (`normalize --valid`).
+  public var requireValid = false
 
-  public init(normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool) {
+  public init(normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool = false) {
     self.normalizer = normalizer
     self.region = region
     self.json = json
+    self.requireValid = requireValid
   }
 
   /// Normalizes every line of `input`, handing each batch's output to
@@ -101,10 +106,12 @@ public struct BatchNormalizer {
       bounds.append(cut)
     }
     bounds.append(block.count)
+    let classifier = json || requireValid ? normalizer.plan.classifier : nil
     let jobs = (0..<parts).map { part in
       _Job(
         lines: UnsafeBufferPointer(start: base + bounds[part], count: bounds[part + 1] - bounds[part]),
-        output: outputs[part], normalizer: normalizer, region: region, json: json)
+        output: outputs[part], normalizer: normalizer, region: region, json: json,
+        classifier: classifier, requireValid: requireValid)
     }
     Parallel.forEach(parts: parts) { part in jobs[part].run() }
   }
@@ -117,16 +124,21 @@ private final class _Job: @unchecked Sendable {
   let normalizer: PhoneNumberNormalizer
   let region: RegionMetadata?
   let json: Bool
+  /// Set when numbers need their validity (JSON, or `requireValid`).
+  let classifier: NumberClassifier?
+  let requireValid: Bool
   /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
   let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
   init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, normalizer: PhoneNumberNormalizer,
-       region: RegionMetadata?, json: Bool) {
+       region: RegionMetadata?, json: Bool, classifier: NumberClassifier?, requireValid: Bool) {
     self.lines = lines
     self.output = output
     self.normalizer = normalizer
     self.region = region
     self.json = json
+    self.classifier = classifier
+    self.requireValid = requireValid
   }
 
   /// The offset of the first LF in `base[from..<count]`, or `count`: eight
@@ -155,11 +167,20 @@ private final class _Job: @unchecked Sendable {
       if lineEnd > start && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
       let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
       let result = normalizer.normalize(utf8: line, region: region)
+      var validity: NumberValidity? = nil
+      if let classifier, case .success(let number) = result { validity = classifier.validity(of: number) }
       if json {
-        _NormalizeOutput.appendJSON(input: line, result: result, to: output)
+        _NormalizeOutput.appendJSON(
+          input: line, result: result, validity: validity, requireValid: requireValid, to: output)
       } else {
         switch result {
         case .success(let number):
+          if requireValid, validity?.isValid != true {
+            output.append("INVALID\t")
+            _NormalizeOutput.appendInvalidReason(validity, to: output)
+            output.append("\n")
+            break
+          }
           output.reserve(24)
           output.appendDecimal(number)
           output.appendByte(0x0A)
@@ -174,9 +195,34 @@ private final class _Job: @unchecked Sendable {
 
 /// The output lines of `calldir normalize`, built as bytes.
 enum _NormalizeOutput {
-  /// `{"input":…,"number":…|null,"reason":…|null}` and LF, as
-  /// `JSONValue.serialized()` writes it.
-  static func appendJSON(input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, to output: _ByteBuffer) {
+  /// The reason for a possible number that is not valid, as
+  /// ``NumberValidity/invalidReason``, without building a String.
+  @inline(__always)
+  static func appendInvalidReason(_ validity: NumberValidity?, to output: _ByteBuffer) {
+    guard let validity else {
+      output.append("invalid country calling code")
+      return
+    }
+    output.append("invalid for region ")
+    output.reserve(4)
+    var rest = validity.packedRegion
+    while rest != 0 {
+      output.appendByte(UInt8(truncatingIfNeeded: rest))
+      rest >>= 8
+    }
+  }
+
+  /// Each type's name as UTF-8, by `PhoneNumberType.allCases` position.
+  static let typeNames: [[UInt8]] = PhoneNumberType.allCases.map { Array($0.rawValue.utf8) }
+
+  /// `{"input":…,"number":…|null,"reason":…|null,"valid":…|null,"type":…|null}`
+  /// and LF, as `JSONValue.serialized()` writes it. `valid` and `type` are
+  /// null where the input is rejected as not possible; with `requireValid`
+  /// an invalid number has `number` null and its reason.
+  static func appendJSON(
+    input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, validity: NumberValidity?,
+    requireValid: Bool, to output: _ByteBuffer
+  ) {
     output.append("{\"input\":")
     if input.contains(where: { $0 >= 0x80 }) {
       // The text as the command sees it: ill-formed UTF-8 repaired.
@@ -187,14 +233,24 @@ enum _NormalizeOutput {
     }
     switch result {
     case .success(let number):
-      output.append(",\"number\":")
-      output.reserve(24)
-      output.appendDecimal(number)
-      output.append(",\"reason\":null}\n")
+      let valid = validity?.isValid == true
+      if requireValid && !valid {
+        output.append(",\"number\":null,\"reason\":\"")
+        appendInvalidReason(validity, to: output)
+        output.append("\"")
+      } else {
+        output.append(",\"number\":")
+        output.reserve(24)
+        output.appendDecimal(number)
+        output.append(",\"reason\":null")
+      }
+      output.append(valid ? ",\"valid\":true,\"type\":\"" : ",\"valid\":false,\"type\":\"")
+      output.append(typeNames[(validity?.type ?? .unknown).index])
+      output.append("\"}\n")
     case .failure(let rejection):
       output.append(",\"number\":null,\"reason\":\"")
       output.append(reasons[rejection.index])
-      output.append("\"}\n")
+      output.append("\",\"valid\":null,\"type\":null}\n")
     }
   }
 

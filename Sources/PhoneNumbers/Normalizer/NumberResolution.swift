@@ -12,9 +12,14 @@ extension PhoneNumberNormalizer {
   /// The table of main-region cores, indexed by calling code.
   typealias MainCores = UnsafeMutablePointer<UnsafePointer<RegionCore>?>
 
-  /// The packed outcome (see `PackedOutcome`) for `digits` (values 0–9).
+  /// The packed outcome (see `PackedOutcome`) for `digits` (values 0–9);
+  /// `national`, when given, is set to whether they were read as a national
+  /// number of `region` (no calling code written).
   @inline(__always)
-  func resolve(_ digits: UnsafeBufferPointer<UInt8>, startsWithPlus: Bool, region: RegionMetadata?) -> Int64 {
+  func resolve(
+    _ digits: UnsafeBufferPointer<UInt8>, startsWithPlus: Bool, region: RegionMetadata?,
+    national: UnsafeMutablePointer<Bool>? = nil
+  ) -> Int64 {
     // National-prefix transforms can lengthen a number; the second stripping
     // can act on the result of the first.
     let first = plan.transformedCapacity(digits.count)
@@ -23,7 +28,7 @@ extension PhoneNumberNormalizer {
     let mains = plan.mainCores.cores
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: first + second) { scratch in
       Self.resolve(
-        digits, startsWithPlus: startsWithPlus, region: regionCore, mains: mains,
+        digits, startsWithPlus: startsWithPlus, region: regionCore, mains: mains, writtenNationally: national,
         scratch: UnsafeMutableBufferPointer(rebasing: scratch[0..<first]),
         finalScratch: UnsafeMutableBufferPointer(rebasing: scratch[first...]))
     }
@@ -31,7 +36,7 @@ extension PhoneNumberNormalizer {
 
   private static func resolve(
     _ digits: UnsafeBufferPointer<UInt8>, startsWithPlus: Bool, region: UnsafePointer<RegionCore>?,
-    mains: MainCores, scratch: UnsafeMutableBufferPointer<UInt8>, finalScratch: UnsafeMutableBufferPointer<UInt8>
+    mains: MainCores, writtenNationally: UnsafeMutablePointer<Bool>?, scratch: UnsafeMutableBufferPointer<UInt8>, finalScratch: UnsafeMutableBufferPointer<UInt8>
   ) -> Int64 {
     var (callingCode, national) = extractCallingCode(
       digits, international: startsWithPlus, region: region, mains: mains, scratch: scratch)
@@ -54,6 +59,7 @@ extension PhoneNumberNormalizer {
       main = found
     } else {
       guard let region else { return PackedOutcome.rejection(.invalidCountryCode) }
+      writtenNationally?.pointee = true
       national = digits
       callingCode = Int64(region.pointee.callingCode)
       metadata = region

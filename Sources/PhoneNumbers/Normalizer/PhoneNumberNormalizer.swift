@@ -45,6 +45,20 @@ public struct PhoneNumberNormalizer: Sendable {
     PackedOutcome.result(packedOutcome(utf8: utf8, region: region))
   }
 
+  /// `normalize(utf8:region:)`, also telling how the number was written:
+  /// `writtenNationally` is set to true when the input had no country
+  /// calling code (no `+`, no international prefix, no leading code of
+  /// `region`) and was read as a national number of `region`, whether or
+  /// not that number then turned out possible; false otherwise.
+  public func normalize(
+    utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, writtenNationally: inout Bool
+  ) -> Result<Int64, NormalizationRejection> {
+    var national = false
+    let packed = withUnsafeMutablePointer(to: &national) { packedOutcome(utf8: utf8, region: region, national: $0) }
+    writtenNationally = national
+    return PackedOutcome.result(packed)
+  }
+
   /// Normalizes the UTF-8 text `utf8`; a throwing form of `normalize(utf8:region:)`.
   public func number(utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) throws(NormalizationRejection) -> Int64 {
     let packed = packedOutcome(utf8: utf8, region: region)
@@ -64,20 +78,25 @@ public struct PhoneNumberNormalizer: Sendable {
 
   /// The packed outcome for UTF-8 text: the byte fast path when it applies,
   /// else the general path on the decoded text.
+  /// `national`, when given, is set as `writtenNationally` describes.
   @inline(__always)
-  func packedOutcome(utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) -> Int64 {
-    let fast = fastPackedOutcome(utf8: utf8, region: region)
+  func packedOutcome(
+    utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
+  ) -> Int64 {
+    let fast = fastPackedOutcome(utf8: utf8, region: region, national: national)
     if fast != PackedOutcome.notHandled { return fast }
     if utf8.count <= 250 && !utf8.contains(where: { $0 >= 0x80 }) {
       // ASCII: the bytes are the scalars.
-      return generalPackedOutcome(scalars: utf8.map { UInt32($0) }, region: region)
+      return generalPackedOutcome(scalars: utf8.map { UInt32($0) }, region: region, national: national)
     }
-    return generalPackedOutcome(String(decoding: utf8, as: UTF8.self), region: region)
+    return generalPackedOutcome(String(decoding: utf8, as: UTF8.self), region: region, national: national)
   }
 
   /// The general path: libphonenumber's pipeline on Unicode scalars, for
   /// every input (the fast path must agree with it wherever it applies).
-  func generalPackedOutcome(_ input: String, region: RegionMetadata?) -> Int64 {
+  func generalPackedOutcome(
+    _ input: String, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
+  ) -> Int64 {
     var scalars: [UInt32] = []
     scalars.reserveCapacity(input.utf8.count)
     for scalar in input.unicodeScalars {
@@ -85,14 +104,18 @@ public struct PhoneNumberNormalizer: Sendable {
       // libphonenumber refuses inputs over 250 characters.
       guard scalars.count <= 250 else { return PackedOutcome.rejection(.tooLong) }
     }
-    return generalPackedOutcome(scalars: scalars, region: region)
+    return generalPackedOutcome(scalars: scalars, region: region, national: national)
   }
 
   /// The general path on the input's Unicode scalar values (at most 250).
-  func generalPackedOutcome(scalars: [UInt32], region: RegionMetadata?) -> Int64 {
+  func generalPackedOutcome(
+    scalars: [UInt32], region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
+  ) -> Int64 {
     do throws(NormalizationRejection) {
       let (digits, startsWithPlus) = try Self.numberDigits(scalars, region: region)
-      return digits.withUnsafeBufferPointer { resolve($0, startsWithPlus: startsWithPlus, region: region) }
+      return digits.withUnsafeBufferPointer {
+        resolve($0, startsWithPlus: startsWithPlus, region: region, national: national)
+      }
     } catch {
       return PackedOutcome.rejection(error)
     }

@@ -20,7 +20,9 @@
 extension PhoneNumberNormalizer {
   /// The packed outcome for `bytes`, or `PackedOutcome.notHandled`.
   @inline(__always)
-  func fastPackedOutcome(utf8 bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) -> Int64 {
+  func fastPackedOutcome(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
+  ) -> Int64 {
     let count = bytes.count
     // libphonenumber refuses inputs over 250 characters; leave those to the
     // general path, which counts scalars.
@@ -80,7 +82,8 @@ extension PhoneNumberNormalizer {
       let startsWithPlus = bytes[start] == 0x2B
       guard region != nil || startsWithPlus else { return PackedOutcome.rejection(.missingDefaultRegion) }
       return resolve(
-        UnsafeBufferPointer(rebasing: digits[0..<digitCount]), startsWithPlus: startsWithPlus, region: region)
+        UnsafeBufferPointer(rebasing: digits[0..<digitCount]), startsWithPlus: startsWithPlus, region: region,
+        national: national)
     }
   }
 }

@@ -10,30 +10,75 @@ final class DigitAutomaton: Sendable {
   /// Whether input ending in each state matches.
   private nonisolated(unsafe) let accepting: UnsafeMutablePointer<Bool>
 
+  /// For each state, which of the patterns match input ending there (bit i
+  /// for pattern i); `accepting` is "any bit set".
+  private nonisolated(unsafe) let matchMasks: UnsafeMutablePointer<UInt16>
+  /// The number of states.
+  let stateCount: Int
+  /// `transitions` with a dead state (index `stateCount`, all transitions
+  /// to itself, no pattern matching) in place of -1, so that a run needs
+  /// no exit test per digit (``fullMatchMaskWithoutExits(_:)``); entries
+  /// are row offsets (state × 10), which keeps a multiplication off the
+  /// chain of dependent loads.
+  private nonisolated(unsafe) let totalTransitions: UnsafeMutablePointer<Int32>
+
   /// Builds the automaton for `pattern`, or nil when it would exceed
   /// `stateLimit` states (callers then fall back to backtracking).
-  init?(_ pattern: DigitPattern, stateLimit: Int = 20_000) {
-    let program = pattern.program
+  convenience init?(_ pattern: DigitPattern, stateLimit: Int = 20_000) {
+    self.init(patterns: [pattern], stateLimit: stateLimit)
+  }
+
+  /// Builds one automaton for up to 16 patterns at once: a single pass over
+  /// a digit string tells which of them match it as a whole
+  /// (``fullMatchMask(_:)``). Nil when it would exceed `stateLimit` states.
+  init?(patterns: [DigitPattern], stateLimit: Int = 20_000) {
+    precondition(!patterns.isEmpty && patterns.count <= 16, "1 to 16 patterns")
+    // The patterns' programs side by side, targets relocated; `tag[pc]` is
+    // the pattern an instruction belongs to.
+    var program: [DigitPattern.Instruction] = []
+    var tag: [UInt16] = []
+    var starts: [Int] = []
+    for (index, pattern) in patterns.enumerated() {
+      let offset = program.count
+      starts.append(offset)
+      for instruction in pattern.program {
+        switch instruction {
+        case .split(let first, let second): program.append(.split(first + offset, second + offset))
+        case .jump(let target): program.append(.jump(target + offset))
+        default: program.append(instruction)
+        }
+        tag.append(1 << UInt16(index))
+      }
+    }
     let count = program.count
     let words = (count + 63) / 64
 
     // A state is the set of instructions reachable without consuming a
     // digit (digit tests, `match`, and end assertions not yet passed), kept
     // as a bit set. The closure of a set is the union of its members'
-    // closures, so each instruction's closure is computed once.
-    var closures = [UInt64](repeating: 0, count: count * words)
-    // Whether `match` is reachable from an instruction once at the end of
-    // the input (end assertions passed through).
-    var acceptsAtEnd = [Bool](repeating: false, count: count)
+    // closures, so each instruction's closure is computed once, when first
+    // needed (only instruction starts and digit successors are origins),
+    // into one flat table.
+    var closureBits = [UInt64](repeating: 0, count: count * words)
+    var computed = [Bool](repeating: false, count: count)
+    // Which patterns' `match` is reachable from an instruction once at the
+    // end of the input (end assertions passed through).
+    var acceptsAtEnd = [UInt16](repeating: 0, count: count)
     var seen = [Bool](repeating: false, count: count)
+    var touched: [Int] = []
     var stack: [Int] = []
-    for origin in 0..<count {
+    func computeClosure(_ origin: Int) {
+      guard !computed[origin] else { return }
+      computed[origin] = true
+      let base = origin * words
       for atEnd in [false, true] {
-        for index in seen.indices { seen[index] = false }
+        for pc in touched { seen[pc] = false }
+        touched.removeAll(keepingCapacity: true)
         stack.append(origin)
         while let pc = stack.popLast() {
           guard !seen[pc] else { continue }
           seen[pc] = true
+          touched.append(pc)
           switch program[pc] {
           case .split(let first, let second):
             stack.append(second)
@@ -43,75 +88,179 @@ final class DigitAutomaton: Sendable {
           case .save:
             stack.append(pc + 1)
           case .assertEnd:
-            if atEnd { stack.append(pc + 1) } else { closures[origin * words + pc / 64] |= 1 << UInt64(pc % 64) }
+            if atEnd { stack.append(pc + 1) } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
           case .digit:
-            if !atEnd { closures[origin * words + pc / 64] |= 1 << UInt64(pc % 64) }
+            if !atEnd { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
           case .match:
-            if atEnd { acceptsAtEnd[origin] = true } else { closures[origin * words + pc / 64] |= 1 << UInt64(pc % 64) }
+            if atEnd { acceptsAtEnd[origin] |= tag[pc] } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
           }
         }
       }
     }
 
-    var stateIDs: [[UInt64]: Int32] = [:]
+    /// A state's bit set with a cheap precomputed hash (SipHash over long
+    /// sets dominated the construction).
+    struct StateKey: Hashable {
+      let bits: [UInt64]
+      let hash: Int
+      init(_ bits: [UInt64]) {
+        var value: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for word in bits { value = (value ^ word) &* 0xBF58_476D_1CE4_E5B9; value ^= value >> 29 }
+        self.bits = bits
+        self.hash = Int(truncatingIfNeeded: value)
+      }
+      func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+      static func == (a: StateKey, b: StateKey) -> Bool { a.hash == b.hash && a.bits == b.bits }
+    }
+
+    var stateIDs: [StateKey: Int32] = [:]
     var states: [[UInt64]] = []
     var transitions: [Int32] = []
-    var accepting: [Bool] = []
+    var masks: [UInt16] = []
 
     func intern(_ state: [UInt64]) -> Int32 {
-      if let id = stateIDs[state] { return id }
+      let key = StateKey(state)
+      if let id = stateIDs[key] { return id }
       let id = Int32(states.count)
-      stateIDs[state] = id
+      stateIDs[key] = id
       states.append(state)
       transitions.append(contentsOf: repeatElement(-1, count: 10))
-      var accepts = false
-      for pc in 0..<count where state[pc / 64] & (1 << UInt64(pc % 64)) != 0 && acceptsAtEnd[pc] {
-        accepts = true
-        break
+      var accepts: UInt16 = 0
+      for word in 0..<words {
+        var bits = state[word]
+        while bits != 0 {
+          let pc = word * 64 + bits.trailingZeroBitCount
+          bits &= bits - 1
+          if case .digit = program[pc] { continue }
+          computeClosure(pc)
+          accepts |= acceptsAtEnd[pc]
+        }
       }
-      accepting.append(accepts)
+      masks.append(accepts)
       return id
     }
 
-    _ = intern(Array(closures[0..<words]))
+    var start = [UInt64](repeating: 0, count: words)
+    for origin in starts {
+      computeClosure(origin)
+      for word in 0..<words { start[word] |= closureBits[origin * words + word] }
+    }
+    _ = intern(start)
     var next = 0
-    var targets = [[UInt64]](repeating: [UInt64](repeating: 0, count: words), count: 10)
+    var targets = [UInt64](repeating: 0, count: 10 * words)
     while next < states.count {
       if states.count > stateLimit { return nil }
       let state = states[next]
-      for digit in 0..<10 { for word in 0..<words { targets[digit][word] = 0 } }
       var reached: UInt16 = 0
-      for pc in 0..<count where state[pc / 64] & (1 << UInt64(pc % 64)) != 0 {
-        guard case .digit(let mask) = program[pc], pc + 1 < count else { continue }
-        reached |= mask
-        for digit in 0..<10 where mask & (1 << UInt16(digit)) != 0 {
-          for word in 0..<words { targets[digit][word] |= closures[(pc + 1) * words + word] }
+      for index in targets.indices { targets[index] = 0 }
+      for word in 0..<words {
+        var bits = state[word]
+        while bits != 0 {
+          let pc = word * 64 + bits.trailingZeroBitCount
+          bits &= bits - 1
+          guard case .digit(let mask) = program[pc], pc + 1 < count else { continue }
+          reached |= mask
+          computeClosure(pc + 1)
+          let base = (pc + 1) * words
+          closureBits.withUnsafeBufferPointer { closures in
+            targets.withUnsafeMutableBufferPointer { targets in
+              var digits = mask
+              while digits != 0 {
+                let digit = digits.trailingZeroBitCount
+                digits &= digits - 1
+                for word in 0..<words { targets[digit * words + word] |= closures[base + word] }
+              }
+            }
+          }
         }
       }
-      for digit in 0..<10 where reached & (1 << UInt16(digit)) != 0 {
-        transitions[next * 10 + digit] = intern(targets[digit])
+      var digits = reached
+      while digits != 0 {
+        let digit = digits.trailingZeroBitCount
+        digits &= digits - 1
+        transitions[next * 10 + digit] = intern(Array(targets[(digit * words)..<((digit + 1) * words)]))
       }
       next += 1
     }
+    self.stateCount = states.count
     self.transitions = .allocate(capacity: transitions.count)
     self.transitions.initialize(from: transitions, count: transitions.count)
-    self.accepting = .allocate(capacity: accepting.count)
-    self.accepting.initialize(from: accepting, count: accepting.count)
+    self.accepting = .allocate(capacity: masks.count)
+    self.accepting.initialize(from: masks.map { $0 != 0 }, count: masks.count)
+    self.matchMasks = .allocate(capacity: masks.count + 1)
+    self.matchMasks.initialize(from: masks, count: masks.count)
+    (self.matchMasks + masks.count).initialize(to: 0)
+    let dead = Int32(states.count)
+    self.totalTransitions = .allocate(capacity: transitions.count + 10)
+    self.totalTransitions.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
+    (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
   }
 
   /// The tables, for callers that keep the automaton alive.
   var transitionTable: UnsafeMutablePointer<Int32> { transitions }
   var acceptingTable: UnsafeMutablePointer<Bool> { accepting }
+  var matchMaskTable: UnsafeMutablePointer<UInt16> { matchMasks }
+  var totalTransitionTable: UnsafeMutablePointer<Int32> { totalTransitions }
 
   deinit {
     transitions.deallocate()
     accepting.deallocate()
+    matchMasks.deallocate()
+    totalTransitions.deallocate()
+  }
+
+  /// Which of the patterns (bit i for pattern i of `init(patterns:)`) match
+  /// all of `digits` (values 0–9); 0 for none.
+  @inline(__always)
+  func fullMatchMask(_ digits: UnsafeBufferPointer<UInt8>) -> UInt16 {
+    var state = 0
+    for digit in digits {
+      let next = transitions[state &* 10 &+ Int(digit & 15) % 10]
+      if next < 0 { return 0 }
+      state = Int(next)
+    }
+    return matchMasks[state]
   }
 
   /// Whether all of `digits` (values 0–9) match.
   @inline(__always)
   func fullMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
     Self.fullMatch(digits, transitions: transitions, accepting: accepting)
+  }
+
+  /// `fullMatchMask(_:)` over the table with a dead state: every digit is
+  /// read, with no exit test (no branch to mispredict for a number that
+  /// leaves the patterns early).
+  @inline(__always)
+  func fullMatchMaskWithoutExits(_ digits: UnsafeBufferPointer<UInt8>) -> UInt16 {
+    Self.fullMatchMask(digits, totalTransitions: totalTransitions, matchMasks: matchMasks)
+  }
+
+  /// `fullMatchMaskWithoutExits` for holders of the raw tables.
+  @inline(__always)
+  static func fullMatchMask(
+    _ digits: UnsafeBufferPointer<UInt8>, totalTransitions: UnsafePointer<Int32>, matchMasks: UnsafePointer<UInt16>
+  ) -> UInt16 {
+    var row = 0
+    for digit in digits {
+      row = Int(totalTransitions[row &+ Int(digit & 15) % 10])
+    }
+    return matchMasks[row / 10]
+  }
+
+  /// Whether some prefix of `digits` (the empty one included) matches: a
+  /// match at the start, as Python's `re.match`.
+  @inline(__always)
+  func matchesPrefix(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+    var state = 0
+    if accepting[0] { return true }
+    for digit in digits {
+      let next = transitions[state &* 10 &+ Int(digit & 15) % 10]
+      if next < 0 { return false }
+      state = Int(next)
+      if accepting[state] { return true }
+    }
+    return false
   }
 
   /// Runs a transition table (10 columns per state, -1: no transition) over

@@ -21,6 +21,14 @@ public struct NumberingPlan: Sendable {
   private let isCallingCodeByIndex: [Bool]
   /// The main regions' cores by calling code.
   let mainCores: MainCoreTable
+  /// Every region (and non-geographic entry) of each calling code, in
+  /// libphonenumber's order (`rank`).
+  let regionsByCallingCode: [Int: [RegionMetadata]]
+  /// The number types of each region, keyed as `regionsByCode`, from the
+  /// types table.
+  let typeDescriptions: [String: [NumberTypeDescription]]
+  /// The compiled number-type tables, built on first use.
+  let classifierBox: _ClassifierBox
   /// The largest growth of a number by any region's transform rule (see
   /// `RegionMetadata.transformLiteralCount`), for sizing scratch buffers.
   let maxTransformLiteralCount: Int
@@ -29,15 +37,18 @@ public struct NumberingPlan: Sendable {
   /// The plan embedded in calldir, parsed and compiled once.
   public static let standard: NumberingPlan = {
     do {
-      return try NumberingPlan(table: embeddedTable)
+      return try NumberingPlan(table: embeddedTable, typesTable: embeddedTypesTable)
     } catch {
       fatalError("embedded numbering plan is invalid: \(error)")
     }
   }()
 
-  /// Parses a numbering-plan table (TSV, see `schemas/numbering-plan.md`).
-  /// - Throws: `NumberingPlanError` naming the line that is wrong.
-  public init(table: String) throws(NumberingPlanError) {
+  /// Parses a numbering-plan table and its number-types table (TSV, see
+  /// `schemas/numbering-plan.md`). Without a types table no number is valid
+  /// (``validity(of:)`` reports every number as ``PhoneNumberType/unknown``).
+  /// - Throws: `NumberingPlanError` naming the line that is wrong (in the
+  ///   types table, "types line N").
+  public init(table: String, typesTable: String = "") throws(NumberingPlanError) {
     var regions: [String: RegionMetadata] = [:]
     var mains: [Int: RegionMetadata] = [:]
     var source = ""
@@ -90,6 +101,11 @@ public struct NumberingPlan: Sendable {
     self.mainCores = MainCoreTable(mains)
     self.maxTransformLiteralCount = regions.values.map(\.transformLiteralCount).max() ?? 0
     self.maxTransformGroupReferences = regions.values.map(\.transformGroupReferences).max() ?? 0
+    var sharing: [Int: [RegionMetadata]] = [:]
+    for region in regions.values { sharing[region.callingCode, default: []].append(region) }
+    self.regionsByCallingCode = sharing.mapValues { $0.sorted { ($0.rank, $0.regionCode) < ($1.rank, $1.regionCode) } }
+    self.typeDescriptions = try Self.typeDescriptions(typesTable, regions: regions)
+    self.classifierBox = _ClassifierBox()
   }
 
   /// The metadata for an ISO 3166 region code such as "GB", or nil when the
@@ -112,8 +128,11 @@ public struct NumberingPlan: Sendable {
 
   static let columns = [
     "region", "cc", "main", "idd", "np", "npp", "npp_transform",
-    "lengths", "local_lengths", "nsn_pattern",
+    "lengths", "local_lengths", "nsn_pattern", "rank", "leading_digits", "same_mobile_fixed",
   ]
+
+  /// The columns of the number-types table (`data/number-types.tsv`).
+  static let typeColumns = ["region", "cc", "type", "lengths", "pattern"]
 }
 
 /// A numbering-plan table that cannot be used.
@@ -160,6 +179,12 @@ extension NumberingPlan {
       transform = try parseTransform(fields[6], groupCount: npp?.groupCount ?? 0, line: line)
     }
     let general = try pattern(fields[9])
+    guard let rank = Int(fields[10]), rank >= 0, (rank == 0) == (fields[2] == "1") else {
+      throw NumberingPlanError(line: line, reason: "bad rank '\(fields[10])'")
+    }
+    guard fields[12] == "0" || fields[12] == "1" else {
+      throw NumberingPlanError(line: line, reason: "bad same_mobile_fixed '\(fields[12])'")
+    }
     return RegionMetadata(
       regionCode: code,
       callingCode: callingCode,
@@ -169,7 +194,10 @@ extension NumberingPlan {
       nationalPrefixTransform: transform,
       possibleLengths: try lengths(fields[7]),
       localOnlyLengths: try lengths(fields[8]),
-      generalPattern: general
+      generalPattern: general,
+      rank: rank,
+      leadingDigits: try pattern(fields[11]),
+      sameMobileAndFixedLinePattern: fields[12] == "1"
     )
   }
 

@@ -10,6 +10,17 @@ public final class RegionMetadata: Sendable {
   let callingCodeDigits: [UInt8]
   /// Whether this is the main region for its calling code (US for +1).
   public let isMainRegion: Bool
+  /// The position among the regions sharing the calling code (0 for the
+  /// main region), the order libphonenumber tries them in.
+  let rank: Int
+  /// The pattern a national number of this region starts with, for calling
+  /// codes several regions share (VA `06698` within +39); nil when the
+  /// region is told apart by its number types instead.
+  let leadingDigits: DigitPattern?
+  /// Whether mobile and fixed-line numbers share one pattern (libphonenumber's
+  /// `same_mobile_and_fixed_line_pattern`): then a match is
+  /// ``PhoneNumberType/fixedLineOrMobile``.
+  let sameMobileAndFixedLinePattern: Bool
   /// The international (IDD) prefix pattern, e.g. `00` or `0[09]`.
   let internationalPrefix: DigitPattern?
   /// The pattern matched at the start to strip a national (trunk) prefix and
@@ -46,8 +57,12 @@ public final class RegionMetadata: Sendable {
     regionCode: String, callingCode: Int, isMainRegion: Bool,
     internationalPrefix: DigitPattern?, nationalPrefixForParsing: DigitPattern?,
     nationalPrefixTransform: [TransformPart]?, possibleLengths: [Int], localOnlyLengths: [Int],
-    generalPattern: DigitPattern?
+    generalPattern: DigitPattern?, rank: Int? = nil, leadingDigits: DigitPattern? = nil,
+    sameMobileAndFixedLinePattern: Bool = false
   ) {
+    self.rank = rank ?? (isMainRegion ? 0 : 1)
+    self.leadingDigits = leadingDigits
+    self.sameMobileAndFixedLinePattern = sameMobileAndFixedLinePattern
     self.regionCode = regionCode
     self.callingCode = callingCode
     self.callingCodeDigits = String(callingCode).utf8.map { $0 - 48 }

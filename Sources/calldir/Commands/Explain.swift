@@ -105,10 +105,14 @@ extension Calldir {
 
     private static func json(_ explanation: NumberExplanation, unusable: [(path: String, state: SourceState)]) -> JSONValue {
       let hasNumber = explanation.number != nil
+      // libphonenumber's validity and type, as `normalize --json` gives them.
+      let validity = explanation.number.flatMap { NumberingPlan.standard.validity(of: $0) }
       return [
         "input": .string(explanation.input),
         "number": explanation.number.map { .int($0) } ?? .null,
         "reason": explanation.rejection.map { .string($0) } ?? .null,
+        "valid": hasNumber ? .bool(validity?.isValid == true) : .null,
+        "type": hasNumber ? .string((validity?.type ?? .unknown).rawValue) : .null,
         "version": .int(Int64(explanation.version)),
         "blocked": hasNumber ? .bool(explanation.blocked) : .null,
         "shard": explanation.shard.map { .int(Int64($0)) } ?? .null,

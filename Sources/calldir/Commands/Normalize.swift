@@ -2,6 +2,13 @@ import CalldirSystem
 import CommandLineKit
 import PhoneNumbers
 
+extension Result {
+  fileprivate var isSuccess: Bool {
+    if case .success = self { return true }
+    return false
+  }
+}
+
 extension Calldir {
   /// `calldir normalize`: numbers as written → CXCallDirectoryPhoneNumber digits.
   struct Normalize: RunnableCommand {
@@ -11,6 +18,8 @@ extension Calldir {
       discussion: """
         Prints one line per input, in input order: the digits (country calling code \
         and national number, e.g. 442079460018), or INVALID, a tab and the reason. \
+        With --valid, possible numbers that libphonenumber does not consider valid \
+        are rejected too (INVALID, a tab, "invalid for region XX"). \
         With no NUMBER, reads standard input, one input per line (LF or CRLF). \
         An unknown --region exits 64, suggesting the code meant when it is clear \
         (ch → CH, UK → GB, +41 → CH).
@@ -19,18 +28,21 @@ extension Calldir {
         .positional("number", arity: .zeroOrMore, help: "Numbers to normalize; standard input when none."),
         .option("region", valueName: "cc", defaultValue: "ZZ",
                 help: "Default region (ISO 3166 code, case-sensitive) for numbers without a country code; ZZ for none."),
-        .flag("json", help: "Print one JSON object per input: input, number, reason."),
+        .flag("valid", help: "Reject possible numbers that are not valid (libphonenumber's is_valid_number)."),
+        .flag("json", help: "Print one JSON object per input: input, number, reason, valid, type."),
       ]
     )
 
     let numbers: [String]
     let regionCode: String
     let json: Bool
+    let requireValid: Bool
 
     init(arguments: ParsedArguments) throws {
       numbers = arguments.strings("number")
       regionCode = try arguments.requiredString("region")
       json = arguments.flag("json")
+      requireValid = arguments.flag("valid")
     }
 
     func validate() throws {
@@ -41,19 +53,35 @@ extension Calldir {
       let normalizer = PhoneNumberNormalizer()
       let region = try RegionArgument.resolve(regionCode, plan: normalizer.plan)
       let output = context.standardOutput
+      // A few numbers: compile the number types of their calling codes only.
+      var classifier: NumberClassifier? = nil
+      if !numbers.isEmpty && (json || requireValid) {
+        let codes = numbers.compactMap { try? normalizer.normalize($0, region: region).get() }
+          .compactMap { normalizer.plan.callingCode(of: $0) }
+        classifier = normalizer.plan.classifier(forCallingCodes: Set(codes))
+      }
       func emit(_ input: String) {
         let result = normalizer.normalize(input, region: region)
+        var validity: NumberValidity? = nil
+        if case .success(let value) = result, let classifier {
+          validity = classifier.validity(of: value)
+        }
+        // A possible number `--valid` rejects.
+        let invalid = requireValid && result.isSuccess && validity?.isValid != true
+        let invalidReason = validity?.invalidReason ?? "invalid country calling code"
         if json {
           let number: JSONValue
           let reason: JSONValue
           switch result {
-          case .success(let value): (number, reason) = (.int(value), .null)
+          case .success(let value): (number, reason) = invalid ? (.null, .string(invalidReason)) : (.int(value), .null)
           case .failure(let rejection): (number, reason) = (.null, .string(rejection.description))
           }
-          output.writeJSONLine(["input": .string(input), "number": number, "reason": reason])
+          let valid: JSONValue = result.isSuccess ? .bool(validity?.isValid == true) : .null
+          let type: JSONValue = result.isSuccess ? .string((validity?.type ?? .unknown).rawValue) : .null
+          output.writeJSONLine(["input": .string(input), "number": number, "reason": reason, "valid": valid, "type": type])
         } else {
           switch result {
-          case .success(let value): output.writeLine(String(value))
+          case .success(let value): output.writeLine(invalid ? "INVALID\t\(invalidReason)" : String(value))
           case .failure(let rejection): output.writeLine("INVALID\t\(rejection)")
           }
         }
@@ -61,7 +89,8 @@ extension Calldir {
       if numbers.isEmpty {
         // Large chunks, the byte-level normalizer, all cores, input order.
         do {
-          try BatchNormalizer(normalizer: normalizer, region: region, json: json).run(input: .standardInput) { bytes in
+          let batch = BatchNormalizer(normalizer: normalizer, region: region, json: json, requireValid: requireValid)
+          try batch.run(input: .standardInput) { bytes in
             output.write(bytes: bytes)
             return output.isWritable
           }

@@ -76,10 +76,15 @@ struct BuildSummary {
       "rejectReasons": .object(source.rejectReasons.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }),
     ]
     guard case .object(var members) = counts else { return counts }
-    // Rows a `where` filter left out: shown only for sources that filter.
+    // Rows a `where` filter left out, and numbers not of the source's
+    // `types`: shown only for sources that filter.
+    var at = (members.firstIndex { $0.key == "rejected" } ?? members.count - 1) + 1
     if source.spec.options[value: "where"] != nil {
-      let at = (members.firstIndex { $0.key == "rejected" } ?? members.count - 1) + 1
       members.insert(("filtered", .int(Int64(source.summary.filtered))), at: at)
+      at += 1
+    }
+    if source.spec.numberRules.types != nil {
+      members.insert(("typeFiltered", .int(Int64(source.typeFiltered))), at: at)
     }
     if let evidence = source.evidence {
       members.append(("evidence", [
@@ -161,14 +166,17 @@ struct BuildSummary {
     if sources && !result.sources.isEmpty {
       // Rows a `where` filter left out: a column only when a source filters.
       let filters = result.sources.contains { $0.spec.options[value: "where"] != nil }
+      // Numbers not of a source's `types`: a column only when a source has `types`.
+      let types = result.sources.contains { $0.spec.numberRules.types != nil }
       let header = ["source", "list", "data lines", "accepted", "rejected"] + (filters ? ["filtered"] : [])
-        + ["duplicates", "numbers", "unique"]
+        + (types ? ["other types"] : []) + ["duplicates", "numbers", "unique"]
       let rows = result.sources.map { source in
         [
           source.spec.writtenPath + (source.isAbsent ? " (missing)" : ""), source.spec.list.rawValue,
           String(source.summary.dataLines), String(source.accepted), String(source.rejected),
         ]
           + (filters ? [source.spec.options[value: "where"] != nil ? String(source.summary.filtered) : "-"] : [])
+          + (types ? [source.spec.numberRules.types != nil ? String(source.typeFiltered) : "-"] : [])
           + [
             String(source.contribution.duplicates), String(source.contribution.numbers),
             String(source.contribution.unique),

@@ -31,7 +31,7 @@ enum ExitCodes {
       switch error {
       case .config(let error): code(for: error)
       case .source(.file(let error)): code(reading: error)
-      case .source, .unknownRegion: .dataError
+      case .source, .unknownRegion, .wrongRegion: .dataError
       case .report(let error): code(writing: error)
       case .spill: .ioError
       }

@@ -362,7 +362,7 @@ private func withSource(_ entry: String) -> String {
         == Set([
           "$schema", "dataset", "defaultRegion", "maxRejectRatio",
           "maxRemovalRatio", "deltaHistory", "maxEntriesPerExtension",
-          "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
+          "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources", "maxInvalidRatio",
         ]))
     let text = String(decoding: data, as: UTF8.self)
     for format in SourceFormatRegistry.standard.names {
