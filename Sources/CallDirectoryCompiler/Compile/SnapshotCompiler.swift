@@ -71,7 +71,7 @@ public struct SnapshotCompiler {
       }
       progress?("reading \(tally.path)")
       let summary: SourceSummary
-      let check = NumberCheck(rules: spec.numberRules, region: region, classifier: normalizer.plan.classifier)
+      let check = NumberCheck(rules: spec.numberRules, region: region, plan: normalizer.plan)
       do {
         if spec.list != .identify, let lineReader = reader as? any _LineIndependentReader {
           summary = try readInPieces(

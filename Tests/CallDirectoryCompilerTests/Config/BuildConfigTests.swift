@@ -361,7 +361,7 @@ private func withSource(_ entry: String) -> String {
       Set(properties.keys)
         == Set([
           "$schema", "dataset", "defaultRegion", "maxRejectRatio",
-          "maxRemovalRatio", "deltaHistory", "maxEntriesPerExtension",
+          "maxRemovalRatio", "maxInvalidRatio", "deltaHistory", "maxEntriesPerExtension",
           "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
         ]))
     let text = String(decoding: data, as: UTF8.self)
@@ -369,7 +369,7 @@ private func withSource(_ entry: String) -> String {
       #expect(text.contains("\"\(format)\""))
     }
     for key in [
-      "path", "format", "list", "region", "priority", "number",
+      "path", "format", "list", "region", "priority", "number", "require", "types", "maxInvalidRatio",
       "label", "delimiter",
     ] {
       #expect(text.contains("\"\(key)\""))
