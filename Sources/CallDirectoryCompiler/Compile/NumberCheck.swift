@@ -12,10 +12,19 @@ struct NumberCheck: Sendable {
   /// wrong-region guard (the source has a region).
   let countsNational: Bool
 
-  /// The check for `spec` read in `region`, or nil when nothing needs checking.
-  init?(rules: NumberRules, region: RegionMetadata?, classifier: @autoclosure () -> NumberClassifier) {
+  /// The check for a source with `rules` read in `region`, or nil when
+  /// nothing needs checking. Only the wrong-region guard (no `require`, no
+  /// `types`) needs the types of the region's own calling code alone, which
+  /// compile in a moment; the rules need every region's.
+  init?(rules: NumberRules, region: RegionMetadata?, plan: NumberingPlan) {
     guard rules.checksNumbers || region != nil else { return nil }
-    self.classifier = classifier()
+    if rules.checksNumbers {
+      self.classifier = plan.classifier
+    } else if let region {
+      self.classifier = plan.classifier(forCallingCodes: [region.callingCode])
+    } else {
+      return nil
+    }
     self.requireValid = rules.requireValid
     self.typeMask = rules.types.map { types in
       types.reduce(0) { $0 | 1 << UInt16($1.index) }

@@ -75,7 +75,7 @@ public struct SnapshotCompiler {
       progress?("reading \(tally.path)")
       let summary: SourceSummary
       var evidence: EvidenceCounts?
-      let check = NumberCheck(rules: spec.numberRules, region: region, classifier: normalizer.plan.classifier)
+      let check = NumberCheck(rules: spec.numberRules, region: region, plan: normalizer.plan)
       do {
         if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
           summary = try readInPieces(

@@ -190,7 +190,8 @@ import Testing
     }
     text += "2125550199"  // no final line feed
     try workspace.write("block.txt", text)
-    // 555 numbers are possible but not valid: the wrong-region guard is off.
+    // Most 212-555-XXXX numbers are not valid; the wrong-region guard is not
+    // what this test is about.
     try workspace.config([#"{"path": "block.txt", "format": "lines", "list": "block", "maxInvalidRatio": 1}"#])
     let (snapshot, rejects) = try workspace.compile()
 

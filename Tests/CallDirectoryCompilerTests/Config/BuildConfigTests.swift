@@ -361,15 +361,15 @@ private func withSource(_ entry: String) -> String {
       Set(properties.keys)
         == Set([
           "$schema", "dataset", "defaultRegion", "maxRejectRatio",
-          "maxRemovalRatio", "deltaHistory", "maxEntriesPerExtension",
-          "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources", "maxInvalidRatio",
+          "maxRemovalRatio", "maxInvalidRatio", "deltaHistory", "maxEntriesPerExtension",
+          "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
         ]))
     let text = String(decoding: data, as: UTF8.self)
     for format in SourceFormatRegistry.standard.names {
       #expect(text.contains("\"\(format)\""))
     }
     for key in [
-      "path", "format", "list", "region", "priority", "number",
+      "path", "format", "list", "region", "priority", "number", "require", "types", "maxInvalidRatio",
       "label", "delimiter",
     ] {
       #expect(text.contains("\"\(key)\""))
