@@ -4,12 +4,15 @@ import PhoneNumbers
 /// must give what the String path gives for the same text,
 /// `normalize(String(decoding: bytes, as: UTF8.self), region:)`, on every
 /// input (ill-formed UTF-8 reads as its repaired text); so must the
-/// throwing `number(…)` forms. A disagreement traps: it is a finding.
+/// throwing `number(…)` forms. A disagreement traps: it is a finding. Every
+/// number it gives is also classified (`validity(of:)`), which must know
+/// its calling code; any 64-bit value classifies without trapping.
 ///
 /// Input: byte 0 picks the default region (0: none, otherwise one of the
 /// plan's regions), the rest is the text.
 private let normalizer = PhoneNumberNormalizer()
 private let regionCodes = normalizer.plan.regionCodes
+private let classifier = normalizer.plan.classifier
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -27,5 +30,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let numberViaString = Result { () throws(NormalizationRejection) in try normalizer.number(from: text, region: region) }
   fuzzCheck(numberViaBytes == viaBytes, "number(utf8:) gives \(numberViaBytes), normalize \(viaBytes) for \(described())")
   fuzzCheck(numberViaString == viaString, "number(from:) gives \(numberViaString), normalize \(viaString) for \(described())")
+  if case .success(let number) = viaBytes {
+    fuzzCheck(classifier.validity(of: number) != nil, "+\(number) from \(described()) has no calling code of the plan")
+  }
+  if bytes.count >= 8 {
+    let raw = bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    _ = classifier.validity(of: raw)
+  }
   return 0
 }
