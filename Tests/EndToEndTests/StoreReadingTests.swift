@@ -57,9 +57,10 @@ import Testing
     for version in versions {
       #expect(
         Set(version.keys) == [
-          "version", "dataset", "createdAt", "snapshot", "bytes", "digest", "counts", "forced", "deltas", "changes",
-          "pruned",
+          "version", "dataset", "createdAt", "asOf", "snapshot", "bytes", "digest", "counts", "forced", "deltas",
+          "changes", "pruned",
         ])
+      #expect(version["asOf"] is String)
     }
     #expect((versions[1]["counts"] as? [String: Int])?["blocking"] == 13)
   }
