@@ -252,6 +252,14 @@ final class DigitAutomaton: Sendable {
   /// match at the start, as Python's `re.match`.
   @inline(__always)
   func matchesPrefix(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+    Self.matchesPrefix(digits, transitions: transitions, accepting: accepting)
+  }
+
+  /// `matchesPrefix(_:)` for holders of the raw tables.
+  @inline(__always)
+  static func matchesPrefix(
+    _ digits: UnsafeBufferPointer<UInt8>, transitions: UnsafePointer<Int32>, accepting: UnsafePointer<Bool>
+  ) -> Bool {
     var state = 0
     if accepting[0] { return true }
     for digit in digits {

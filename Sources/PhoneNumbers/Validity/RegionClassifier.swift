@@ -154,15 +154,7 @@ struct TypeCore {
     guard let transitions = leadingTransitions, let accepting = leadingAccepting else {
       return owner._withUnsafeGuaranteedRef { $0.leadingDigitsPatternMatch(digits) }
     }
-    var state = 0
-    if accepting[0] { return true }
-    for digit in digits {
-      let next = transitions[state &* 10 &+ Int(digit & 15) % 10]
-      if next < 0 { return false }
-      state = Int(next)
-      if accepting[state] { return true }
-    }
-    return false
+    return DigitAutomaton.matchesPrefix(digits, transitions: transitions, accepting: accepting)
   }
 
   /// Whether `leading_digits` may still match a number starting with
