@@ -48,35 +48,59 @@ func verdict(_ reached: Bool) -> String {
 
 func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
 
-// MARK: normalize vs Python phonenumbers
+// MARK: normalize vs Python phonenumbers, with and without validity
 
 do {
   let count = quick ? 100_000 : 1_000_000
   log("normalize: \(count) mixed-format inputs")
   let input = try data.mixedNumbers(count: count, name: "mixed-\(count).txt")
+  // What a user would otherwise run: parse and the possible-number check;
+  // with --types, is_valid_number and number_type too (calldir --json).
   let script = data.path("normalize.py")
   try """
     import sys
     import phonenumbers
     from phonenumbers import PhoneNumberFormat
+    types = "--types" in sys.argv
     out = []
     for line in sys.stdin.buffer:
         text = line.rstrip(b"\\n").rstrip(b"\\r").decode("utf-8", "replace")
         try:
             number = phonenumbers.parse(text, "US")
-            out.append(phonenumbers.format_number(number, PhoneNumberFormat.E164)[1:] if phonenumbers.is_possible_number(number) else "INVALID")
+            if not phonenumbers.is_possible_number(number):
+                out.append("INVALID")
+            elif types:
+                valid = phonenumbers.is_valid_number(number)
+                kind = phonenumbers.number_type(number)
+                out.append("%s %s %s" % (phonenumbers.format_number(number, PhoneNumberFormat.E164)[1:], valid, kind))
+            else:
+                out.append(phonenumbers.format_number(number, PhoneNumberFormat.E164)[1:])
         except phonenumbers.NumberParseException:
             out.append("INVALID")
     sys.stdout.write("\\n".join(out) + "\\n")
     """.write(toFile: script, atomically: true, encoding: .utf8)
-  let calldir = try ProcessRunner.median(runs, [binary, "normalize", "--region", "US"], stdin: input)
+  let plain = try ProcessRunner.median(runs, [binary, "normalize", "--region", "US"], stdin: input)
+  let typed = try ProcessRunner.median(runs, [binary, "normalize", "--region", "US", "--json"], stdin: input)
+  let valid = try ProcessRunner.median(runs, [binary, "normalize", "--region", "US", "--valid"], stdin: input)
   var python: Measurement? = nil
+  var pythonTyped: Measurement? = nil
   if (try? ProcessRunner.run(["python3", "-c", "import phonenumbers"], quiet: true).status) == 0 {
     python = try ProcessRunner.median(1, ["python3", script], stdin: input)
+    pythonTyped = try ProcessRunner.median(1, ["python3", script, "--types"], stdin: input)
   } else {
     log("python3 with phonenumbers not found (pip install phonenumbers); no baseline")
   }
-  rows.append(Row(name: "normalize \(count / 1000)k", calldir: calldir, baselineName: "python phonenumbers", baseline: python, floor: 100))
+  rows.append(Row(
+    name: "normalize \(count / 1000)k", calldir: plain, baselineName: "python phonenumbers", baseline: python,
+    floor: 200))
+  rows.append(Row(
+    name: "normalize --json \(count / 1000)k (valid, type)", calldir: typed,
+    baselineName: "python phonenumbers + is_valid_number, number_type", baseline: pythonTyped, floor: 150))
+  // Throughput lost to validity: 1 - (plain time / --valid time).
+  let loss = 1 - plain.seconds / valid.seconds
+  rows.append(Row(
+    name: "normalize --valid \(count / 1000)k", calldir: valid, baselineName: "-", baseline: nil, floor: nil,
+    note: String(format: "%.0f%% of plain normalize's throughput lost (ceiling 30%%) %@", loss * 100, verdict(loss <= 0.30))))
 }
 
 // MARK: build vs sort -u, in every order a list comes in

@@ -106,12 +106,11 @@ public struct BatchNormalizer {
       bounds.append(cut)
     }
     bounds.append(block.count)
-    let classifier = json || requireValid ? normalizer.plan.classifier : nil
     let jobs = (0..<parts).map { part in
       _Job(
         lines: UnsafeBufferPointer(start: base + bounds[part], count: bounds[part + 1] - bounds[part]),
         output: outputs[part], normalizer: normalizer, region: region, json: json,
-        classifier: classifier, requireValid: requireValid)
+        requireValid: requireValid)
     }
     Parallel.forEach(parts: parts) { part in jobs[part].run() }
   }
@@ -124,20 +123,17 @@ private final class _Job: @unchecked Sendable {
   let normalizer: PhoneNumberNormalizer
   let region: RegionMetadata?
   let json: Bool
-  /// Set when numbers need their validity (JSON, or `requireValid`).
-  let classifier: NumberClassifier?
   let requireValid: Bool
   /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
   let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
   init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, normalizer: PhoneNumberNormalizer,
-       region: RegionMetadata?, json: Bool, classifier: NumberClassifier?, requireValid: Bool) {
+       region: RegionMetadata?, json: Bool, requireValid: Bool) {
     self.lines = lines
     self.output = output
     self.normalizer = normalizer
     self.region = region
     self.json = json
-    self.classifier = classifier
     self.requireValid = requireValid
   }
 
@@ -160,6 +156,9 @@ private final class _Job: @unchecked Sendable {
   func run() {
     guard let base = lines.baseAddress else { return }
     let count = lines.count
+    // Numbers need their validity for JSON and for `requireValid`; each
+    // calling code's types compile when its first number comes.
+    var classifier = json || requireValid ? IncrementalClassifier(plan: normalizer.plan) : nil
     var start = 0
     while start < count {
       let end = Self.newline(in: base, from: start, count: count)
@@ -168,7 +167,7 @@ private final class _Job: @unchecked Sendable {
       let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
       let result = normalizer.normalize(utf8: line, region: region)
       var validity: NumberValidity? = nil
-      if let classifier, case .success(let number) = result { validity = classifier.validity(of: number) }
+      if case .success(let number) = result { validity = classifier?.validity(of: number) }
       if json {
         _NormalizeOutput.appendJSON(
           input: line, result: result, validity: validity, requireValid: requireValid, to: output)
@@ -340,35 +339,10 @@ final class _ByteBuffer: @unchecked Sendable {
   /// must have been reserved.
   @inline(__always)
   func appendDecimal(_ value: Int64) {
-    // Two digits per step, written backwards into a small stack buffer.
-    let pairs: StaticString = """
-      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-      8081828384858687888990919293949596979899
-      """
-    let table = pairs.utf8Start
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var remaining = UInt64(bitPattern: value)
-      var start = 20
-      while remaining >= 100 {
-        let pair = Int(remaining % 100) &* 2
-        remaining /= 100
-        start -= 2
-        digits[start] = table[pair]
-        digits[start + 1] = table[pair + 1]
-      }
-      if remaining >= 10 {
-        let pair = Int(remaining) &* 2
-        start -= 2
-        digits[start] = table[pair]
-        digits[start + 1] = table[pair + 1]
-      } else {
-        start -= 1
-        digits[start] = UInt8(truncatingIfNeeded: remaining) &+ 0x30
-      }
-      (base + count).update(from: digits.baseAddress! + start, count: 20 - start)
-      count += 20 - start
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberDigits.capacity) { digits in
+      let first = NumberDigits.write(UInt64(bitPattern: value), into: digits.baseAddress!)
+      for index in first..<NumberDigits.capacity { base[count + index - first] = digits[index] | 0x30 }
+      count += NumberDigits.capacity - first
     }
   }
-
 }

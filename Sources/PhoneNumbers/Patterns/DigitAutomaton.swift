@@ -21,6 +21,14 @@ final class DigitAutomaton: Sendable {
   /// are row offsets (state × 10), which keeps a multiplication off the
   /// chain of dependent loads.
   private nonisolated(unsafe) let totalTransitions: UnsafeMutablePointer<Int32>
+  /// Two digits per step, for automata small enough: row `state` has
+  /// ``pairRowWidth`` entries, 100 for the pairs `d1 d2` (at `d1 * 10 + d2`)
+  /// then 10 for single digits (at `100 + d`), each the next state's row
+  /// offset (state × ``pairRowWidth``), the dead state included. Halves the
+  /// chain of dependent loads a run waits on. Nil when offsets would not
+  /// fit 16 bits (more than 594 states).
+  private nonisolated(unsafe) let pairTransitions: UnsafeMutablePointer<UInt16>?
+  static let pairRowWidth = 110
 
   /// Builds the automaton for `pattern`, or nil when it would exceed
   /// `stateLimit` states (callers then fall back to backtracking).
@@ -194,6 +202,25 @@ final class DigitAutomaton: Sendable {
     self.totalTransitions = .allocate(capacity: transitions.count + 10)
     self.totalTransitions.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
     (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
+    let rows = states.count + 1
+    let width = Self.pairRowWidth
+    if rows * width <= Int(UInt16.max) + 1 {
+      let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: rows * width)
+      let total = self.totalTransitions
+      for state in 0..<rows {
+        for first in 0..<10 {
+          let middle = Int(total[state * 10 + first]) / 10
+          (pairs + state * width + 100 + first).initialize(to: UInt16(middle * width))
+          for second in 0..<10 {
+            let next = Int(total[middle * 10 + second]) / 10
+            (pairs + state * width + first * 10 + second).initialize(to: UInt16(next * width))
+          }
+        }
+      }
+      self.pairTransitions = pairs
+    } else {
+      self.pairTransitions = nil
+    }
   }
 
   /// The tables, for callers that keep the automaton alive.
@@ -201,12 +228,14 @@ final class DigitAutomaton: Sendable {
   var acceptingTable: UnsafeMutablePointer<Bool> { accepting }
   var matchMaskTable: UnsafeMutablePointer<UInt16> { matchMasks }
   var totalTransitionTable: UnsafeMutablePointer<Int32> { totalTransitions }
+  var pairTransitionTable: UnsafeMutablePointer<UInt16>? { pairTransitions }
 
   deinit {
     transitions.deallocate()
     accepting.deallocate()
     matchMasks.deallocate()
     totalTransitions.deallocate()
+    pairTransitions?.deallocate()
   }
 
   /// Which of the patterns (bit i for pattern i of `init(patterns:)`) match
@@ -246,6 +275,37 @@ final class DigitAutomaton: Sendable {
       row = Int(totalTransitions[row &+ Int(digit & 15) % 10])
     }
     return matchMasks[row / 10]
+  }
+
+  /// `fullMatchMask(_:)` two digits per step, over ``pairTransitionTable``.
+  @inline(__always)
+  static func fullMatchMask(
+    _ digits: UnsafeBufferPointer<UInt8>, pairTransitions: UnsafePointer<UInt16>, matchMasks: UnsafePointer<UInt16>
+  ) -> UInt16 {
+    var row = 0
+    var index = 0
+    let count = digits.count
+    while index &+ 2 <= count {
+      let pair = Int(digits[index] & 15) % 10 &* 10 &+ Int(digits[index &+ 1] & 15) % 10
+      row = Int(pairTransitions[row &+ pair])
+      index &+= 2
+    }
+    if index < count {
+      row = Int(pairTransitions[row &+ 100 &+ Int(digits[index] & 15) % 10])
+    }
+    return matchMasks[row / pairRowWidth]
+  }
+
+  /// Whether the automaton still runs after `prefix` (values 0–9): some
+  /// longer input starting with it may match.
+  func isLive(after prefix: [UInt8]) -> Bool {
+    var state = 0
+    for digit in prefix {
+      let next = transitions[state * 10 + Int(digit % 10)]
+      if next < 0 { return false }
+      state = Int(next)
+    }
+    return true
   }
 
   /// Whether some prefix of `digits` (the empty one included) matches: a

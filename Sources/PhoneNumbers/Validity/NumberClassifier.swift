@@ -17,100 +17,91 @@
 ///     let classifier = NumberingPlan.standard.classifier
 ///     classifier.validity(of: 18_002_752_273)?.type  // .tollFree
 public final class NumberClassifier: Sendable {
-  /// Every region's classifier, grouped by calling code in libphonenumber's
-  /// order; they own the cores below.
-  private let classifiers: [RegionClassifier]
-  /// `cores[i]` is `classifiers[i].core`.
-  private nonisolated(unsafe) let cores: UnsafeMutablePointer<UnsafePointer<TypeCore>>
-  /// For each calling code 0...999, where its regions start in `cores` and
-  /// how many there are (0: no calling code).
-  private nonisolated(unsafe) let firstCore: UnsafeMutablePointer<Int32>
-  private nonisolated(unsafe) let coreCount: UnsafeMutablePointer<Int32>
-  /// For a shared calling code, indexed by the first three digits of the
-  /// national number: which of its regions (bit i for the i-th) can be the
-  /// number's (their `leading_digits` may match, or they have none); nil
-  /// for other codes.
-  private nonisolated(unsafe) let candidates: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>?>
+  /// The compiled calling codes; they own the cores the tables below point to.
+  let groups: [Int: CallingCodeTypes]
+  /// For each calling code 0...999, its regions' cores (nil: not compiled,
+  /// or no calling code).
+  private nonisolated(unsafe) let groupCores: UnsafeMutablePointer<UnsafeMutablePointer<UnsafePointer<TypeCore>>?>
+  /// How many regions each calling code has in the plan (0: no calling code).
+  private nonisolated(unsafe) let regionCount: UnsafeMutablePointer<Int32>
+  /// For a compiled shared calling code, ``CallingCodeTypes/candidates``.
+  private nonisolated(unsafe) let groupCandidates: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>?>
 
   /// Compiles `plan`'s number types, or only those of `callingCodes` (the
   /// others then have no verdict).
-  init(plan: NumberingPlan, callingCodes: Set<Int>? = nil) {
-    var classifiers: [RegionClassifier] = []
-    firstCore = .allocate(capacity: 1000)
-    firstCore.initialize(repeating: 0, count: 1000)
-    coreCount = .allocate(capacity: 1000)
-    coreCount.initialize(repeating: 0, count: 1000)
-    candidates = .allocate(capacity: 1000)
-    candidates.initialize(repeating: nil, count: 1000)
-    for (code, regions) in plan.regionsByCallingCode.sorted(by: { $0.key < $1.key })
-    where code > 0 && code < 1000 && callingCodes?.contains(code) != false {
-      firstCore[code] = Int32(classifiers.count)
-      coreCount[code] = Int32(min(regions.count, 32))
-      let group = regions.prefix(32).map { region in
-        let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
-        return RegionClassifier(region: region, descriptions: plan.typeDescriptions[key] ?? [])
-      }
-      classifiers.append(contentsOf: group)
-      guard group.count > 1 else { continue }
-      let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
-      for prefix in 0..<1000 {
-        let digits = [UInt8(prefix / 100), UInt8(prefix / 10 % 10), UInt8(prefix % 10)]
-        var bits: UInt32 = 0
-        for (index, classifier) in group.enumerated()
-        where !classifier.core.pointee.hasLeadingDigits || classifier.core.pointee.leadingDigitsMayMatch(startingWith: digits) {
-          bits |= 1 << UInt32(index)
-        }
-        table[prefix] = bits
-      }
-      candidates[code] = table
+  convenience init(plan: NumberingPlan, callingCodes: Set<Int>? = nil) {
+    var groups: [Int: CallingCodeTypes] = [:]
+    for code in plan.regionsByCallingCode.keys where callingCodes?.contains(code) != false {
+      if let group = CallingCodeTypes(plan: plan, callingCode: code) { groups[code] = group }
     }
-    self.classifiers = classifiers
-    cores = .allocate(capacity: max(1, classifiers.count))
-    for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: UnsafePointer(classifier.core)) }
+    self.init(plan: plan, groups: groups)
+  }
+
+  /// A classifier over calling codes compiled before (shared, not copied).
+  init(plan: NumberingPlan, groups: [Int: CallingCodeTypes]) {
+    self.groups = groups
+    groupCores = .allocate(capacity: 1000)
+    groupCores.initialize(repeating: nil, count: 1000)
+    groupCandidates = .allocate(capacity: 1000)
+    groupCandidates.initialize(repeating: nil, count: 1000)
+    regionCount = .allocate(capacity: 1000)
+    regionCount.initialize(repeating: 0, count: 1000)
+    for (code, regions) in plan.regionsByCallingCode where code > 0 && code < 1000 {
+      regionCount[code] = Int32(min(regions.count, CallingCodeTypes.regionLimit))
+    }
+    for (code, group) in groups {
+      groupCores[code] = group.cores
+      groupCandidates[code] = group.candidates
+    }
   }
 
   deinit {
-    for code in 0..<1000 { candidates[code]?.deallocate() }
-    candidates.deallocate()
-    firstCore.deallocate()
-    coreCount.deallocate()
-    cores.deallocate()
+    groupCores.deallocate()
+    groupCandidates.deallocate()
+    regionCount.deallocate()
   }
 
   /// libphonenumber's verdict on the E.164 number `number` (country calling
   /// code and national significant number, e.g. 41446681800), or nil when
-  /// it starts with no calling code of the plan.
+  /// it starts with no calling code of the plan, or one not compiled here.
   @inline(__always)
   public func validity(of number: Int64) -> NumberValidity? {
-    guard number > 0 else { return nil }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer -> NumberValidity? in
-      // The decimal digits, most significant first, two per division.
-      var count = 0
-      var rest = UInt64(number)
-      while rest >= 100 {
-        let pair = rest % 100
-        rest /= 100
-        buffer[19 &- count] = UInt8(truncatingIfNeeded: pair % 10)
-        buffer[18 &- count] = UInt8(truncatingIfNeeded: pair / 10)
-        count &+= 2
-      }
-      while rest > 0 {
-        buffer[19 &- count] = UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-        count &+= 1
-      }
-      let digits = UnsafeBufferPointer(rebasing: buffer[(20 - count)...])
-      // Calling codes are prefix-free: the first 1 to 3 digits that are one.
-      var code = 0
-      for length in 1...3 where length <= digits.count {
-        code = code &* 10 &+ Int(digits[length &- 1])
-        let regions = Int(coreCount[code])
-        guard regions > 0 else { continue }
-        return validity(
-          nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), code: code, regions: regions)
-      }
-      return nil
+    if case .verdict(let verdict) = lookup(number) { return verdict }
+    return nil
+  }
+
+  /// What ``validity(of:)`` finds for `number`.
+  enum Lookup {
+    case verdict(NumberValidity)
+    /// The number starts with no calling code of the plan.
+    case noCallingCode
+    /// Its calling code's types are not compiled into this classifier.
+    case notCompiled(callingCode: Int)
+  }
+
+  @inline(__always)
+  func lookup(_ number: Int64) -> Lookup {
+    guard number > 0 else { return .noCallingCode }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberDigits.capacity) { buffer -> Lookup in
+      let start = NumberDigits.write(UInt64(number), into: buffer.baseAddress!)
+      return lookup(digits: UnsafeBufferPointer(rebasing: buffer[start...]))
     }
+  }
+
+  /// ``lookup(_:)`` of the number whose decimal digits (values 0–9) are `digits`.
+  @inline(__always)
+  func lookup(digits: UnsafeBufferPointer<UInt8>) -> Lookup {
+    // Calling codes are prefix-free: the first 1 to 3 digits that are one.
+    var code = 0
+    for length in 1...3 where length <= digits.count {
+      code = code &* 10 &+ Int(digits[length &- 1])
+      let regions = Int(regionCount[code])
+      guard regions > 0 else { continue }
+      guard let cores = groupCores[code] else { return .notCompiled(callingCode: code) }
+      return .verdict(validity(
+        nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), code: code, cores: cores, regions: regions))
+    }
+    return .noCallingCode
   }
 
   /// The number type of `number` (``PhoneNumberType/unknown`` when it is not
@@ -122,14 +113,16 @@ public final class NumberClassifier: Sendable {
   /// libphonenumber's `region_code_for_number`, then `_number_type_helper`
   /// in that region.
   @inline(__always)
-  private func validity(nationalNumber: UnsafeBufferPointer<UInt8>, code: Int, regions: Int) -> NumberValidity {
-    let first = cores + Int(firstCore[code])
+  private func validity(
+    nationalNumber: UnsafeBufferPointer<UInt8>, code: Int, cores first: UnsafeMutablePointer<UnsafePointer<TypeCore>>,
+    regions: Int
+  ) -> NumberValidity {
     if regions == 1 {
       let only = first.pointee
       return NumberValidity(type: only.pointee.type(of: nationalNumber), packedRegion: only.pointee.packedRegion)
     }
     var candidateBits: UInt32 = .max
-    if nationalNumber.count >= 3, let table = candidates[code] {
+    if nationalNumber.count >= 3, let table = groupCandidates[code] {
       candidateBits = table[Int(nationalNumber[0]) &* 100 &+ Int(nationalNumber[1]) &* 10 &+ Int(nationalNumber[2])]
     }
     while candidateBits != 0 {
@@ -147,6 +140,85 @@ public final class NumberClassifier: Sendable {
       }
     }
     return NumberValidity(type: .unknown, packedRegion: first.pointee.pointee.packedRegion, isRegionResolved: false)
+  }
+}
+
+/// One calling code's regions compiled for ``NumberClassifier``, in
+/// libphonenumber's order (the main region first).
+final class CallingCodeTypes: Sendable {
+  /// Candidate sets are bit sets of 32 regions (no calling code has more).
+  static let regionLimit = 32
+  let classifiers: [RegionClassifier]
+  /// `cores[i]` is `classifiers[i].core`.
+  nonisolated(unsafe) let cores: UnsafeMutablePointer<UnsafePointer<TypeCore>>
+  /// For a shared calling code, indexed by the first three digits of the
+  /// national number: which of its regions (bit i for the i-th) can be the
+  /// number's (their `leading_digits` may match, or they have none and one
+  /// of their patterns may); nil for a code of one region.
+  nonisolated(unsafe) let candidates: UnsafeMutablePointer<UInt32>?
+
+  /// Compiles the regions of `callingCode`, or nil when the plan has none.
+  init?(plan: NumberingPlan, callingCode code: Int) {
+    guard code > 0 && code < 1000, let regions = plan.regionsByCallingCode[code], !regions.isEmpty else { return nil }
+    let classifiers = regions.prefix(Self.regionLimit).map { region in
+      let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
+      return RegionClassifier(region: region, descriptions: plan.typeDescriptions[key] ?? [])
+    }
+    self.classifiers = classifiers
+    cores = .allocate(capacity: classifiers.count)
+    for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: UnsafePointer(classifier.core)) }
+    guard classifiers.count > 1 else {
+      candidates = nil
+      return
+    }
+    let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
+    for prefix in 0..<1000 {
+      let digits = [UInt8(prefix / 100), UInt8(prefix / 10 % 10), UInt8(prefix % 10)]
+      var bits: UInt32 = 0
+      // A region without `leading_digits` is the number's only if one of
+      // its types matches, which cannot happen once its automaton is dead.
+      for (index, classifier) in classifiers.enumerated()
+      where classifier.core.pointee.hasLeadingDigits
+        ? classifier.core.pointee.leadingDigitsMayMatch(startingWith: digits)
+        : classifier.mayMatchSomeType(startingWith: digits) {
+        bits |= 1 << UInt32(index)
+      }
+      table[prefix] = bits
+    }
+    candidates = table
+  }
+
+  deinit {
+    cores.deallocate()
+    candidates?.deallocate()
+  }
+}
+
+/// A classifier for one thread's stream of numbers that compiles each
+/// calling code's types when the first of its numbers comes (a single
+/// region's types compile in well under a millisecond; all of them take
+/// tens). The codes compiled are shared through the plan, so every copy
+/// and every later classifier of the plan finds them ready.
+struct IncrementalClassifier {
+  private let plan: NumberingPlan
+  private var compiled: NumberClassifier
+
+  init(plan: NumberingPlan) {
+    self.plan = plan
+    compiled = plan.classifierBox.classifier(for: plan, adding: nil)
+  }
+
+  /// ``NumberClassifier/validity(of:)``, compiling the number's calling
+  /// code first if needed.
+  @inline(__always)
+  mutating func validity(of number: Int64) -> NumberValidity? {
+    switch compiled.lookup(number) {
+    case .verdict(let verdict): return verdict
+    case .noCallingCode: return nil
+    case .notCompiled(let code):
+      compiled = plan.classifierBox.classifier(for: plan, adding: code)
+      return compiled.validity(of: number)
+    }
   }
 }
 
@@ -193,20 +265,45 @@ extension NumberingPlan {
   }
 }
 
-/// Holds a plan's classifier, built once under a lock by the first caller.
+/// Holds a plan's compiled calling codes, under a lock: the classifier
+/// of every code (``NumberingPlan/classifier``, built once by the first
+/// caller), or of the codes compiled so far one by one.
 final class _ClassifierBox: @unchecked Sendable {
   private var mutex = pthread_mutex_t()
-  private var built: NumberClassifier?
+  private var latest: NumberClassifier?
+  private var complete = false
 
   init() { pthread_mutex_init(&mutex, nil) }
   deinit { pthread_mutex_destroy(&mutex) }
 
+  /// The classifier of every calling code of `plan`.
   func classifier(for plan: NumberingPlan) -> NumberClassifier {
     pthread_mutex_lock(&mutex)
     defer { pthread_mutex_unlock(&mutex) }
-    if let built { return built }
-    let classifier = NumberClassifier(plan: plan)
-    built = classifier
+    if complete, let latest { return latest }
+    var groups = latest?.groups ?? [:]
+    for code in plan.regionsByCallingCode.keys where groups[code] == nil {
+      groups[code] = CallingCodeTypes(plan: plan, callingCode: code)
+    }
+    let classifier = NumberClassifier(plan: plan, groups: groups)
+    latest = classifier
+    complete = true
+    return classifier
+  }
+
+  /// The latest classifier, with `code` compiled into it if it was not.
+  func classifier(for plan: NumberingPlan, adding code: Int?) -> NumberClassifier {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    let current = latest ?? NumberClassifier(plan: plan, groups: [:])
+    guard let code, current.groups[code] == nil, let group = CallingCodeTypes(plan: plan, callingCode: code) else {
+      latest = current
+      return current
+    }
+    var groups = current.groups
+    groups[code] = group
+    let classifier = NumberClassifier(plan: plan, groups: groups)
+    latest = classifier
     return classifier
   }
 }

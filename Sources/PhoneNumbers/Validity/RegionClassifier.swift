@@ -54,6 +54,7 @@ final class RegionClassifier: Sendable {
     core = .allocate(capacity: 1)
     core.initialize(to: TypeCore(
       transitions: automaton.map { UnsafePointer($0.totalTransitionTable) },
+      pairTransitions: automaton?.pairTransitionTable.map { UnsafePointer($0) },
       matchMasks: automaton.map { UnsafePointer($0.matchMaskTable) },
       lengthMasks: UnsafePointer(lengthMaskStorage),
       premiumRate: bits[.premiumRate] ?? 0, tollFree: bits[.tollFree] ?? 0, sharedCost: bits[.sharedCost] ?? 0,
@@ -83,6 +84,13 @@ final class RegionClassifier: Sendable {
     return mask
   }
 
+  /// Whether some pattern of the region may match a number starting with
+  /// `prefix` (false: the combined automaton is dead after it).
+  func mayMatchSomeType(startingWith prefix: [UInt8]) -> Bool {
+    guard let automaton else { return true }
+    return automaton.isLive(after: prefix)
+  }
+
   /// `leading_digits` by backtracking, when its automaton could not be built.
   func leadingDigitsPatternMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let pattern = region.leadingDigits else { return false }
@@ -97,6 +105,8 @@ struct TypeCore {
   static let lengthLimit = 32
   /// The combined automaton's table with a dead state (no -1 entries).
   let transitions: UnsafePointer<Int32>?
+  /// The combined automaton two digits per step, when it is small enough.
+  let pairTransitions: UnsafePointer<UInt16>?
   let matchMasks: UnsafePointer<UInt16>?
   /// For each length 0..<32, the patterns whose possible lengths allow it (a
   /// pattern without lengths allows every length).
@@ -119,6 +129,9 @@ struct TypeCore {
     let lengthMask = lengthMasks[digits.count]
     // libphonenumber gives up at once when the general description fails.
     guard lengthMask & 1 != 0 else { return 0 }
+    if let pairTransitions, let matchMasks {
+      return DigitAutomaton.fullMatchMask(digits, pairTransitions: pairTransitions, matchMasks: matchMasks) & lengthMask
+    }
     guard let transitions, let matchMasks else {
       return owner._withUnsafeGuaranteedRef { $0.separateMatchMask(digits, lengthMask: lengthMask) }
     }
