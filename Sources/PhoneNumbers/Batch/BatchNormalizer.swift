@@ -153,41 +153,87 @@ private final class _Job: @unchecked Sendable {
     return index
   }
 
+  /// Lines normalized before their numbers are classified together: a
+  /// loop of classifications alone lets the processor overlap one number's
+  /// table walk with the next one's.
+  static let groupSize = 64
+
   func run() {
     guard let base = lines.baseAddress else { return }
     let count = lines.count
+    guard json || requireValid else {
+      var start = 0
+      while start < count {
+        let line = Self.line(in: base, from: &start, count: count)
+        emit(line, normalizer.normalize(utf8: line, region: region), validity: nil)
+      }
+      return
+    }
     // Numbers need their validity for JSON and for `requireValid`; each
     // calling code's types compile when its first number comes.
-    var classifier = json || requireValid ? IncrementalClassifier(plan: normalizer.plan) : nil
+    var classifier = IncrementalClassifier(plan: normalizer.plan)
+    let group = Self.groupSize
+    let groupLines = UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>.allocate(capacity: group)
+    let results = UnsafeMutablePointer<Result<Int64, NormalizationRejection>>.allocate(capacity: group)
+    let validities = UnsafeMutablePointer<NumberValidity?>.allocate(capacity: group)
+    defer {
+      groupLines.deallocate()
+      results.deallocate()
+      validities.deallocate()
+    }
     var start = 0
     while start < count {
-      let end = Self.newline(in: base, from: start, count: count)
-      var lineEnd = end
-      if lineEnd > start && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
-      let result = normalizer.normalize(utf8: line, region: region)
-      var validity: NumberValidity? = nil
-      if case .success(let number) = result { validity = classifier?.validity(of: number) }
-      if json {
-        _NormalizeOutput.appendJSON(
-          input: line, result: result, validity: validity, requireValid: requireValid, to: output)
-      } else {
-        switch result {
-        case .success(let number):
-          if requireValid, validity?.isValid != true {
-            output.append("INVALID\t")
-            _NormalizeOutput.appendInvalidReason(validity, to: output)
-            output.append("\n")
-            break
-          }
-          output.reserve(24)
-          output.appendDecimal(number)
-          output.appendByte(0x0A)
-        case .failure(let rejection):
-          output.append(invalidLines[rejection.index])
-        }
+      var filled = 0
+      while filled < group && start < count {
+        let line = Self.line(in: base, from: &start, count: count)
+        (groupLines + filled).initialize(to: line)
+        (results + filled).initialize(to: normalizer.normalize(utf8: line, region: region))
+        filled += 1
       }
-      start = end + 1
+      for index in 0..<filled {
+        var validity: NumberValidity? = nil
+        if case .success(let number) = results[index] { validity = classifier.validity(of: number) }
+        (validities + index).initialize(to: validity)
+      }
+      for index in 0..<filled { emit(groupLines[index], results[index], validity: validities[index]) }
+      groupLines.deinitialize(count: filled)
+      results.deinitialize(count: filled)
+      validities.deinitialize(count: filled)
+    }
+  }
+
+  /// The line starting at `start` (without its LF or CR LF); `start` moves
+  /// past it.
+  @inline(__always)
+  static func line(in base: UnsafePointer<UInt8>, from start: inout Int, count: Int) -> UnsafeBufferPointer<UInt8> {
+    let end = newline(in: base, from: start, count: count)
+    var lineEnd = end
+    if lineEnd > start && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+    let line = UnsafeBufferPointer(start: base + start, count: lineEnd - start)
+    start = end + 1
+    return line
+  }
+
+  /// Writes the output line for one input line.
+  @inline(__always)
+  func emit(_ line: UnsafeBufferPointer<UInt8>, _ result: Result<Int64, NormalizationRejection>, validity: NumberValidity?) {
+    if json {
+      _NormalizeOutput.appendJSON(input: line, result: result, validity: validity, requireValid: requireValid, to: output)
+      return
+    }
+    switch result {
+    case .success(let number):
+      if requireValid, validity?.isValid != true {
+        output.append("INVALID\t")
+        _NormalizeOutput.appendInvalidReason(validity, to: output)
+        output.append("\n")
+        return
+      }
+      output.reserve(24)
+      output.appendDecimal(number)
+      output.appendByte(0x0A)
+    case .failure(let rejection):
+      output.append(invalidLines[rejection.index])
     }
   }
 }
