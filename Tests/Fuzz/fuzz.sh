@@ -30,6 +30,8 @@ FUZZ_JOBS=${FUZZ_JOBS:-1}
 SWIFT=${SWIFT:-swift}
 SWIFTC=${SWIFTC:-swiftc}
 FUZZ=.build/fuzz
+# Process-wide constants LeakSanitizer would report at exit (see the file).
+export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 TAG=${SANITIZE//,/-}
 BUILD=$FUZZ/$TAG          # SwiftPM's build of the library modules, per set of sanitizers
 MODULES_DIR=$BUILD/release
