@@ -22,6 +22,41 @@ import Testing
     if fast != PackedOutcome.notHandled {
       #expect(PackedOutcome.result(fast) == expected, "fast path: \(label)", sourceLocation: sourceLocation)
     }
+    if let exact = bytes.withUnsafeBufferPointer({ normalizer.exactE164(utf8: $0) }) {
+      #expect(.success(exact) == expected, "exact E.164 path: \(label)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// `+` and digits for every calling code, national numbers of every
+  /// length starting with every digit (national prefixes included), in
+  /// every region the plan's codes name and with none.
+  @Test func exactE164PathAgreesForEveryCallingCode() {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func nextDigit() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % 10
+    }
+    var answered = 0
+    var asked = 0
+    for code in 1..<1000 where normalizer.plan.isCallingCode(code) {
+      for length in 0...15 {
+        for first in 0..<10 {
+          var national = length > 0 ? String(first) : ""
+          while national.count < length { national += String(nextDigit()) }
+          let input = "+\(code)\(national)"
+          for region in [nil, normalizer.plan.region("US"), normalizer.plan.region("DE")] { checkAgreement(input, region) }
+          asked += 1
+          if Array(input.utf8).withUnsafeBufferPointer({ normalizer.exactE164(utf8: $0) }) != nil { answered += 1 }
+        }
+      }
+    }
+    // Most lengths of most codes are impossible (about a sixth answer); a
+    // tenth is a floor that still catches a path that stopped answering.
+    #expect(answered > asked / 10)
+    for text in ["+", "+1", "+12", "+0123456789", "+1 2025550123", "+12025550123 ", "++12025550123", "+1202555012a"] {
+      #expect(Array(text.utf8).withUnsafeBufferPointer({ normalizer.exactE164(utf8: $0) }) == nil, "\(text)")
+    }
+    #expect(Array("+12025550123".utf8).withUnsafeBufferPointer({ normalizer.exactE164(utf8: $0) }) == 12_025_550_123)
   }
 
   @Test func agreesOnTheCorpus() throws {

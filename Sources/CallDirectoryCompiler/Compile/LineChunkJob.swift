@@ -44,6 +44,10 @@ final class LineChunkJob: @unchecked Sendable {
     check: NumberCheck?
   ) {
     numbers.reserveCapacity(bytes.count / 8)
+    // `+` and digits: the exact E.164 path, unless the number's type or
+    // validity must be checked (numbers written with a country code never
+    // count for the wrong-region guard).
+    let bareNumbers = Format._bareNumberLineIsRecord && check.map { !$0.requireValid && $0.typeMask == nil } != false
     bytes.withUnsafeBufferPointer { buffer in
       tooLongStart.withUnsafeBufferPointer { tooLong in
       let piece = _LinePiece(bytes: buffer, endsWithTooLongLine: endsWithTooLongLine, tooLongStart: tooLong)
@@ -51,6 +55,11 @@ final class LineChunkJob: @unchecked Sendable {
       summary.physicalLines = _forEachLine(
         in: piece, firstLine: 1,
         onLine: { p, count, line in
+          if bareNumbers, let number = normalizer.exactE164(utf8: UnsafeBufferPointer(start: p, count: count)) {
+            summary.records += 1
+            numbers.append(number)
+            return
+          }
           switch Format._parseLine(p, count) {
           case .skip:
             break

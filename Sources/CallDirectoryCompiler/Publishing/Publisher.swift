@@ -171,13 +171,37 @@ public struct Publisher {
     let compiled = clock.now
     var checks = guards.sourceChecks(snapshot.sources)
 
-    // Write the full snapshot; identical content publishes nothing.
+    // Write the full snapshot, and on another core the shard blobs when the
+    // version needs them; identical content publishes nothing.
     let snapshotName = StoreLayout.snapshotName(version)
     let pendingPath = pending.add(pendingLocation(for: snapshotName))
+    var shardBlobs = ShardBlobs(
+      previous: try latest.map { record throws(BuildError) in
+        try storeCall { () throws(StoreError) in try catalog?.shards(ofVersion: record.version) ?? [] }
+      } ?? [])
     options.progress?("writing version \(version)")
-    let header = try Self.writeSnapshot(
-      blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
-      version: version, dataset: config.dataset, to: pendingPath)
+    var fullSnapshot: Swift.Result<BlobHeader, BuildError>?
+    func writeFull() {
+      fullSnapshot = Swift.Result { () throws(BuildError) in
+        try Self.writeSnapshot(
+          blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
+          version: version, dataset: config.dataset, to: pendingPath)
+      }
+    }
+    if shardBlobs.needed(for: snapshot, config: config) {
+      Parallel.run(
+        background: {
+          shardBlobs.write(
+            of: snapshot, version: version, config: config, directory: store.snapshotsDirectory,
+            at: pendingLocation(for:))
+        },
+        foreground: writeFull)
+      for path in shardBlobs.paths { pending.add(path) }
+    } else {
+      writeFull()
+    }
+    guard let fullSnapshot else { throw .store(.file(FileError(operation: "write", path: pendingPath, errno: .ioError))) }
+    let header = try fullSnapshot.get()
     if let latest, latest.digest == header.contentDigest.hex, !checks.contains(where: { !$0.passed }) {
       var result = Result(
         version: latest.version, unchanged: true, dryRun: options.dryRun, snapshotPath: store.path(latest.path),
@@ -252,9 +276,9 @@ public struct Publisher {
           fromVersion: base.version, toVersion: version, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
       }
 
-      let (shards, shardDeltas) = try writeShards(
-        of: snapshot, version: version, config: config, latest: latest, bases: bases, catalog: catalog,
-        pending: &pending, renames: &renames, warnings: &warnings)
+      let (shards, shardDeltas) = try recordShards(
+        shardBlobs, version: version, bases: bases, catalog: catalog, pending: &pending, renames: &renames,
+        warnings: &warnings)
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
@@ -549,44 +573,15 @@ public struct Publisher {
 
   // MARK: - Shards
 
-  /// Writes the shard blobs and their deltas when the config asks for
-  /// sharding and the snapshot needs it (or the previous version was sharded).
-  private func writeShards(
-    of snapshot: CompiledSnapshot, version: Int, config: BuildConfig, latest: SnapshotRecord?,
-    bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
+  /// Records the shard blobs written with the full snapshot (renamed into
+  /// place with it) and writes their deltas from the bases' shards.
+  private func recordShards(
+    _ blobs: ShardBlobs, version: Int, bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
     renames: inout [(from: String, to: String)], warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
-    let limit = config.maxEntriesPerExtension
-    let previous = try latest.flatMap { record throws(StoreError) in try catalog?.shards(ofVersion: record.version) } ?? []
-    let total = snapshot.statistics.blocking + snapshot.statistics.identification
-    guard total > limit || !previous.isEmpty else { return ([], []) }
-
-    let lowers: [Int64]
-    let written: [ShardWriter.Written]
-    var paths: [String] = []
-    do {
-      options.progress?("planning shards")
-      lowers = try ShardPlanner(limit: limit).boundaries(
-        blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
-      guard lowers.count <= config.maxExtensions else {
-        throw StoreError.capacity(
-          needed: lowers.count, maxExtensions: config.maxExtensions, perExtension: limit,
-          entries: snapshot.statistics.blocking + snapshot.statistics.identification)
-      }
-      for shard in 1...lowers.count {
-        paths.append(pending.add(pendingLocation(for: StoreLayout.snapshotName(version, shard: shard))))
-      }
-      options.progress?("writing \(lowers.count) shards")
-      var writer = ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
-      writer.dataset = config.dataset
-      written = try writer.write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
-    } catch let error as StoreError {
-      throw error
-    } catch BlobError.io(let error) {
-      throw .file(error)
-    } catch {
-      throw .file(FileError(operation: "write shards in", path: store.snapshotsDirectory, errno: .ioError, detail: "\(error)"))
-    }
+    if let failure = blobs.failure { throw failure }
+    let (lowers, paths, written) = (blobs.lowers, blobs.paths, blobs.written)
+    guard !lowers.isEmpty else { return ([], []) }
     var shards: [ShardRecord] = []
     var shardDeltas: [ShardDeltaRecord] = []
     let baseShards = try bases.map { base throws(StoreError) in

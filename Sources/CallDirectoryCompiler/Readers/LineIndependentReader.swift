@@ -18,6 +18,10 @@ protocol _LineIndependentReader: SourceReader, _ChunkSizeAdjustable {
   var input: SourceInput { get }
   /// What one line (without its line ending) holds.
   static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome
+  /// Whether a line that is exactly `+` and digits is always the record
+  /// `.record(0, count)`, so that a compiler may hand it to the normalizer's
+  /// exact E.164 path without parsing it (`lines`: yes).
+  static var _bareNumberLineIsRecord: Bool { get }
 }
 
 extension _LineIndependentReader {
@@ -57,5 +61,10 @@ extension _LineIndependentReader {
   }
 }
 
-extension LinesSourceReader: _LineIndependentReader {}
-extension PatternsSourceReader: _LineIndependentReader {}
+extension LinesSourceReader: _LineIndependentReader {
+  static var _bareNumberLineIsRecord: Bool { true }
+}
+
+extension PatternsSourceReader: _LineIndependentReader {
+  static var _bareNumberLineIsRecord: Bool { false }
+}

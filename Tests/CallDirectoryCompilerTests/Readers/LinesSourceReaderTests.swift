@@ -154,3 +154,24 @@ import Testing
   }
 
 }
+
+/// The compiler hands a `lines` line that is `+` and digits straight to the
+/// normalizer's exact E.164 path: that is only right while the reader would
+/// make the whole line a record.
+@Suite struct BareNumberLineTests {
+  @Test func everyPlusAndDigitsLineIsAWholeRecord() {
+    #expect(LinesSourceReader._bareNumberLineIsRecord)
+    var state: UInt64 = 7
+    for length in 0...20 {
+      for _ in 0..<50 {
+        var line = [UInt8(ascii: "+")]
+        for _ in 0..<length {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          line.append(UInt8(ascii: "0") + UInt8(state >> 60) % 10)
+        }
+        let outcome = line.withUnsafeBufferPointer { LinesSourceReader._parseLine($0.baseAddress!, $0.count) }
+        #expect(outcome == .record(0, line.count), "\(String(decoding: line, as: UTF8.self))")
+      }
+    }
+  }
+}
