@@ -27,6 +27,25 @@ import Testing
     }
   }
 
+  @Test func eightDigitWordsAreTestedAndReadByteByByte() {
+    func word(_ bytes: [UInt8]) -> UInt64 {
+      bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+    }
+    let digits = Array("31415926".utf8)
+    #expect(PhoneNumberNormalizer.areEightDigits(word(digits)))
+    #expect(PhoneNumberNormalizer.eightDigitValue(word(digits)) == 31_415_926)
+    #expect(PhoneNumberNormalizer.eightDigitValue(word(Array("99999999".utf8))) == 99_999_999)
+    #expect(PhoneNumberNormalizer.eightDigitValue(word(Array("00000001".utf8))) == 1)
+    // Every byte value in every position: a digit only for "0"..."9".
+    for position in 0..<8 {
+      for byte in 0...255 {
+        var bytes = digits
+        bytes[position] = UInt8(byte)
+        #expect(PhoneNumberNormalizer.areEightDigits(word(bytes)) == (0x30...0x39).contains(byte), "\(byte) at \(position)")
+      }
+    }
+  }
+
   /// `+` and digits for every calling code, national numbers of every
   /// length starting with every digit (national prefixes included), in
   /// every region the plan's codes name and with none.

@@ -17,22 +17,30 @@ extension PhoneNumberNormalizer {
   public func exactE164(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
     let count = text.count
     guard count >= 4 && count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return nil }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> Int64? in
-      let digits = buffer.baseAddress!
-      var value: Int64 = 0
-      for index in 1..<count {
-        let digit = base[index] &- 0x30
-        guard digit < 10 else { return nil }
-        digits[index &- 1] = digit
-        value = value &* 10 &+ Int64(digit)
-      }
+    // The digits right-aligned in 16 bytes of ASCII zeros, checked and read
+    // eight at a time; leading zeros change neither test nor value.
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words -> Int64? in
+      let zeros: UInt64 = 0x3030_3030_3030_3030
+      words[0] = zeros
+      words[1] = zeros
+      let bytes = UnsafeMutableRawPointer(words.baseAddress!)
+      let digitCount = count &- 1
+      let first = 16 &- digitCount
+      (bytes + first).copyMemory(from: base + 1, byteCount: digitCount)
+      let high = UInt64(littleEndian: words[0])
+      let low = UInt64(littleEndian: words[1])
+      guard Self.areEightDigits(high), Self.areEightDigits(low) else { return nil }
+      words[0] = (high &- zeros).littleEndian
+      words[1] = (low &- zeros).littleEndian
+      let value = Int64(Self.eightDigitValue(high) &* 100_000_000 &+ Self.eightDigitValue(low))
+      let digits = bytes.assumingMemoryBound(to: UInt8.self) + first
       guard digits[0] != 0 else { return nil }
       let mains = plan.mainCores.cores
       var code = 0
       for length in 1...3 {
         code = code &* 10 &+ Int(digits[length &- 1])
         guard let main = mains[code] else { continue }
-        let national = UnsafeBufferPointer(start: digits + length, count: count &- 1 &- length)
+        let national = UnsafeBufferPointer(start: digits + length, count: digitCount &- length)
         guard national.count >= 2, main.pointee.nationalPrefixCannotStart(national) else { return nil }
         switch main.pointee.lengthCheck(national.count) {
         case .possible, .possibleLocalOnly: return value
@@ -41,6 +49,24 @@ extension PhoneNumberNormalizer {
       }
       return nil
     }
+  }
+
+  /// Whether each of the eight bytes of `word` is an ASCII digit.
+  @inline(__always)
+  static func areEightDigits(_ word: UInt64) -> Bool {
+    // High nibbles 3, and adding 6 to each byte keeps them 3 (no byte past 9).
+    (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+      == 0x3333_3333_3333_3333
+  }
+
+  /// The value of eight ASCII digits loaded little-endian (the first digit
+  /// in the lowest byte): pairs, then quadruples, then the whole.
+  @inline(__always)
+  static func eightDigitValue(_ word: UInt64) -> UInt64 {
+    // (In Swift, >> binds tighter than &*.)
+    var value = ((word & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+    value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+    return (((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32) & 0xFFFF_FFFF
   }
 }
 
