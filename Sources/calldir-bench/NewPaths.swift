@@ -109,6 +109,49 @@ enum NewPathsBenchmark {
     }
   }
 
+  /// A build from a file in ARCEP's MAJNUM layout (ISO-8859-1, `;`, one
+  /// range per row, territories quoted where their names hold a comma),
+  /// generated with `rows` rows, through the `arcep-majnum` preset.
+  static func majnum(_ data: Datasets, binary: String, rows: Int, runs: Int) throws -> Row {
+    let file = data.path("majnum-\(rows).csv")
+    if !FileManager.default.fileExists(atPath: file) {
+      // (national prefix of the block, territory as published): mainland
+      // geographic and mobile blocks, then the overseas plans.
+      let blocks: [(String, String)] = [
+        ("01", "Métropole"), ("02", "Métropole"), ("03", "Métropole"), ("04", "Métropole"), ("05", "Métropole"),
+        ("06", "Métropole"), ("07", "Métropole"), ("09", "National"), ("080", "National"),
+        ("0590", "\"Guadeloupe, St Martin et St Barthélemy\""), ("0596", "Martinique"), ("0594", "Guyane"),
+        ("0262", "La Réunion"), ("0692", "\"La Réunion - Océan indien\""), ("0269", "Mayotte"),
+        ("0508", "Saint Pierre et Miquelon"),
+      ]
+      let operators = ["FRTE", "SFR0", "BOUY", "OUTR", "SRR", "FREE", "LYCA", "ORRE"]
+      var generator = SplitMix64(seed: 61)
+      var text = "EZABPQM;Tranche_Debut;Tranche_Fin;Mnémo;Territoire;Date_Attribution\r\n"
+      var used = Set<String>()
+      while used.count < rows {
+        let (prefix, territory) = blocks[Int(generator.next(below: UInt64(blocks.count)))]
+        // A block of 10,000 numbers: the national prefix, then digits up to six in all.
+        var block = prefix
+        while block.count < 6 { block += String(generator.next(below: 10)) }
+        guard used.insert(block).inserted else { continue }
+        let mnemo = operators[Int(generator.next(below: UInt64(operators.count)))]
+        text += "\(block);\(block)0000;\(block)9999;\(mnemo);\(territory);01/01/2017\r\n"
+      }
+      guard let latin1 = text.data(using: .isoLatin1) else { throw BenchError.data("majnum text is not latin-1") }
+      try latin1.write(to: URL(fileURLWithPath: file))
+    }
+    let config = data.path("majnum-\(rows).json")
+    try "{\"sources\": [{\"path\": \"\(file)\", \"format\": \"arcep-majnum\", \"list\": \"block\"}]}"
+      .write(toFile: config, atomically: true, encoding: .utf8)
+    let store = data.path("store-majnum-\(rows)")
+    let build = try ProcessRunner.median(runs, [binary, "build", "--config", config, "--store", store]) {
+      try? FileManager.default.removeItem(atPath: store)
+    }
+    return Row(
+      name: "build arcep-majnum, \(rows / 1000)k ranges", calldir: build, baselineName: "-", baseline: nil, floor: nil,
+      note: String(format: "%.3f s, peak %@ (ranges are never expanded)", build.seconds, mib(build.peakBytes)))
+  }
+
   /// `report` on a store of `versions` versions.
   static func report(_ data: Datasets, binary: String, versions: Int, runs: Int) throws -> Row {
     let base = frenchNumbers(count: 20_000, digit: 3, seed: 51)

@@ -130,29 +130,41 @@ do {
   if published.count != 1 { log("warning: the input orders did not publish identical snapshots") }
 }
 
-// MARK: diff vs comm -3
+// MARK: diff vs comm -3, on snapshots of several shapes
 
-do {
-  let count = quick ? 1_000_000 : 10_000_000
-  log("diff: two \(count)-entry snapshots, 1% adds and 1% removes")
+/// A diff of `old` against a copy with 1% of its numbers removed and as many
+/// added, against `comm -3` on the same numbers as sorted text.
+func diffRow(_ name: String, old: [Int64], tag: String) throws -> Row {
   var generator = SplitMix64(seed: 21)
-  let old = DatasetShapes.scattered(count: count, universeScale: 1, seed: 5)
   var new: [Int64] = []
   new.reserveCapacity(old.count + old.count / 100)
   for number in old where generator.next(below: 100) != 0 { new.append(number) }
-  for _ in 0..<(count / 100) { new.append(old[Int(generator.next(below: UInt64(old.count)))] + 1) }
+  for _ in 0..<(old.count / 100) { new.append(old[Int(generator.next(below: UInt64(old.count)))] + 1) }
   new = Array(Set(new)).sorted()
-  let oldBlob = data.path("diff-old-\(count).cdir")
-  let newBlob = data.path("diff-new-\(count).cdir")
+  let oldBlob = data.path("diff-\(tag)-old.cdir")
+  let newBlob = data.path("diff-\(tag)-new.cdir")
   if !FileManager.default.fileExists(atPath: newBlob) {
     _ = try Snapshot(version: 1, blocking: old).write(to: oldBlob)
     _ = try Snapshot(version: 2, blocking: new).write(to: newBlob)
   }
-  let oldText = try data.file("diff-old-\(count).txt") { sink in for number in old.map(String.init).sorted() { sink.write(number) } }
-  let newText = try data.file("diff-new-\(count).txt") { sink in for number in new.map(String.init).sorted() { sink.write(number) } }
+  let oldText = try data.file("diff-\(tag)-old.txt") { sink in for number in old.map(String.init).sorted() { sink.write(number) } }
+  let newText = try data.file("diff-\(tag)-new.txt") { sink in for number in new.map(String.init).sorted() { sink.write(number) } }
   let calldir = try ProcessRunner.median(runs, [binary, "diff", oldBlob, newBlob, "--output", data.path("diff.cdir")])
   let comm = try ProcessRunner.median(runs, ["env", "LC_ALL=C", "comm", "-3", oldText, newText])
-  rows.append(Row(name: "diff 2×\(count / 1_000_000)M", calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 10))
+  return Row(name: name, calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 15)
+}
+
+do {
+  let count = quick ? 1_000_000 : 10_000_000
+  log("diff: two \(count)-entry snapshots, 1% adds and 1% removes")
+  rows.append(try diffRow(
+    "diff 2×\(count / 1_000_000)M, 1% changed", old: DatasetShapes.scattered(count: count, universeScale: 1, seed: 5),
+    tag: "scattered-\(count)"))
+  log("diff: expanded ranges and 200k scattered numbers, 1% changed")
+  let blocks = DatasetShapes.prefixBlocks(scale: quick ? 0.1 : 1)
+  rows.append(try diffRow("diff expanded ranges (\(blocks.count / 1000)k), 1% changed", old: blocks, tag: "blocks"))
+  let sparse = DatasetShapes.sparse()
+  rows.append(try diffRow("diff 200k scattered, 1% changed", old: sparse, tag: "sparse"))
 }
 
 // MARK: decode speed
@@ -224,6 +236,8 @@ do {
   rows.append(try NewPathsBenchmark.explain(data, binary: binary, count: quick ? 1_000_000 : 10_000_000, runs: runs))
   log("device sync: full and 1% delta")
   rows += try NewPathsBenchmark.sync(data, binary: binary, large: quick ? 200_000 : 1_800_000)
+  log("build: a MAJNUM-layout file through the arcep-majnum preset")
+  rows.append(try NewPathsBenchmark.majnum(data, binary: binary, rows: quick ? 2_000 : 20_000, runs: runs))
   log("report: a store of \(quick ? 30 : 365) versions")
   rows.append(try NewPathsBenchmark.report(data, binary: binary, versions: quick ? 30 : 365, runs: runs))
 }
