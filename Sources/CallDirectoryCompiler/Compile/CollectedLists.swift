@@ -42,6 +42,17 @@ struct CollectedLists {
     try spillIfNeeded()
   }
 
+  /// Makes room for about `count` numbers of the current blocking or allow
+  /// source (an estimate from its size), within the spill policy.
+  mutating func reserve(_ count: Int) {
+    let limit = spill?.heldNumbers
+    switch current?.list {
+    case .allow?: allow.reserve(count, limit: limit)
+    case .block?: block.reserve(count, limit: limit)
+    default: return
+    }
+  }
+
   /// Adds ranges of the current blocking or allow source.
   mutating func add(ranges: some Collection<ClosedRange<Int64>>) {
     switch current?.list {

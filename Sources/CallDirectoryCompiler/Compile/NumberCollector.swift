@@ -73,6 +73,17 @@ struct NumberCollector {
     held += incoming.count
   }
 
+  /// Makes room for about `count` more numbers of the current source at
+  /// once (no more than `limit`), so that a large source is not copied
+  /// into ever larger buffers, each faulted in afresh, as it is read.
+  mutating func reserve(_ count: Int, limit: Int?) {
+    let wanted = numbers.count + min(count, limit ?? NumberCollector.reservationCeiling)
+    if wanted > numbers.capacity { numbers.reserveCapacity(wanted) }
+  }
+
+  /// The most numbers reserved ahead without a spill limit (512 MiB).
+  static let reservationCeiling = 1 << 26
+
   /// Adds ranges of the current source.
   mutating func add(ranges incoming: some Collection<ClosedRange<Int64>>) {
     guard !sources.isEmpty else { return }

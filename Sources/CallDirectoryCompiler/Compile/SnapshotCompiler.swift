@@ -157,6 +157,9 @@ public struct SnapshotCompiler {
       job.reset()
     }
     let bytes = try _ByteInput(reader.input, chunkSize: reader._chunkSize)
+    // A number line takes at least 8 bytes or so (`+` and 7 digits, LF):
+    // room for that many, reserved now, is only touched as it fills.
+    if let size = bytes.size { lists.reserve(size / 8) }
     let chunker = try _LineChunker(bytes)
     while let piece = try chunker.next() {
       try pipeline.nextJob(fold: fold).load(piece)
