@@ -22,9 +22,9 @@ struct ShardPlanner {
     let lowers = previous.first == 1 ? previous : [1]
     let walk = EntryWalk(blocking: blocking, identification: identification.map(\.number))
     var counts = [Int](repeating: 0, count: lowers.count)
-    try walk.forEachPiece(splitAt: lowers) { shard, piece, weight in
-      counts[shard] += (Int(piece.upperBound - piece.lowerBound) + 1) * weight
-    }
+    try walk.forEachPiece(
+      splitAt: lowers, singles: { shard, numbers in counts[shard] += numbers.count },
+      { shard, piece, weight in counts[shard] += (Int(piece.upperBound - piece.lowerBound) + 1) * weight })
     guard counts.contains(where: { $0 > limit }) else { return lowers }
 
     // Cut each overflowing shard into parts of about `target` entries: the
@@ -35,32 +35,60 @@ struct ShardPlanner {
     var shard = -1
     var remaining = 0
     var taken = 0
-    try walk.forEachPiece(splitAt: lowers) { index, piece, weight in
-      if index != shard {
-        shard = index
-        remaining = counts[index]
-        taken = 0
-      }
-      let upper = bounds[index].upperBound
-      var lower = piece.lowerBound
-      while remaining > limit && lower <= piece.upperBound {
-        let available = (Int(piece.upperBound - lower) + 1) * weight
-        let needed = target - taken
-        guard available >= needed else {
-          taken += available
-          return
-        }
-        let value = lower + Int64((needed + weight - 1) / weight) - 1
-        guard value < upper else {
-          remaining = 0
-          return
-        }
-        remaining -= taken + (Int(value - lower) + 1) * weight
-        taken = 0
-        cuts[index, default: []].append(value + 1)
-        lower = value + 1
-      }
+    func enter(_ index: Int) {
+      guard index != shard else { return }
+      shard = index
+      remaining = counts[index]
+      taken = 0
     }
+    try walk.forEachPiece(
+      splitAt: lowers,
+      singles: { index, numbers in
+        // What the per-piece rule below does one number at a time: a cut
+        // after every `target`-th number while the shard overflows.
+        enter(index)
+        let upper = bounds[index].upperBound
+        var position = 0
+        while remaining > limit && position < numbers.count {
+          let needed = target - taken
+          let available = numbers.count - position
+          guard available >= needed else {
+            taken += available
+            return
+          }
+          let value = numbers[position + needed - 1]
+          guard value < upper else {
+            remaining = 0
+            return
+          }
+          remaining -= taken + needed
+          taken = 0
+          cuts[index, default: []].append(value + 1)
+          position += needed
+        }
+      },
+      { index, piece, weight in
+        enter(index)
+        let upper = bounds[index].upperBound
+        var lower = piece.lowerBound
+        while remaining > limit && lower <= piece.upperBound {
+          let available = (Int(piece.upperBound - lower) + 1) * weight
+          let needed = target - taken
+          guard available >= needed else {
+            taken += available
+            return
+          }
+          let value = lower + Int64((needed + weight - 1) / weight) - 1
+          guard value < upper else {
+            remaining = 0
+            return
+          }
+          remaining -= taken + (Int(value - lower) + 1) * weight
+          taken = 0
+          cuts[index, default: []].append(value + 1)
+          lower = value + 1
+        }
+      })
     return lowers.indices.flatMap { [lowers[$0]] + (cuts[$0] ?? []) }
   }
 }
@@ -81,9 +109,14 @@ struct EntryWalk {
   let identification: [Int64]
 
   /// Calls `body` with disjoint ascending pieces, each inside one shard of
-  /// `lowers` (given by index), with how many entries each number holds.
+  /// `lowers` (given by index), with how many entries each number holds;
+  /// without identification numbers to merge in, single blocking numbers
+  /// go to `singles` instead, a shard's stretch of a chunk at a time (each
+  /// of them a piece of weight 1).
   func forEachPiece(
-    splitAt lowers: [Int64], _ body: (_ shard: Int, _ piece: ClosedRange<Int64>, _ weight: Int) throws -> Void
+    splitAt lowers: [Int64],
+    singles: (_ shard: Int, _ numbers: UnsafeBufferPointer<Int64>) throws -> Void,
+    _ body: (_ shard: Int, _ piece: ClosedRange<Int64>, _ weight: Int) throws -> Void
   ) throws {
     var shard = 0
     func deliver(_ piece: ClosedRange<Int64>, _ weight: Int) throws {
@@ -105,6 +138,27 @@ struct EntryWalk {
     }
     try blocking.forEachChunk(
       singles: { buffer in
+        if identification.isEmpty {
+          var start = 0
+          while start < buffer.count {
+            while shard + 1 < lowers.count && lowers[shard + 1] <= buffer[start] { shard += 1 }
+            var end = buffer.count
+            if shard + 1 < lowers.count {
+              // The first number at or past the next shard, by bisection.
+              let bound = lowers[shard + 1]
+              var low = start
+              var high = buffer.count
+              while low < high {
+                let middle = (low + high) / 2
+                if buffer[middle] < bound { low = middle + 1 } else { high = middle }
+              }
+              end = low
+            }
+            try singles(shard, UnsafeBufferPointer(rebasing: buffer[start..<end]))
+            start = end
+          }
+          return
+        }
         for number in buffer {
           try identificationBelow(number)
           if next < identification.count && identification[next] == number {

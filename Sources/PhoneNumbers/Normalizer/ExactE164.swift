@@ -17,22 +17,36 @@ extension PhoneNumberNormalizer {
   public func exactE164(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
     let count = text.count
     guard count >= 4 && count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return nil }
-    // The digits right-aligned in 16 bytes of ASCII zeros, checked and read
-    // eight at a time; leading zeros change neither test nor value.
+    // The digits right-aligned in two words padded with ASCII zeros,
+    // checked and read eight at a time; leading zeros change neither test
+    // nor value. Both loads stay inside the text.
     return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words -> Int64? in
       let zeros: UInt64 = 0x3030_3030_3030_3030
-      words[0] = zeros
-      words[1] = zeros
-      let bytes = UnsafeMutableRawPointer(words.baseAddress!)
       let digitCount = count &- 1
       let first = 16 &- digitCount
-      (bytes + first).copyMemory(from: base + 1, byteCount: digitCount)
-      let high = UInt64(littleEndian: words[0])
-      let low = UInt64(littleEndian: words[1])
+      let raw = UnsafeRawPointer(base)
+      var high = zeros
+      var low = zeros
+      if digitCount >= 8 {
+        low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        let leading = digitCount &- 8
+        if leading > 0 {
+          // The first `leading` digits, moved to the top of the word.
+          let shift = UInt64(8 &* (8 &- leading))
+          let start = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+          high = start << shift | zeros & (1 << shift &- 1)
+        }
+      } else {
+        // Three to seven digits, into the top bytes one by one.
+        var word: UInt64 = 0
+        for index in 1..<count { word = word >> 8 | UInt64(base[index]) << 56 }
+        low = word | zeros & (1 << UInt64(8 &* (8 &- digitCount)) &- 1)
+      }
       guard Self.areEightDigits(high), Self.areEightDigits(low) else { return nil }
+      let value = Int64(Self.eightDigitValue(high) &* 100_000_000 &+ Self.eightDigitValue(low))
       words[0] = (high &- zeros).littleEndian
       words[1] = (low &- zeros).littleEndian
-      let value = Int64(Self.eightDigitValue(high) &* 100_000_000 &+ Self.eightDigitValue(low))
+      let bytes = UnsafeMutableRawPointer(words.baseAddress!)
       let digits = bytes.assumingMemoryBound(to: UInt8.self) + first
       guard digits[0] != 0 else { return nil }
       let mains = plan.mainCores.cores

@@ -73,7 +73,7 @@ import Testing
 
   @Test func streamingPlanEqualsTheDirectRule() throws {
     var generator = SplitMix64(seed: 17)
-    for _ in 0..<40 {
+    for _ in 0..<200 {
       let singles = (0..<Int(generator.next(below: 400))).map { _ in Int64(100 + generator.next(below: 5000)) }
       let ranges = (0..<Int(generator.next(below: 4))).map { _ -> ClosedRange<Int64> in
         let lower = Int64(100 + generator.next(below: 5000))
@@ -87,6 +87,10 @@ import Testing
       let planned = try ShardPlanner(limit: limit).boundaries(
         blocking: BlockingEntries(set), identification: identification, previous: previous)
       #expect(planned == reference(set, identification, previous: previous, limit: limit))
+      // Blocking alone: single numbers are planned a stretch at a time.
+      let blockingOnly = try ShardPlanner(limit: limit).boundaries(
+        blocking: BlockingEntries(set), identification: [], previous: previous)
+      #expect(blockingOnly == reference(set, [], previous: previous, limit: limit))
     }
   }
 }
