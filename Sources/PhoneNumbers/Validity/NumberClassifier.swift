@@ -19,13 +19,18 @@
 public final class NumberClassifier: Sendable {
   /// The compiled calling codes; they own the cores the tables below point to.
   let groups: [Int: CallingCodeTypes]
-  /// For each calling code 0...999, its regions' cores (nil: not compiled,
-  /// or no calling code).
-  private nonisolated(unsafe) let groupCores: UnsafeMutablePointer<UnsafeMutablePointer<UnsafePointer<TypeCore>>?>
-  /// How many regions each calling code has in the plan (0: no calling code).
-  private nonisolated(unsafe) let regionCount: UnsafeMutablePointer<Int32>
-  /// For a compiled shared calling code, ``CallingCodeTypes/candidates``.
-  private nonisolated(unsafe) let groupCandidates: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>?>
+  /// For each calling code 0...999, what the hot path needs of it, in one
+  /// place (one cache line read per number).
+  private nonisolated(unsafe) let entries: UnsafeMutablePointer<CodeEntry>
+
+  struct CodeEntry {
+    /// How many regions the code has in the plan (0: no calling code).
+    var regions: Int32 = 0
+    /// Its regions' cores, side by side (nil: not compiled here).
+    var cores: UnsafeMutablePointer<TypeCore>?
+    /// ``CallingCodeTypes/candidates``, for a shared code.
+    var candidates: UnsafeMutablePointer<UInt32>?
+  }
 
   /// Compiles `plan`'s number types, or only those of `callingCodes` (the
   /// others then have no verdict).
@@ -40,25 +45,19 @@ public final class NumberClassifier: Sendable {
   /// A classifier over calling codes compiled before (shared, not copied).
   init(plan: NumberingPlan, groups: [Int: CallingCodeTypes]) {
     self.groups = groups
-    groupCores = .allocate(capacity: 1000)
-    groupCores.initialize(repeating: nil, count: 1000)
-    groupCandidates = .allocate(capacity: 1000)
-    groupCandidates.initialize(repeating: nil, count: 1000)
-    regionCount = .allocate(capacity: 1000)
-    regionCount.initialize(repeating: 0, count: 1000)
+    entries = .allocate(capacity: 1000)
+    entries.initialize(repeating: CodeEntry(), count: 1000)
     for (code, regions) in plan.regionsByCallingCode where code > 0 && code < 1000 {
-      regionCount[code] = Int32(min(regions.count, CallingCodeTypes.regionLimit))
+      entries[code].regions = Int32(min(regions.count, CallingCodeTypes.regionLimit))
     }
     for (code, group) in groups {
-      groupCores[code] = group.cores
-      groupCandidates[code] = group.candidates
+      entries[code].cores = group.cores
+      entries[code].candidates = group.candidates
     }
   }
 
   deinit {
-    groupCores.deallocate()
-    groupCandidates.deallocate()
-    regionCount.deallocate()
+    entries.deallocate()
   }
 
   /// libphonenumber's verdict on the E.164 number `number` (country calling
@@ -95,11 +94,12 @@ public final class NumberClassifier: Sendable {
     var code = 0
     for length in 1...3 where length <= digits.count {
       code = code &* 10 &+ Int(digits[length &- 1])
-      let regions = Int(regionCount[code])
-      guard regions > 0 else { continue }
-      guard let cores = groupCores[code] else { return .notCompiled(callingCode: code) }
+      let entry = entries[code]
+      guard entry.regions > 0 else { continue }
+      guard let cores = entry.cores else { return .notCompiled(callingCode: code) }
       return .verdict(validity(
-        nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), code: code, cores: cores, regions: regions))
+        nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), cores: cores, regions: Int(entry.regions),
+        candidates: entry.candidates))
     }
     return .noCallingCode
   }
@@ -114,22 +114,21 @@ public final class NumberClassifier: Sendable {
   /// in that region.
   @inline(__always)
   private func validity(
-    nationalNumber: UnsafeBufferPointer<UInt8>, code: Int, cores first: UnsafeMutablePointer<UnsafePointer<TypeCore>>,
-    regions: Int
+    nationalNumber: UnsafeBufferPointer<UInt8>, cores first: UnsafeMutablePointer<TypeCore>, regions: Int,
+    candidates: UnsafeMutablePointer<UInt32>?
   ) -> NumberValidity {
     if regions == 1 {
-      let only = first.pointee
-      return NumberValidity(type: only.pointee.type(of: nationalNumber), packedRegion: only.pointee.packedRegion)
+      return NumberValidity(type: first.pointee.type(of: nationalNumber), packedRegion: first.pointee.packedRegion)
     }
     var candidateBits: UInt32 = .max
-    if nationalNumber.count >= 3, let table = groupCandidates[code] {
-      candidateBits = table[Int(nationalNumber[0]) &* 100 &+ Int(nationalNumber[1]) &* 10 &+ Int(nationalNumber[2])]
+    if nationalNumber.count >= 3, let candidates {
+      candidateBits = candidates[Int(nationalNumber[0]) &* 100 &+ Int(nationalNumber[1]) &* 10 &+ Int(nationalNumber[2])]
     }
     while candidateBits != 0 {
       let index = candidateBits.trailingZeroBitCount
       candidateBits &= candidateBits &- 1
       guard index < regions else { break }
-      let candidate = first[index]
+      let candidate = first + index
       if candidate.pointee.hasLeadingDigits {
         if candidate.pointee.leadingDigitsMatch(nationalNumber) {
           return NumberValidity(type: candidate.pointee.type(of: nationalNumber), packedRegion: candidate.pointee.packedRegion)
@@ -139,7 +138,7 @@ public final class NumberClassifier: Sendable {
         if type != .unknown { return NumberValidity(type: type, packedRegion: candidate.pointee.packedRegion) }
       }
     }
-    return NumberValidity(type: .unknown, packedRegion: first.pointee.pointee.packedRegion, isRegionResolved: false)
+    return NumberValidity(type: .unknown, packedRegion: first.pointee.packedRegion, isRegionResolved: false)
   }
 }
 
@@ -149,8 +148,10 @@ final class CallingCodeTypes: Sendable {
   /// Candidate sets are bit sets of 32 regions (no calling code has more).
   static let regionLimit = 32
   let classifiers: [RegionClassifier]
-  /// `cores[i]` is `classifiers[i].core`.
-  nonisolated(unsafe) let cores: UnsafeMutablePointer<UnsafePointer<TypeCore>>
+  /// `cores[i]` is a copy of `classifiers[i].core`, whose tables the
+  /// classifiers own: side by side, so that a number's candidates are
+  /// read without a pointer chase.
+  nonisolated(unsafe) let cores: UnsafeMutablePointer<TypeCore>
   /// For a shared calling code, indexed by the first three digits of the
   /// national number: which of its regions (bit i for the i-th) can be the
   /// number's (their `leading_digits` may match, or they have none and one
@@ -166,7 +167,7 @@ final class CallingCodeTypes: Sendable {
     }
     self.classifiers = classifiers
     cores = .allocate(capacity: classifiers.count)
-    for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: UnsafePointer(classifier.core)) }
+    for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: classifier.core.pointee) }
     guard classifiers.count > 1 else {
       candidates = nil
       return
@@ -189,6 +190,7 @@ final class CallingCodeTypes: Sendable {
   }
 
   deinit {
+    cores.deinitialize(count: classifiers.count)
     cores.deallocate()
     candidates?.deallocate()
   }
