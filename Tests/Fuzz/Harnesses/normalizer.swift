@@ -4,7 +4,7 @@ import PhoneNumbers
 /// must give what the String path gives for the same text,
 /// `normalize(String(decoding: bytes, as: UTF8.self), region:)`, on every
 /// input (ill-formed UTF-8 reads as its repaired text); so must the
-/// throwing `number(…)` forms. A disagreement traps: it is a finding. Every
+/// throwing `number(…)` forms, and the exact E.164 path wherever it answers. A disagreement traps: it is a finding. Every
 /// number it gives is also classified (`validity(of:)`), which must know
 /// its calling code; any 64-bit value classifies without trapping.
 ///
@@ -30,6 +30,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let numberViaString = Result { () throws(NormalizationRejection) in try normalizer.number(from: text, region: region) }
   fuzzCheck(numberViaBytes == viaBytes, "number(utf8:) gives \(numberViaBytes), normalize \(viaBytes) for \(described())")
   fuzzCheck(numberViaString == viaString, "number(from:) gives \(numberViaString), normalize \(viaString) for \(described())")
+  if let exact = normalizer.exactE164(utf8: bytes) {
+    fuzzCheck(.success(exact) == viaBytes, "exactE164 gives \(exact), normalize \(viaBytes) for \(described())")
+  }
   if case .success(let number) = viaBytes {
     fuzzCheck(classifier.validity(of: number) != nil, "+\(number) from \(described()) has no calling code of the plan")
   }
