@@ -225,8 +225,9 @@ struct IncrementalClassifier {
 }
 
 extension NumberingPlan {
-  /// The plan's number types compiled for ``NumberClassifier/validity(of:)``;
-  /// built on first use (about a few milliseconds), then shared.
+  /// The plan's number types compiled for ``NumberClassifier/validity(of:)``,
+  /// every calling code's: built on first use (some tens of milliseconds;
+  /// codes compiled before for the batch normalizer are reused), then shared.
   public var classifier: NumberClassifier { classifierBox.classifier(for: self) }
 
   /// A classifier for numbers of `callingCodes` only, compiled now: for a
