@@ -141,7 +141,8 @@ enum NewPathsBenchmark {
       try latin1.write(to: URL(fileURLWithPath: file))
     }
     let config = data.path("majnum-\(rows).json")
-    try "{\"sources\": [{\"path\": \"\(file)\", \"format\": \"arcep-majnum\", \"list\": \"block\"}]}"
+    // Every operator's ranges: some 200M numbers, more than 100 extensions.
+    try "{\"maxExtensions\": 1000, \"sources\": [{\"path\": \"\(file)\", \"format\": \"arcep-majnum\", \"list\": \"block\"}]}"
       .write(toFile: config, atomically: true, encoding: .utf8)
     let store = data.path("store-majnum-\(rows)")
     let build = try ProcessRunner.median(runs, [binary, "build", "--config", config, "--store", store]) {
