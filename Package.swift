@@ -33,6 +33,13 @@ let package = Package(
     // device simulation; the modules an app embeds never link it (they take
     // a verifier: CryptoKit on iOS).
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    // OpenSSL's libcrypto for SHA-256 on Linux: the content digests of
+    // every blob a build writes go through it, and it uses the CPU's SHA
+    // extensions (six times libsodium's portable code here).
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // CRC-32C on the CPU's own instruction (SSE4.2, AArch64 CRC32), for
+    // CallDirectoryFormat on Linux; elsewhere its Swift tables serve.
+    .target(name: "CHardwareCRC"),
     .target(name: "Sodium", dependencies: ["CSodium", "CallDirectorySync"]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
     // The system layer every module stands on (the device side included):
@@ -44,11 +51,15 @@ let package = Package(
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
     .target(name: "PhoneNumbers", dependencies: ["CalldirSystem", "UnicodeText"], swiftSettings: hotPath),
     // The blob format: stdlib + Glibc only, because it ships in an app extension.
-    // SHA-256 comes from the platform: CommonCrypto on Darwin, libsodium
-    // (CSodium) elsewhere.
+    // SHA-256 comes from the platform: CommonCrypto on Darwin, OpenSSL's
+    // libcrypto (CCrypto) on Linux; CRC-32C from the CPU on Linux.
     .target(
       name: "CallDirectoryFormat",
-      dependencies: ["CalldirSystem", .target(name: "CSodium", condition: .when(platforms: [.linux]))],
+      dependencies: [
+        "CalldirSystem",
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+        .target(name: "CHardwareCRC", condition: .when(platforms: [.linux])),
+      ],
       swiftSettings: hotPath),
     // Deterministic dataset generators for tests and benchmarks (not shipped).
     .target(name: "FormatFixtures"),

@@ -11,8 +11,8 @@ public struct SodiumSignatureVerifier: SignatureVerifier {
   }
 }
 
-/// CallDirectorySync's SHA-256: CallDirectoryFormat's, which is
-/// libsodium's on Linux.
+/// CallDirectorySync's SHA-256: CallDirectoryFormat's, which is OpenSSL's
+/// on Linux (the signature check beside it stays on libsodium).
 public struct SodiumHashing: SHA256Hashing {
   public init() {}
 

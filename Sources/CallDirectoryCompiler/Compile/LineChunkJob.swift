@@ -1,14 +1,22 @@
 import PhoneNumbers
 
 /// A piece of a line-by-line blocking or allow source (``_LineIndependentReader``),
-/// parsed and normalized on a worker thread.
+/// parsed and normalized on a worker thread: either lines the reading
+/// thread cut and copied in (``load(_:)``), or a stretch of a regular file
+/// that the worker reads itself (``load(_:)-(_FileStretch)``), checksum
+/// included, so that a large file is read on every core.
 ///
 /// Line numbers inside the job count from 1 at the piece's first line; the
 /// fold adds the lines of the pieces before it.
 final class LineChunkJob: @unchecked Sendable {
-  private var bytes: [UInt8] = []
+  private let bytes = _ByteBuffer(capacity: 1 << 20)
   private var endsWithTooLongLine = false
-  private var tooLongStart: [UInt8] = []
+  private let tooLongStart = _ByteBuffer()
+  private var stretch: _FileStretch?
+  /// The stretch's checksum and size, once read.
+  private(set) var stretchContents: _FileStretch.Contents?
+  /// Why the stretch could not be read.
+  private(set) var readError: SourceError?
   /// Accepted numbers, in file order (a one-number pattern counts as a number).
   private(set) var numbers: [Int64] = []
   /// Accepted ranges of more than one number, in file order.
@@ -25,9 +33,14 @@ final class LineChunkJob: @unchecked Sendable {
 
   /// Takes a copy of `piece`.
   func load(_ piece: _LinePiece) {
-    bytes.append(contentsOf: piece.bytes)
+    bytes.append(piece.bytes)
     endsWithTooLongLine = piece.endsWithTooLongLine
-    tooLongStart.append(contentsOf: piece.tooLongStart)
+    tooLongStart.append(piece.tooLongStart)
+  }
+
+  /// Takes a stretch of a file to read on the worker.
+  func load(_ stretch: _FileStretch) {
+    self.stretch = stretch
   }
 
   /// Parses the piece with `format`'s line rules and normalizes its records;
@@ -43,62 +56,79 @@ final class LineChunkJob: @unchecked Sendable {
     _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64,
     check: NumberCheck?
   ) {
-    numbers.reserveCapacity(bytes.count / 8)
+    let piece: _LinePiece
+    if let stretch {
+      do {
+        let contents = try stretch.read(into: bytes)
+        stretchContents = contents
+        let base = UnsafePointer(bytes.base)
+        piece = _LinePiece(
+          bytes: UnsafeBufferPointer(start: base + contents.lines.lowerBound, count: contents.lines.count),
+          endsWithTooLongLine: contents.tooLongStart != nil,
+          tooLongStart: contents.tooLongStart.map { UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count) }
+            ?? UnsafeBufferPointer(start: nil, count: 0))
+      } catch {
+        readError = error
+        return
+      }
+    } else {
+      piece = _LinePiece(
+        bytes: bytes.bytes, endsWithTooLongLine: endsWithTooLongLine, tooLongStart: tooLongStart.bytes)
+    }
+    numbers.reserveCapacity(piece.bytes.count / 8)
     // `+` and digits: the exact E.164 path, unless the number's type or
     // validity must be checked (numbers written with a country code never
     // count for the wrong-region guard).
     let bareNumbers = Format._bareNumberLineIsRecord && check.map { !$0.requireValid && $0.typeMask == nil } != false
-    bytes.withUnsafeBufferPointer { buffer in
-      tooLongStart.withUnsafeBufferPointer { tooLong in
-      let piece = _LinePiece(bytes: buffer, endsWithTooLongLine: endsWithTooLongLine, tooLongStart: tooLong)
-      // The reader's per-line rules, without building events.
-      summary.physicalLines = _forEachLine(
-        in: piece, firstLine: 1,
-        onLine: { p, count, line in
-          if bareNumbers, let number = normalizer.exactE164(utf8: UnsafeBufferPointer(start: p, count: count)) {
-            summary.records += 1
-            numbers.append(number)
-            return
+    // The reader's per-line rules, without building events.
+    summary.physicalLines = _forEachLine(
+      in: piece, firstLine: 1,
+      onLine: { p, count, line in
+        if bareNumbers, let number = normalizer.exactE164(utf8: UnsafeBufferPointer(start: p, count: count)) {
+          summary.records += 1
+          numbers.append(number)
+          return
+        }
+        switch Format._parseLine(p, count) {
+        case .skip:
+          break
+        case .record(let lower, let upper):
+          summary.records += 1
+          let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+          switch RecordAcceptance.number(
+            field, normalizer: normalizer, region: region, check: check, national: &national)
+          {
+          case .number(let number): numbers.append(number)
+          case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
+          case .dropped: dropped += 1
           }
-          switch Format._parseLine(p, count) {
-          case .skip:
-            break
-          case .record(let lower, let upper):
-            summary.records += 1
-            let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-            switch RecordAcceptance.number(
-              field, normalizer: normalizer, region: region, check: check, national: &national)
-            {
-            case .number(let number): numbers.append(number)
-            case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
-            case .dropped: dropped += 1
-            }
-          case .range(let range):
-            summary.ranges += 1
-            if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize) {
-              rejects.append((line, reason, _LineText.escaped(p, count)))
-            } else if range.lower == range.upper {
-              numbers.append(range.lower)
-            } else {
-              ranges.append(range.lower...range.upper)
-            }
-          case .issue(let reason):
-            summary.issues += 1
+        case .range(let range):
+          summary.ranges += 1
+          if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize) {
             rejects.append((line, reason, _LineText.escaped(p, count)))
+          } else if range.lower == range.upper {
+            numbers.append(range.lower)
+          } else {
+            ranges.append(range.lower...range.upper)
           }
-        },
-        onTooLong: { line, start in
+        case .issue(let reason):
           summary.issues += 1
-          rejects.append((line, "line too long", _LineText.escaped(start)))
-        })
-      }
-    }
+          rejects.append((line, reason, _LineText.escaped(p, count)))
+        }
+      },
+      onTooLong: { line, start in
+        summary.issues += 1
+        rejects.append((line, "line too long", _LineText.escaped(start)))
+      })
   }
 
   func reset() {
-    bytes.removeAll(keepingCapacity: true)
+    bytes.removeAll()
     endsWithTooLongLine = false
-    tooLongStart.removeAll(keepingCapacity: true)
+    tooLongStart.removeAll()
+    stretch = nil
+    stretchContents = nil
+    readError = nil
     numbers.removeAll(keepingCapacity: true)
     ranges.removeAll(keepingCapacity: true)
     rejects.removeAll(keepingCapacity: true)

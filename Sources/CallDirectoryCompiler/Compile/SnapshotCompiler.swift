@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import CalldirSystem
 import PhoneNumbers
 import UnicodeText
@@ -141,7 +142,14 @@ public struct SnapshotCompiler {
       window: 3 * Parallel.coreCount, makeJob: { LineChunkJob() },
       work: { $0.run(format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check) })
     var summary = SourceSummary()
+    var checksum = CRC32C().value
+    var stretchBytes = 0
     func fold(_ job: LineChunkJob) throws(CompileError) {
+      if let error = job.readError { throw .source(error) }
+      if let contents = job.stretchContents {
+        checksum = CRC32C.combine(checksum, contents.checksum, secondLength: contents.byteCount)
+        stretchBytes += contents.byteCount
+      }
       for reject in job.rejects {
         try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text)
       }
@@ -155,6 +163,25 @@ public struct SnapshotCompiler {
       summary.issues += job.summary.issues
       summary.physicalLines += job.summary.physicalLines
       job.reset()
+    }
+    if case .file(let path) = reader.input, let file = try _SharedFile.openRegular(path) {
+      // A regular file: each worker reads its own stretch.
+      lists.reserve(file.size / 8)
+      let skip = try byteOrderMarkLength(of: file)
+      let stretch = max(1, reader._chunkSize) * 2
+      var start = 0
+      repeat {
+        let end = start + stretch
+        try pipeline.nextJob(fold: fold).load(
+          _FileStretch(file: file, start: start, end: end, isLast: end >= file.size, skip: skip))
+        pipeline.submit()
+        start = end
+        if let progress, file.size > 0 { progress("reading \(tally.path): \(min(100, start * 100 / file.size))%") }
+      } while start < file.size
+      try pipeline.finish(fold: fold)
+      summary.bytes = stretchBytes
+      summary.checksum = checksum
+      return summary
     }
     let bytes = try _ByteInput(reader.input, chunkSize: reader._chunkSize)
     // A number line takes at least 8 bytes or so (`+` and 7 digits, LF):
@@ -171,6 +198,15 @@ public struct SnapshotCompiler {
     try pipeline.finish(fold: fold)
     bytes.sign(&summary)
     return summary
+  }
+
+  /// The length of the UTF-8 byte-order mark `file` starts with (0 without).
+  private func byteOrderMarkLength(of file: _SharedFile) throws(SourceError) -> Int {
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { (start) throws(SourceError) -> Int in
+      guard let base = start.baseAddress else { return 0 }
+      let got = try file.read(at: 0, count: 4, into: base)
+      return try _byteOrderMarkLength(UnsafeBufferPointer(start: base, count: got), name: file.path)
+    }
   }
 
   /// Reads any source: this thread reads records into batches while the

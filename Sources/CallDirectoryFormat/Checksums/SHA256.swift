@@ -1,15 +1,16 @@
 #if canImport(CommonCrypto)
   import CommonCrypto
 #else
-  import CSodium
+  import CCrypto
 #endif
 
 /// SHA-256 (FIPS 180-4), streaming, from the platform's library:
-/// CommonCrypto (libSystem) on Darwin, libsodium's `crypto_hash_sha256_*`
-/// elsewhere. calldir writes no cryptography of its own.
+/// CommonCrypto (libSystem) on Darwin, OpenSSL's libcrypto (its EVP
+/// interface, which uses the CPU's SHA extensions) elsewhere. calldir
+/// writes no cryptography of its own.
 ///
 /// Feed bytes with ``update(_:)`` and read the 32-byte digest with
-/// ``finalize()``. The value type holds the library's state inline.
+/// ``finalize()``. It is a value: a copy hashes on independently.
 public struct SHA256: @unchecked Sendable {
   #if canImport(CommonCrypto)
     private var context = CC_SHA256_CTX()
@@ -37,28 +38,21 @@ public struct SHA256: @unchecked Sendable {
       return digest
     }
   #else
-    private var state = crypto_hash_sha256_state()
+    private var context = _EVPContext()
 
-    public init() {
-      _ = SHA256.libraryReady
-      crypto_hash_sha256_init(&state)
-    }
-
-    /// libsodium asks for `sodium_init` before any other call (it is
-    /// idempotent and thread-safe); run once.
-    private static let libraryReady: Void = { _ = sodium_init() }()
+    public init() {}
 
     /// Feeds `bytes` into the hash.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
       guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-      crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+      if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+      context.update(base, bytes.count)
     }
 
     /// The 32-byte digest of everything fed.
     public consuming func finalize() -> [UInt8] {
-      var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-      crypto_hash_sha256_final(&state, &digest)
-      return digest
+      if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+      return context.finalize()
     }
   #endif
 
@@ -75,3 +69,41 @@ public struct SHA256: @unchecked Sendable {
     return hasher.finalize()
   }
 }
+
+#if !canImport(CommonCrypto)
+  /// An OpenSSL digest context started for SHA-256, owned by one
+  /// ``SHA256`` value at a time (copied before a shared one is changed).
+  private final class _EVPContext {
+    private let pointer: OpaquePointer
+
+    init() {
+      guard let pointer = EVP_MD_CTX_new(), EVP_DigestInit_ex(pointer, EVP_sha256(), nil) == 1 else {
+        // Only an exhausted heap gets here.
+        fatalError("OpenSSL could not start a SHA-256 context")
+      }
+      self.pointer = pointer
+    }
+
+    private init(copying other: OpaquePointer) {
+      guard let pointer = EVP_MD_CTX_new(), EVP_MD_CTX_copy_ex(pointer, other) == 1 else {
+        fatalError("OpenSSL could not copy a SHA-256 context")
+      }
+      self.pointer = pointer
+    }
+
+    deinit { EVP_MD_CTX_free(pointer) }
+
+    func copy() -> _EVPContext { _EVPContext(copying: pointer) }
+
+    func update(_ base: UnsafeRawPointer, _ count: Int) {
+      _ = EVP_DigestUpdate(pointer, base, count)
+    }
+
+    func finalize() -> [UInt8] {
+      var digest = [UInt8](repeating: 0, count: 32)
+      var length: UInt32 = 0
+      _ = EVP_DigestFinal_ex(pointer, &digest, &length)
+      return digest
+    }
+  }
+#endif

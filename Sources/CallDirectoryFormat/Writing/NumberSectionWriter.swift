@@ -34,12 +34,18 @@ final class _NumberSectionWriter {
   private var previous: UInt64 = 0
   private var lastAppended: Int64 = 0
 
-  private var frame = [UInt8]()
+  /// The frame being filled: `frame[0..<frameLength]`, with room after it
+  /// for one more block (see ``_addBlock(length:entries:after:)``).
+  private let frame: UnsafeMutablePointer<UInt8>
+  private var frameLength = 0
   private var frameCount: UInt64 = 0
   /// The last number before the current frame's first block (0 for the first frame).
   private var frameBase: UInt64 = 0
+  /// A labelled block, encoded before it is copied into the frame.
   private var block = [UInt8]()
   private var checksum = CRC32C()
+  /// Blocks and runs written so far.
+  private var blocksEmitted = 0
 
   /// Entries appended so far.
   private(set) var count: UInt64 = 0
@@ -52,12 +58,13 @@ final class _NumberSectionWriter {
     self.sink = sink
     values = .allocate(capacity: BlobLimits.maxBlockEntries)
     labels = .allocate(capacity: BlobLimits.maxBlockEntries)
-    frame.reserveCapacity(BlobLimits.maxFramePayload)
+    frame = .allocate(capacity: BlobLimits.maxFramePayload + _BlockEncoder.maxBlockBytes)
   }
 
   deinit {
     values.deallocate()
     labels.deallocate()
+    frame.deallocate()
   }
 
   /// Throws unless `number` may follow the numbers appended so far.
@@ -90,10 +97,74 @@ final class _NumberSectionWriter {
 
   /// Appends numbers checked with ``check(contentsOf:)`` (unlabelled
   /// sections). Produces the same bytes as appending them one by one.
+  ///
+  /// Blocks are cut by the same rules as ``_add(_:_:)`` applies number by
+  /// number, but found by scanning the buffer and encoded straight from it:
+  /// a pending block is only copied aside when the buffer ends inside it.
   func append(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
-    guard let last = numbers.last else { return }
-    for number in numbers { try _add(UInt64(bitPattern: number), 0) }
-    count += UInt64(numbers.count)
+    guard let last = numbers.last, let start = numbers.baseAddress else { return }
+    let values = UnsafeRawPointer(start).assumingMemoryBound(to: UInt64.self)
+    let total = numbers.count
+    var next = 0
+    // Numbers pending from an earlier call are in `values`: go number by
+    // number until they have gone out in a block of their own (or into a
+    // run), so that what is pending is always a stretch of this buffer.
+    let emitted = blocksEmitted
+    while next < total, pending > 0, blocksEmitted == emitted {
+      try _add(values[next], 0)
+      next &+= 1
+    }
+    var blockStart = next &- pending
+    var streak = self.streak
+    while next < total {
+      let value = values[next]
+      if runCount > 0 {
+        if value == runFirst &+ runCount {
+          runCount &+= 1
+          next &+= 1
+          continue
+        }
+        try _emitRun()
+        blockStart = next
+        streak = 1
+        next &+= 1
+        continue
+      }
+      let held = next &- blockStart
+      if held > 0 {
+        if held == BlobLimits.maxBlockEntries
+          || (held >= _NumberSectionWriter.minimumEntriesBeforeCut
+            && _gapCuts(value: value, first: values[blockStart], last: values[next &- 1], count: held))
+        {
+          try _emitBlock(values + blockStart, count: held)
+          blockStart = next
+          streak = 1
+          next &+= 1
+          continue
+        }
+        streak = value == values[next &- 1] &+ 1 ? streak &+ 1 : 1
+      } else {
+        streak = 1
+      }
+      next &+= 1
+      if streak >= _NumberSectionWriter.runThreshold {
+        let runStart = next &- streak
+        if runStart > blockStart { try _emitBlock(values + blockStart, count: runStart &- blockStart) }
+        runFirst = values[runStart]
+        runCount = UInt64(streak)
+        runLabel = 0
+        streak = 0
+        blockStart = next
+      }
+    }
+    if runCount > 0 {
+      _clearPending()
+    } else {
+      pending = total &- blockStart
+      self.streak = streak
+      self.values.update(from: values + blockStart, count: pending)
+    }
+    count += UInt64(total)
     lastAppended = last
   }
 
@@ -158,6 +229,7 @@ final class _NumberSectionWriter {
     if runCount > 0 { try _emitRun() }
     if pending > 0 { try _emitPending(upTo: pending) }
     try _flushFrame()
+    frameLength = 0
     return (count, length, count == 0 ? CRC32C().value : checksum.value)
   }
 
@@ -222,27 +294,34 @@ final class _NumberSectionWriter {
   }
 
   private func _emitRun() throws(BlobError) {
-    block.removeAll(keepingCapacity: true)
-    block.append(_BlockKind.run.rawValue << 6)
-    Varint.append(runFirst - previous - 1, to: &block)
-    Varint.append(runCount - 1, to: &block)
-    if hasLabels { Varint.append(UInt64(runLabel), to: &block) }
+    let out = frame + frameLength
+    out[0] = _BlockKind.run.rawValue << 6
+    var length = 1 &+ Varint.write(runFirst - previous - 1, to: out + 1)
+    length &+= Varint.write(runCount - 1, to: out + length)
+    if hasLabels { length &+= Varint.write(UInt64(runLabel), to: out + length) }
     let before = previous
     previous = runFirst + runCount - 1
     let entries = runCount
     runCount = 0
-    try _addBlock(entries: entries, after: before)
+    try _addBlock(length: length, entries: entries, after: before)
   }
 
   /// Encodes `values[0..<end]` as one block; keeps the rest pending.
   private func _emitPending(upTo end: Int) throws(BlobError) {
-    block.removeAll(keepingCapacity: true)
-    let slice = UnsafeBufferPointer(start: values, count: end)
-    _BlockEncoder.encode(
-      values: slice, labels: hasLabels ? UnsafeBufferPointer(start: labels, count: end) : nil,
-      previous: previous, into: &block)
-    let before = previous
-    previous = values[end - 1]
+    if hasLabels {
+      block.removeAll(keepingCapacity: true)
+      _BlockEncoder.encode(
+        values: UnsafeBufferPointer(start: values, count: end),
+        labels: UnsafeBufferPointer(start: labels, count: end), previous: previous, into: &block)
+      block.withUnsafeBufferPointer { encoded in
+        if let source = encoded.baseAddress { (frame + frameLength).update(from: source, count: encoded.count) }
+      }
+      let before = previous
+      previous = values[end - 1]
+      try _addBlock(length: block.count, entries: UInt64(end), after: before)
+    } else {
+      try _emitBlock(UnsafePointer(values), count: end)
+    }
     if end == pending {
       _clearPending()
     } else {
@@ -255,29 +334,43 @@ final class _NumberSectionWriter {
       }
       pending = rest
     }
-    try _addBlock(entries: UInt64(end), after: before)
   }
 
-  /// Appends the encoded `block` of `entries` numbers, all above `before`
-  /// (the last number of the block preceding it), starting a new frame when
-  /// the current one is full.
-  private func _addBlock(entries: UInt64, after before: UInt64) throws(BlobError) {
-    if frame.count + block.count > BlobLimits.maxFramePayload { try _flushFrame() }
-    if frame.isEmpty { frameBase = before }
-    frame.append(contentsOf: block)
+  /// Encodes the unlabelled block `values[0..<count]` after the frame's
+  /// blocks.
+  private func _emitBlock(_ values: UnsafePointer<UInt64>, count: Int) throws(BlobError) {
+    let length = _BlockEncoder.encodeUnlabeled(values, count: count, previous: previous, into: frame + frameLength)
+    let before = previous
+    previous = values[count &- 1]
+    try _addBlock(length: length, entries: UInt64(count), after: before)
+  }
+
+  /// Takes the block of `length` bytes just encoded after the frame's
+  /// blocks (`entries` numbers, all above `before`, the last number of the
+  /// block preceding it); when it does not fit, the frame goes out first
+  /// and the block starts the next one.
+  private func _addBlock(length: Int, entries: UInt64, after before: UInt64) throws(BlobError) {
+    blocksEmitted &+= 1
+    if frameLength + length > BlobLimits.maxFramePayload, frameLength > 0 {
+      try _flushFrame()
+      UnsafeMutableRawPointer(frame).copyMemory(from: frame + frameLength, byteCount: length)
+      frameLength = 0
+    }
+    if frameLength == 0 { frameBase = before }
+    frameLength += length
     frameCount += entries
   }
 
+  /// Writes the frame; the block after it (`frame[frameLength...]`), if
+  /// any, is left where it is.
   private func _flushFrame() throws(BlobError) {
-    guard !frame.isEmpty else { return }
-    let (header, value) = frame.withUnsafeBytes {
-      _FrameHeader.serialized(payload: $0, entryCount: frameCount, base: frameBase)
-    }
+    guard frameLength > 0 else { return }
+    let payload = UnsafeRawBufferPointer(start: frame, count: frameLength)
+    let (header, value) = _FrameHeader.serialized(payload: payload, entryCount: frameCount, base: frameBase)
     try sink.write(header)
-    try sink.write(frame)
+    try sink.write(payload)
     checksum.update(littleEndian: value)
-    length += UInt64(header.count + frame.count)
-    frame.removeAll(keepingCapacity: true)
+    length += UInt64(header.count + frameLength)
     frameCount = 0
   }
 }

@@ -84,19 +84,25 @@ final class _ByteInput {
   /// - Returns: The index of the first content byte.
   func skipByteOrderMark() throws(SourceError) -> Int {
     try ensure(4)
-    let base = self.base
-    if end >= 4,
-      (base[0] == 0xFF && base[1] == 0xFE && base[2] == 0 && base[3] == 0)
-        || (base[0] == 0 && base[1] == 0 && base[2] == 0xFE && base[3] == 0xFF)
-    {
-      throw .unsupportedEncoding(path: name, encoding: "utf-32")
-    }
-    if end >= 2, (base[0] == 0xFF && base[1] == 0xFE) || (base[0] == 0xFE && base[1] == 0xFF) {
-      throw .unsupportedEncoding(path: name, encoding: "utf-16")
-    }
-    if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { return 3 }
-    return 0
+    return try _byteOrderMarkLength(UnsafeBufferPointer(start: base, count: min(end, 4)), name: name)
   }
+}
+
+/// The length of the UTF-8 byte-order mark that `start` (an input's first
+/// bytes, up to four) begins with: 3, or 0 without one.
+/// - Throws: ``SourceError/unsupportedEncoding(path:encoding:)`` for a
+///   UTF-16 or UTF-32 mark.
+func _byteOrderMarkLength(_ start: UnsafeBufferPointer<UInt8>, name: String) throws(SourceError) -> Int {
+  func begins(with mark: [UInt8]) -> Bool {
+    start.count >= mark.count && zip(start, mark).allSatisfy { $0 == $1 }
+  }
+  if begins(with: [0xFF, 0xFE, 0, 0]) || begins(with: [0, 0, 0xFE, 0xFF]) {
+    throw .unsupportedEncoding(path: name, encoding: "utf-32")
+  }
+  if begins(with: [0xFF, 0xFE]) || begins(with: [0xFE, 0xFF]) {
+    throw .unsupportedEncoding(path: name, encoding: "utf-16")
+  }
+  return begins(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
 }
 
 /// The CRC-32C of the bytes read so far, updated from the input's callback.

@@ -1,0 +1,125 @@
+import CalldirSystem
+
+extension _BlockEncoder {
+  /// The most bytes one block takes, whatever its coding and labels (an
+  /// Elias–Fano block of ``BlobLimits/maxBlockEntries`` 62-bit fields with
+  /// 32-bit labels is about 25 KiB).
+  static let maxBlockBytes = 1 << 15
+
+  /// Writes one unlabelled block holding `values[0..<count]` (strictly
+  /// ascending, all above `previous`) at `out`, which has room for
+  /// ``maxBlockBytes``; returns its length.
+  ///
+  /// The same bytes as ``encode(values:labels:previous:into:)`` without
+  /// labels, written straight to memory: the bit fields go through one
+  /// 64-bit accumulator, and the high half of an Elias–Fano block is
+  /// written as the unary gaps between its ones.
+  ///
+  /// - Precondition: as for ``encode(values:labels:previous:into:)``.
+  static func encodeUnlabeled(
+    _ values: UnsafePointer<UInt64>, count n: Int, previous: UInt64, into out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let first = values[0]
+    let last = values[n &- 1]
+    let gap = first &- previous &- 1
+    let span = last &- first &+ 1
+    let count = UInt64(n)
+    if span == count {
+      out[0] = _BlockKind.run.rawValue << 6
+      var length = 1 &+ Varint.write(gap, to: out + 1)
+      length &+= Varint.write(count &- 1, to: out + length)
+      return length
+    }
+
+    let m = n &- 1
+    let upper = span &- 1 &- UInt64(m)
+    let l = bestLowWidth(count: m, upper: upper)
+    let head = 1 &+ Varint.size(gap) &+ Varint.size(count &- 1)
+    let efBits = UInt64(m &* l) &+ (upper >> UInt64(l)) &+ UInt64(m)
+    let efCost = UInt64(head &+ Varint.size(upper)) &+ (efBits &+ 7) / 8
+    if span <= UInt64(BlobLimits.maxBitmapSpan),
+      UInt64(head &+ Varint.size(span &- count)) &+ (span &+ 7) / 8 <= efCost
+    {
+      out[0] = _BlockKind.bitmap.rawValue << 6
+      var length = 1 &+ Varint.write(gap, to: out + 1)
+      length &+= Varint.write(count &- 1, to: out + length)
+      length &+= Varint.write(span &- count, to: out + length)
+      let bitmap = out + length
+      let bytes = Int((span &+ 7) / 8)
+      bitmap.initialize(repeating: 0, count: bytes)
+      for index in 0..<n {
+        let bit = Int(values[index] &- first)
+        bitmap[bit &>> 3] |= UInt8(1) &<< UInt8(bit & 7)
+      }
+      return length &+ bytes
+    }
+
+    out[0] = _BlockKind.eliasFano.rawValue << 6 | UInt8(l)
+    var length = 1 &+ Varint.write(gap, to: out + 1)
+    length &+= Varint.write(count &- 1, to: out + length)
+    length &+= Varint.write(upper, to: out + length)
+    var stream = _BitStream(out + length)
+    let width = UInt64(l)
+    let mask: UInt64 = l == 64 ? ~0 : (1 &<< width) &- 1
+    let base = first &+ 1
+    for index in 1..<n {
+      stream.write((values[index] &- base &- UInt64(index &- 1)) & mask, width: l)
+    }
+    // The high half: for the i-th field a one at (x >> l) + i - 1, zeros
+    // between; each one and the zeros before it go in as one field.
+    var nextFree: UInt64 = 0
+    for index in 1..<n {
+      let position = ((values[index] &- base &- UInt64(index &- 1)) >> width) &+ UInt64(index &- 1)
+      var zeros = position &- nextFree
+      while zeros >= 63 {
+        stream.write(0, width: 63)
+        zeros &-= 63
+      }
+      stream.write(1 &<< zeros, width: Int(zeros) &+ 1)
+      nextFree = position &+ 1
+    }
+    return length &+ stream.finish()
+  }
+}
+
+/// Bit fields written least-significant-bit first straight to memory, as
+/// ``_BitWriter`` writes them to an array, eight bytes at a time.
+struct _BitStream {
+  private let start: UnsafeMutablePointer<UInt8>
+  private var cursor: UnsafeMutablePointer<UInt8>
+  private var accumulator: UInt64 = 0
+  private var filled = 0
+
+  init(_ start: UnsafeMutablePointer<UInt8>) {
+    self.start = start
+    cursor = start
+  }
+
+  /// Writes `value`, which fits in `width` bits (`width` in 0...63).
+  @inline(__always)
+  mutating func write(_ value: UInt64, width: Int) {
+    accumulator |= value &<< UInt64(filled)
+    let total = filled &+ width
+    if total >= 64 {
+      UnsafeMutableRawPointer(cursor).storeBytes(of: accumulator.littleEndian, as: UInt64.self)
+      cursor += 8
+      accumulator = filled == 0 ? 0 : value &>> UInt64(64 &- filled)
+      filled = total &- 64
+    } else {
+      filled = total
+    }
+  }
+
+  /// Writes the last bits, padded with zeros to a byte; returns the bytes written in all.
+  mutating func finish() -> Int {
+    var left = filled
+    while left > 0 {
+      cursor.pointee = UInt8(truncatingIfNeeded: accumulator)
+      cursor += 1
+      accumulator >>= 8
+      left &-= 8
+    }
+    filled = 0
+    return cursor - start
+  }
+}

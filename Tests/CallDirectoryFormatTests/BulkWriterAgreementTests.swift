@@ -1,0 +1,126 @@
+import FormatFixtures
+import Testing
+
+@testable import CallDirectoryFormat
+
+/// The bulk writing path (`appendBlocking(contentsOf:)`, which cuts blocks
+/// by scanning the buffer and encodes them straight from it) writes the
+/// same bytes as appending number by number, however the numbers are
+/// chunked, mixed with ranges, shaped or sharded.
+@Suite struct BulkWriterAgreementTests {
+  /// Numbers of many shapes at once: scattered, dense (bitmaps), streaks
+  /// just under and over the run threshold, large jumps (gap cuts), blocks
+  /// filled to the entry limit, and numbers near the top of the range.
+  static func shapedNumbers(seed: UInt64) -> [Int64] {
+    var generator = SplitMix64(seed: seed)
+    var numbers: [Int64] = []
+    var value: Int64 = Int64(generator.next(below: 1000)) + 1
+    while numbers.count < 20_000 {
+      switch generator.next(below: 8) {
+      case 0:  // scattered
+        for _ in 0..<Int(generator.next(below: 3000)) {
+          value += Int64(generator.next(below: 100_000)) + 1
+          numbers.append(value)
+        }
+      case 1:  // dense
+        for _ in 0..<Int(generator.next(below: 3000)) {
+          value += Int64(generator.next(below: 3)) + 1
+          numbers.append(value)
+        }
+      case 2:  // a streak around the run threshold
+        let length = 60 + Int(generator.next(below: 8))
+        for _ in 0..<length {
+          value += 1
+          numbers.append(value)
+        }
+      case 3:  // a long run
+        for _ in 0..<Int(generator.next(below: 5000)) {
+          value += 1
+          numbers.append(value)
+        }
+      case 4:  // a jump far away
+        value += Int64(generator.next(below: 1 << 40)) + 1
+        numbers.append(value)
+      case 5:  // evenly spaced, wide gaps
+        let step = Int64(generator.next(below: 1 << 20)) + 1
+        for _ in 0..<Int(generator.next(below: 2500)) {
+          value += step
+          numbers.append(value)
+        }
+      case 6:  // pairs
+        for _ in 0..<Int(generator.next(below: 500)) {
+          value += Int64(generator.next(below: 50)) + 2
+          numbers.append(value)
+          value += 1
+          numbers.append(value)
+        }
+      default:  // one number
+        value += Int64(generator.next(below: 10)) + 1
+        numbers.append(value)
+      }
+    }
+    return numbers
+  }
+
+  static func oneByOne(_ numbers: [Int64]) throws -> [UInt8] {
+    let sink = MemoryBlobSink()
+    let writer = try FullSnapshotWriter(sink: sink, version: 3)
+    for number in numbers { try writer.appendBlocking(number) }
+    try writer.finish()
+    return sink.bytes
+  }
+
+  /// Appends `numbers` in chunks of the given sizes (cycled), every third
+  /// chunk of consecutive numbers as a range instead when `ranges`.
+  static func inChunks(_ numbers: [Int64], sizes: [Int], ranges: Bool) throws -> [UInt8] {
+    let sink = MemoryBlobSink()
+    let writer = try FullSnapshotWriter(sink: sink, version: 3)
+    var start = 0
+    var turn = 0
+    while start < numbers.count {
+      let end = min(numbers.count, start + sizes[turn % sizes.count])
+      let chunk = numbers[start..<end]
+      if ranges, turn % 3 == 2, let first = chunk.first, let last = chunk.last, last - first == Int64(chunk.count - 1) {
+        try writer.appendBlocking(first...last)
+      } else {
+        try chunk.withUnsafeBufferPointer { try writer.appendBlocking(contentsOf: $0) }
+      }
+      start = end
+      turn += 1
+    }
+    try writer.finish()
+    return sink.bytes
+  }
+
+  @Test(arguments: [1, 2, 3, 4, 5])
+  func bulkWritesWhatOneByOneWrites(seed: UInt64) throws {
+    let numbers = Self.shapedNumbers(seed: seed)
+    let expected = try Self.oneByOne(numbers)
+    #expect(try Self.inChunks(numbers, sizes: [numbers.count], ranges: false) == expected)
+    #expect(try Self.inChunks(numbers, sizes: [1, 7, 64, 2048, 2049, 100_000], ranges: false) == expected)
+    #expect(try Self.inChunks(numbers, sizes: [63, 65, 1, 5000], ranges: true) == expected)
+    #expect(try Self.inChunks(numbers, sizes: [3], ranges: true) == expected)
+  }
+
+  /// Block by block, the direct encoder writes what the array encoder writes.
+  @Test(arguments: [11, 12, 13])
+  func directEncoderMatchesArrayEncoder(seed: UInt64) {
+    var generator = SplitMix64(seed: seed)
+    let numbers = Self.shapedNumbers(seed: seed).map { UInt64($0) }
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: _BlockEncoder.maxBlockBytes)
+    defer { scratch.deallocate() }
+    var start = 1
+    while start < numbers.count {
+      let count = min(numbers.count - start, Int(generator.next(below: UInt64(BlobLimits.maxBlockEntries))) + 1)
+      let previous = numbers[start - 1]
+      numbers.withUnsafeBufferPointer { buffer in
+        let block = UnsafeBufferPointer(rebasing: buffer[start..<(start + count)])
+        var expected: [UInt8] = []
+        _BlockEncoder.encode(values: block, labels: nil, previous: previous, into: &expected)
+        let length = _BlockEncoder.encodeUnlabeled(block.baseAddress!, count: count, previous: previous, into: scratch)
+        #expect(Array(UnsafeBufferPointer(start: scratch, count: length)) == expected)
+      }
+      start += count
+    }
+  }
+}
