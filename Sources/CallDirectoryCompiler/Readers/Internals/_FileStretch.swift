@@ -112,8 +112,13 @@ struct _FileStretch: @unchecked Sendable {
       Contents(lines: lines, tooLongStart: tooLong, checksum: crc.value, byteCount: filled - before)
     }
 
-    var first = before + (start == 0 ? skip : 0)
-    if before == 1, bytes.base[0] != _ASCII.lineFeed {
+    // The first line begins where the byte-order mark ends; every other
+    // one after a line feed.
+    var first = before
+    if start <= skip {
+      guard skip < end else { return contents(filled..<filled) }
+      first = before + skip - start
+    } else if bytes.base[0] != _ASCII.lineFeed {
       // The stretch starts inside a line that began earlier.
       guard let newline = bytes.firstIndex(of: _ASCII.lineFeed, in: before..<filled) else {
         return contents(filled..<filled)
