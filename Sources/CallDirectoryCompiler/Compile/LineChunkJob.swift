@@ -17,8 +17,9 @@ final class LineChunkJob: @unchecked Sendable {
   private(set) var stretchContents: _FileStretch.Contents?
   /// Why the stretch could not be read.
   private(set) var readError: SourceError?
+  private let accepted = _GrowableBuffer<Int64>(capacity: 1 << 16)
   /// Accepted numbers, in file order (a one-number pattern counts as a number).
-  private(set) var numbers: [Int64] = []
+  var numbers: UnsafeBufferPointer<Int64> { accepted.elements }
   /// Accepted ranges of more than one number, in file order.
   private(set) var ranges: [ClosedRange<Int64>] = []
   /// Rejected data lines in order, numbered within the piece, with their
@@ -73,53 +74,77 @@ final class LineChunkJob: @unchecked Sendable {
       }
     } else {
       piece = _LinePiece(
-        bytes: bytes.bytes, endsWithTooLongLine: endsWithTooLongLine, tooLongStart: tooLongStart.bytes)
+        bytes: bytes.elements, endsWithTooLongLine: endsWithTooLongLine, tooLongStart: tooLongStart.elements)
     }
-    numbers.reserveCapacity(piece.bytes.count / 8)
     // `+` and digits: the exact E.164 path, unless the number's type or
     // validity must be checked (numbers written with a country code never
     // count for the wrong-region guard).
     let bareNumbers = Format._bareNumberLineIsRecord && check.map { !$0.requireValid && $0.typeMask == nil } != false
-    // The reader's per-line rules, without building events.
-    summary.physicalLines = _forEachLine(
-      in: piece, firstLine: 1,
-      onLine: { p, count, line in
-        if bareNumbers, let number = normalizer.exactE164(utf8: UnsafeBufferPointer(start: p, count: count)) {
-          summary.records += 1
-          numbers.append(number)
-          return
+    // Every number takes a line of two bytes or more.
+    var out = accepted.reserve(piece.bytes.count / 2 + 1)
+    var records = 0
+    // Any line but `+` and digits: the reader's own rules, without events.
+    func general(_ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
+      switch Format._parseLine(p, count) {
+      case .skip:
+        break
+      case .record(let lower, let upper):
+        records += 1
+        let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+        switch RecordAcceptance.number(field, normalizer: normalizer, region: region, check: check, national: &national) {
+        case .number(let number):
+          out.pointee = number
+          out += 1
+        case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
+        case .dropped: dropped += 1
         }
-        switch Format._parseLine(p, count) {
-        case .skip:
-          break
-        case .record(let lower, let upper):
-          summary.records += 1
-          let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-          switch RecordAcceptance.number(
-            field, normalizer: normalizer, region: region, check: check, national: &national)
-          {
-          case .number(let number): numbers.append(number)
-          case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
-          case .dropped: dropped += 1
-          }
-        case .range(let range):
-          summary.ranges += 1
-          if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize) {
-            rejects.append((line, reason, _LineText.escaped(p, count)))
-          } else if range.lower == range.upper {
-            numbers.append(range.lower)
-          } else {
-            ranges.append(range.lower...range.upper)
-          }
-        case .issue(let reason):
-          summary.issues += 1
+      case .range(let range):
+        summary.ranges += 1
+        if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize) {
           rejects.append((line, reason, _LineText.escaped(p, count)))
+        } else if range.lower == range.upper {
+          out.pointee = range.lower
+          out += 1
+        } else {
+          ranges.append(range.lower...range.upper)
         }
-      },
-      onTooLong: { line, start in
+      case .issue(let reason):
         summary.issues += 1
-        rejects.append((line, "line too long", _LineText.escaped(start)))
-      })
+        rejects.append((line, reason, _LineText.escaped(p, count)))
+      }
+    }
+    // The lines as ``_forEachLine(in:firstLine:maxLineBytes:onLine:onTooLong:)``
+    // cuts them, in one loop with the common line inline.
+    var line = 1
+    if var cursor = piece.bytes.baseAddress {
+      let end = cursor + piece.bytes.count
+      while cursor < end {
+        let newline = _nextLineFeed(from: cursor, end: end)
+        var length = newline - cursor
+        if length > 0, newline[-1] == _ASCII.carriageReturn { length -= 1 }
+        if length > _maxRecordBytes {
+          summary.issues += 1
+          rejects.append((line, "line too long", _LineText.escaped(
+            UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes)))))
+        } else if bareNumbers, let number = normalizer.exactE164(utf8: UnsafeBufferPointer(start: cursor, count: length)) {
+          records += 1
+          out.pointee = number
+          out += 1
+        } else {
+          general(cursor, length, line)
+        }
+        line += 1
+        cursor = newline + 1
+      }
+    }
+    if piece.endsWithTooLongLine {
+      summary.issues += 1
+      rejects.append((line, "line too long", _LineText.escaped(piece.tooLongStart)))
+      line += 1
+    }
+    summary.physicalLines = line - 1
+    summary.records = records
+    accepted.grow(by: out - (accepted.base + accepted.count))
   }
 
   func reset() {
@@ -129,7 +154,7 @@ final class LineChunkJob: @unchecked Sendable {
     stretch = nil
     stretchContents = nil
     readError = nil
-    numbers.removeAll(keepingCapacity: true)
+    accepted.removeAll()
     ranges.removeAll(keepingCapacity: true)
     rejects.removeAll(keepingCapacity: true)
     summary = SourceSummary()

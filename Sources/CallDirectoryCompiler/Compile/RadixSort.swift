@@ -14,14 +14,16 @@ enum RadixSort {
   static func sort(_ values: inout [Int64], parts requestedParts: Int? = nil) {
     let count = values.count
     guard count > 1 else { return }
-    // Lists often come sorted already (database exports, published
-    // snapshots) or reversed: one comparison pass instead of the passes.
+    // Lists often come in order already: sorted (database exports,
+    // published snapshots), reversed, or sorted as text, which is sorted
+    // within each number length. A pass or two instead of the radix passes.
     switch monotony(values) {
     case .ascending: return
     case .descending:
       values.reverse()
       return
-    case .neither: break
+    case .neither:
+      if TextOrder.sortIfOrderedByLength(&values) { return }
     }
     if count < 256 {
       values.sort()
@@ -116,9 +118,16 @@ enum RadixSort {
     guard values.count > 1 else { return 0 }
     var write = 1
     values.withUnsafeMutableBufferPointer { buffer in
-      for read in 1..<buffer.count where buffer[read] != buffer[write - 1] {
-        buffer[write] = buffer[read]
-        write += 1
+      guard let base = buffer.baseAddress else { return }
+      // Branch-free: each value is written, and kept when it differs from
+      // the last kept one (repeats come at any rate, so a branch on them
+      // would be mispredicted often).
+      var last = base[0]
+      for read in 1..<buffer.count {
+        let value = base[read]
+        base[write] = value
+        write &+= value != last ? 1 : 0
+        last = value
       }
     }
     let removed = values.count - write

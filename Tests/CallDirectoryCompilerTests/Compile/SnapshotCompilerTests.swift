@@ -153,6 +153,30 @@ import Testing
     }
   }
 
+  /// Lists sorted as text (by each number's digits), either way round,
+  /// with repeats and numbers of many lengths, sort exactly; one out of
+  /// place still sorts (by the radix passes).
+  @Test func listsSortedAsTextSortAndDeduplicate() {
+    var generator = SplitMix64(seed: 9)
+    var values = (0..<20_000).map { _ in
+      Int64(generator.next(below: 1 << UInt64(10 + generator.next(below: 40))))
+    }
+    values += values.prefix(2000)
+    let asText = values.sorted { String($0).utf8.lexicographicallyPrecedes(String($1).utf8) }
+    #expect(asText != values.sorted())
+    var outOfPlace = asText
+    outOfPlace.swapAt(100, 15_000)
+    for shape in [asText, Array(asText.reversed()), outOfPlace] {
+      var sorted = shape
+      let removed = RadixSort.sortAndDeduplicate(&sorted)
+      #expect(sorted == Array(Set(values)).sorted())
+      #expect(removed == values.count - Set(values).count)
+    }
+    for value: Int64 in [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, Int64.max] {
+      #expect(TextOrder.digitCount(value) == (value == 0 ? 0 : String(value).count))
+    }
+  }
+
   @Test func parallelRadixSortMatchesSortOnSkewedInputs() {
     var generator = SplitMix64(seed: 5)
     let count = 30_000

@@ -107,7 +107,7 @@ struct _FileStretch: @unchecked Sendable {
       return Contents(lines: filled..<filled, tooLongStart: nil, checksum: CRC32C().value, byteCount: 0)
     }
     var crc = CRC32C()
-    crc.update(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes.bytes)[before...]))
+    crc.update(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes.elements)[before...]))
     func contents(_ lines: Range<Int>, tooLong: Range<Int>? = nil) -> Contents {
       Contents(lines: lines, tooLongStart: tooLong, checksum: crc.value, byteCount: filled - before)
     }

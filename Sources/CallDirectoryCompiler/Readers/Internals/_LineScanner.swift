@@ -146,3 +146,21 @@ func _forEachLine(
   }
   return lines
 }
+
+/// The first line feed in `start..<end`, or `end`: eight bytes at a time
+/// (most lines of a number list are a dozen bytes long, too short for a
+/// call to `memchr` to pay).
+@inline(__always)
+func _nextLineFeed(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+  var cursor = start
+  while end - cursor >= 8 {
+    let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
+    // The lowest byte that was a line feed is the lowest zero byte: its
+    // high bit is the lowest set here (bits above it may be set falsely).
+    let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    if zeros != 0 { return cursor + (zeros.trailingZeroBitCount &>> 3) }
+    cursor += 8
+  }
+  while cursor < end, cursor.pointee != _ASCII.lineFeed { cursor += 1 }
+  return cursor
+}

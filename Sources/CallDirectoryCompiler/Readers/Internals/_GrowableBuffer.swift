@@ -6,38 +6,39 @@
   import Darwin
 #endif
 
-/// Growable bytes that a worker reuses from one piece of input to the
-/// next: room is made without zeroing it, for a read to fill.
-final class _ByteBuffer {
-  private(set) var base: UnsafeMutablePointer<UInt8>
+/// Growable storage that a worker reuses from one piece of input to the
+/// next: room is made without initializing it, for a read or a loop to
+/// fill, and the hot loops write through a plain pointer.
+final class _GrowableBuffer<Element: BitwiseCopyable> {
+  private(set) var base: UnsafeMutablePointer<Element>
   private(set) var capacity: Int
-  /// Bytes in use: `base[0..<count]`.
+  /// Elements in use: `base[0..<count]`.
   private(set) var count = 0
 
-  init(capacity: Int = 1 << 16) {
+  init(capacity: Int = 1 << 12) {
     self.capacity = max(16, capacity)
     base = .allocate(capacity: self.capacity)
   }
 
   deinit { base.deallocate() }
 
-  var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+  var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
   func removeAll() { count = 0 }
 
   /// Appends a copy of `other`.
-  func append(_ other: UnsafeBufferPointer<UInt8>) {
+  func append(_ other: UnsafeBufferPointer<Element>) {
     guard let source = other.baseAddress, !other.isEmpty else { return }
     reserve(other.count).update(from: source, count: other.count)
     count += other.count
   }
 
-  /// Room for `extra` more bytes after `count`, uninitialized; commit what
-  /// was written with ``grow(by:)``.
-  func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+  /// Room for `extra` more elements after `count`, uninitialized; count
+  /// what was written with ``grow(by:)``.
+  func reserve(_ extra: Int) -> UnsafeMutablePointer<Element> {
     if capacity - count < extra {
       let newCapacity = max(capacity * 2, count + extra)
-      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+      let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
       grown.update(from: base, count: count)
       base.deallocate()
       base = grown
@@ -46,9 +47,11 @@ final class _ByteBuffer {
     return base + count
   }
 
-  /// Counts `written` more bytes, written after ``reserve(_:)``.
+  /// Counts `written` more elements, written after ``reserve(_:)``.
   func grow(by written: Int) { count += written }
+}
 
+extension _GrowableBuffer where Element == UInt8 {
   /// The index of the first `byte` in `range`, if any.
   func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     guard !range.isEmpty, let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
@@ -66,5 +69,8 @@ final class _ByteBuffer {
   }
 }
 
+/// Bytes read from a source, reused piece after piece.
+typealias _ByteBuffer = _GrowableBuffer<UInt8>
+
 @available(*, unavailable)
-extension _ByteBuffer: Sendable {}
+extension _GrowableBuffer: Sendable {}
