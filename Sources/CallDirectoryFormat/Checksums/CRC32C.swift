@@ -52,7 +52,7 @@ public struct CRC32C: Sendable {
     // cancel: the result is `first` moved past `secondLength` zero bytes,
     // plus `second` (addition in GF(2) is exclusive or).
     guard secondLength > 0 else { return first }
-    return _GF2Operator.zeros(byteCount: secondLength).apply(first) ^ second
+    return _CRCPolynomial.multiply(_CRCPolynomial.zerosFactor(byteCount: secondLength), first) ^ second
   }
 
   /// Whether ``update(_:)`` runs on the CPU's CRC-32C instruction.
@@ -126,46 +126,46 @@ public struct CRC32C: Sendable {
   }
 }
 
-/// A linear map on 32-bit CRC registers over GF(2), as the images of the
-/// 32 basis bits.
-private struct _GF2Operator {
-  var columns: [UInt32]
+/// Arithmetic on polynomials over GF(2) modulo the CRC-32C polynomial, in
+/// the CRC's reflected representation (bit 31 is the constant term).
+private enum _CRCPolynomial {
+  static let one: UInt32 = 1 << 31
 
-  func apply(_ vector: UInt32) -> UInt32 {
-    var sum: UInt32 = 0
-    var bits = vector
-    var index = 0
-    while bits != 0 {
-      if bits & 1 != 0 { sum ^= columns[index] }
-      bits >>= 1
-      index += 1
+  /// `a · b` modulo the polynomial.
+  static func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
+    var product: UInt32 = 0
+    var factor = b
+    var bit = one
+    while bit != 0 {
+      if a & bit != 0 {
+        product ^= factor
+        if a & (bit &- 1) == 0 { break }
+      }
+      bit >>= 1
+      factor = factor & 1 != 0 ? (factor >> 1) ^ 0x82F6_3B78 : factor >> 1
     }
-    return sum
+    return product
   }
 
-  /// This map applied twice.
-  func squared() -> _GF2Operator {
-    _GF2Operator(columns: columns.map(apply))
-  }
+  /// x^(2^k) for every k a bit count of an `Int` byte count can need.
+  static let powersOfTwo: [UInt32] = {
+    var table = [UInt32](repeating: 0, count: 67)
+    table[0] = one >> 1  // x
+    for k in 1..<67 { table[k] = multiply(table[k - 1], table[k - 1]) }
+    return table
+  }()
 
-  /// The map after this one, then `other`.
-  func followed(by other: _GF2Operator) -> _GF2Operator {
-    _GF2Operator(columns: columns.map(other.apply))
-  }
-
-  /// What feeding `byteCount` zero bytes does to a register.
-  static func zeros(byteCount: Int) -> _GF2Operator {
-    // One zero bit: shift right, folding the polynomial in for a bit shifted out.
-    var power = _GF2Operator(columns: (0..<32).map { $0 == 0 ? 0x82F6_3B78 : UInt32(1) << UInt32($0 - 1) })
-    for _ in 0..<3 { power = power.squared() }  // one zero byte
-    var result: _GF2Operator?
-    var remaining = byteCount
-    while remaining > 0 {
-      if remaining & 1 != 0 { result = result.map { $0.followed(by: power) } ?? power }
-      remaining >>= 1
-      if remaining > 0 { power = power.squared() }
+  /// x^(8 · byteCount): what feeding `byteCount` zero bytes multiplies a register by.
+  static func zerosFactor(byteCount: Int) -> UInt32 {
+    var factor = one
+    var count = UInt64(byteCount)
+    var k = 3  // a byte is 2^3 bits
+    while count != 0 {
+      if count & 1 != 0 { factor = multiply(powersOfTwo[k], factor) }
+      count >>= 1
+      k += 1
     }
-    return result ?? _GF2Operator(columns: (0..<32).map { UInt32(1) << UInt32($0) })
+    return factor
   }
 }
 
