@@ -31,6 +31,10 @@ enum RadixSort {
     }
     let cores = Parallel.coreCount
     let parts = max(1, min(count / 16, requestedParts ?? (count >= parallelThreshold ? cores : 1)))
+    if count >= bucketThreshold {
+      sortInBuckets(&values, parts: parts)
+      return
+    }
     var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     let counts = SharedPointer<Int>(count: parts * 256)
     defer { counts.deallocate() }
@@ -76,8 +80,149 @@ enum RadixSort {
     if inScratch { swap(&values, &scratch) }
   }
 
-  /// The byte positions where not every value has the same byte.
-  private static func differingBytes(_ values: SharedPointer<Int64>, _ stretches: Stretches) -> [Int] {
+  /// From this many values on, ``sortInBuckets(_:parts:)`` sorts.
+  static let bucketThreshold = 1 << 16
+
+  /// How many of the top differing bits pick a value's bucket: 256
+  /// buckets, whose write positions stay in the cache and the TLB while
+  /// values are scattered, and hold ~40k values each for 10M numbers.
+  static let bucketBits = 8
+
+  /// Sorts a large `values` (all ≥ 0) in two passes over memory and the
+  /// rest in cache: the values are counted and scattered, a stretch per
+  /// core, into 2^8 buckets by their top 8 differing bits; then each
+  /// bucket is sorted by its remaining differing bytes where it sits, the
+  /// buckets shared among the cores by size. (A least-significant-digit sort of the whole array
+  /// goes over memory twice per byte, five bytes for phone numbers.)
+  private static func sortInBuckets(_ values: inout [Int64], parts: Int) {
+    let count = values.count
+    var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    values.withUnsafeMutableBufferPointer { values in
+      scratch.withUnsafeMutableBufferPointer { scratch in
+        guard let valuesBase = values.baseAddress, let scratchBase = scratch.baseAddress else { return }
+        let source = SharedPointer(valuesBase)
+        let target = SharedPointer(scratchBase)
+        let stretches = Stretches(count: count, parts: parts)
+        let bits = differingBits(source, stretches)
+        guard bits != 0 else { return }  // every value is the same
+        let highest = 63 - bits.leadingZeroBitCount
+        let topBits = min(bucketBits, highest + 1)
+        let shift = UInt64(highest + 1 - topBits)
+        let buckets = 1 << topBits
+        let mask = UInt64(buckets - 1)
+        let counts = SharedPointer<Int>(count: parts * buckets)
+        defer { counts.deallocate() }
+        stretches.forEachConcurrently { part, range in
+          let histogram = counts.base + part * buckets
+          histogram.initialize(repeating: 0, count: buckets)
+          for index in range { histogram[Int((UInt64(bitPattern: source.base[index]) >> shift) & mask)] &+= 1 }
+        }
+        // Part p's first slot in bucket b; and where each bucket starts.
+        var starts = [Int](repeating: 0, count: buckets + 1)
+        var running = 0
+        for bucket in 0..<buckets {
+          starts[bucket] = running
+          for part in 0..<parts {
+            let size = counts.base[part * buckets + bucket]
+            counts.base[part * buckets + bucket] = running
+            running += size
+          }
+        }
+        starts[buckets] = running
+        stretches.forEachConcurrently { part, range in
+          let positions = counts.base + part * buckets
+          for index in range {
+            let value = source.base[index]
+            let bucket = Int((UInt64(bitPattern: value) >> shift) & mask)
+            target.base[positions[bucket]] = value
+            positions[bucket] &+= 1
+          }
+        }
+        // Buckets in `parts` groups of about equal size, each sorted from
+        // scratch back into `values` by one core.
+        var ends: [Int] = []
+        var bucket = 0
+        for group in 0..<parts {
+          let goal = count / parts * (group + 1)
+          while bucket < buckets, group == parts - 1 || starts[bucket + 1] <= goal { bucket += 1 }
+          ends.append(bucket)
+        }
+        let groupEnds = ends
+        let bucketStarts = starts
+        let lowMask = (UInt64(1) << shift) &- 1
+        Parallel.forEach(parts: parts) { group in
+          for bucket in (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group] {
+            let start = bucketStarts[bucket]
+            sortBucket(
+              target.base + start, into: source.base + start, count: bucketStarts[bucket + 1] - start, lowMask: lowMask)
+          }
+        }
+      }
+    }
+  }
+
+  /// Sorts the `count` values at `data` (alike but for their `lowMask`
+  /// bits) into `out` by their differing low bytes, `data` serving as
+  /// scratch; one thread, in cache for a bucket of tens of thousands.
+  private static func sortBucket(
+    _ data: UnsafeMutablePointer<Int64>, into out: UnsafeMutablePointer<Int64>, count: Int, lowMask: UInt64
+  ) {
+    guard count > 1 else {
+      if count == 1 { out[0] = data[0] }
+      return
+    }
+    if count <= 32 {
+      out.update(from: data, count: count)
+      var small = UnsafeMutableBufferPointer(start: out, count: count)
+      small.sort()
+      return
+    }
+    let first = UInt64(bitPattern: data[0])
+    var bits: UInt64 = 0
+    for index in 0..<count { bits |= (UInt64(bitPattern: data[index]) ^ first) & lowMask }
+    var bytes: [UInt64] = []
+    for byte in 0..<8 where (bits >> UInt64(byte * 8)) & 0xFF != 0 { bytes.append(UInt64(byte * 8)) }
+    // Every byte's counts in one pass.
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 256 * max(1, bytes.count)) { counts in
+      guard let histograms = counts.baseAddress else { return }
+      histograms.initialize(repeating: 0, count: 256 * bytes.count)
+      bytes.withUnsafeBufferPointer { shifts in
+        guard let shift = shifts.baseAddress else { return }
+        let passes = shifts.count
+        for index in 0..<count {
+          let value = UInt64(bitPattern: data[index])
+          var slot = 0
+          while slot < passes {
+            histograms[slot &* 256 &+ Int((value &>> shift[slot]) & 0xFF)] &+= 1
+            slot &+= 1
+          }
+        }
+      }
+      // Passes alternate between the two buffers, ending in `out`.
+      var source = bytes.count % 2 == 0 ? out : data
+      var target = bytes.count % 2 == 0 ? data : out
+      if bytes.count % 2 == 0 { out.update(from: data, count: count) }
+      for (slot, shift) in bytes.enumerated() {
+        let positions = histograms + slot * 256
+        var running = 0
+        for digit in 0..<256 {
+          let size = positions[digit]
+          positions[digit] = running
+          running += size
+        }
+        for index in 0..<count {
+          let value = source[index]
+          let digit = Int((UInt64(bitPattern: value) >> shift) & 0xFF)
+          target[positions[digit]] = value
+          positions[digit] &+= 1
+        }
+        swap(&source, &target)
+      }
+    }
+  }
+
+  /// The bits where not every value agrees with the first.
+  private static func differingBits(_ values: SharedPointer<Int64>, _ stretches: Stretches) -> UInt64 {
     let differences = SharedPointer<UInt64>(count: stretches.parts)
     defer { differences.deallocate() }
     let first = values.base[0]
@@ -88,6 +233,12 @@ enum RadixSort {
     }
     var bits: UInt64 = 0
     for part in 0..<stretches.parts { bits |= differences.base[part] }
+    return bits
+  }
+
+  /// The byte positions where not every value has the same byte.
+  private static func differingBytes(_ values: SharedPointer<Int64>, _ stretches: Stretches) -> [Int] {
+    let bits = differingBits(values, stretches)
     return (0..<8).filter { (bits >> UInt64($0 * 8)) & 0xFF != 0 }
   }
 

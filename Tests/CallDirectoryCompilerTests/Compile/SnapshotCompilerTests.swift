@@ -177,6 +177,27 @@ import Testing
     }
   }
 
+  /// Large inputs go through the buckets of the top bits: uniform, skewed
+  /// into one bucket, few distinct values, and with bytes alike below the top.
+  @Test func bucketedRadixSortMatchesSort() {
+    var generator = SplitMix64(seed: 8)
+    let count = RadixSort.bucketThreshold * 3
+    let shapes: [[Int64]] = [
+      (0..<count).map { _ in Int64(1 + generator.next(below: 1 << 40)) },
+      (0..<count).map { index in index % 100 == 0 ? Int64(1 + generator.next(below: 1 << 45)) : 44_000_000_000 + Int64(generator.next(below: 5000)) },
+      (0..<count).map { _ in Int64(generator.next(below: 3)) * 1_000_000_007 },
+      (0..<count).map { _ in Int64(generator.next(below: 1 << 12)) << 30 | 0x1234 },
+      (0..<count).map { _ in 7 + Int64(generator.next(below: 2000)) },
+    ]
+    for values in shapes {
+      for parts in [1, 2, 3] {
+        var sorted = values
+        RadixSort.sort(&sorted, parts: parts)
+        #expect(sorted == values.sorted(), "\(parts) parts")
+      }
+    }
+  }
+
   @Test func parallelRadixSortMatchesSortOnSkewedInputs() {
     var generator = SplitMix64(seed: 5)
     let count = 30_000
