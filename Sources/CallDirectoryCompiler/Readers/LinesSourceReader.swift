@@ -48,30 +48,27 @@ func _parseLinesLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
   var index = 0
   var cut = count
   var sawHigh = false
-  var sawDash = false
+  // A hyphen after whitespace: only such a dash can start a description.
+  var sawSpacedDash = false
   var sawTab = false
-  while index < count {
+  scan: while index < count {
     let byte = p[index]
-    // Fast path: digits, space, '+'.
-    if _isDigit(byte) || byte == _ASCII.space || byte == _ASCII.plus {
-      index += 1
-      continue
-    }
-    if byte == _ASCII.hash {
-      cut = index
+    switch _LineByte.kinds[Int(byte)] {
+    case .plain:
       break
-    }
-    if byte == _ASCII.slash, index + 1 < count, p[index + 1] == _ASCII.slash,
-      index == 0 || _isBlank(p[index - 1])
-    {
+    case .hash:
       cut = index
-      break
-    }
-    if byte >= 0x80 {
+      break scan
+    case .slash:
+      if index + 1 < count, p[index + 1] == _ASCII.slash, index == 0 || _isBlank(p[index - 1]) {
+        cut = index
+        break scan
+      }
+    case .high:
       sawHigh = true
-    } else if byte == _ASCII.hyphen {
-      sawDash = true
-    } else if byte == _ASCII.tab {
+    case .hyphen:
+      if index > 0, _isBlank(p[index - 1]) { sawSpacedDash = true }
+    case .tab:
       sawTab = true
     }
     index += 1
@@ -91,7 +88,7 @@ func _parseLinesLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
         "'#' wildcards in 'lines' format (use format 'patterns')")
     }
   }
-  if sawDash || sawHigh {
+  if sawSpacedDash || sawHigh {
     if let dash = _descriptionDash(p, lower, upper) {
       upper = dash
       _trim(p, &lower, &upper)
@@ -145,4 +142,20 @@ private func _descriptionDash(
     index += max(dashLength, 1)
   }
   return nil
+}
+
+/// What the `lines` parser looks for in a byte, by table.
+enum _LineByte: UInt8 {
+  case plain, hash, slash, high, hyphen, tab
+
+  static let kinds: [_LineByte] = (0...255).map { byte in
+    switch UInt8(byte) {
+    case _ASCII.hash: .hash
+    case _ASCII.slash: .slash
+    case _ASCII.hyphen: .hyphen
+    case _ASCII.tab: .tab
+    case 0x80...: .high
+    default: .plain
+    }
+  }
 }
