@@ -140,3 +140,33 @@ final class ScratchDirectory {
     #expect(Varint.unZigZag(Varint.zigZag(-5)) == -5)
   }
 }
+
+/// Durable renames that leave their directory syncs to a
+/// `DeferredDirectorySyncs` sync nothing until it syncs each directory once.
+@Suite(.serialized) struct DeferredDirectorySyncsTests {
+  @Test func renamesSyncEachDirectoryOnceAtTheEnd() throws {
+    let scratch = try ScratchDirectory()
+    let other = try ScratchDirectory()
+    for index in 0..<5 { try AtomicFile.write(Array("x".utf8), to: scratch.file("f\(index)")) }
+
+    FaultInjection.install([])
+    defer { FaultInjection.reset() }
+    let deferred = FileSystem.DeferredDirectorySyncs()
+    for index in 0..<5 {
+      let target = index == 4 ? other.file("g") : scratch.file("g\(index)")
+      try FileSystem.durableRename(scratch.file("f\(index)"), to: target, deferringSyncTo: deferred)
+    }
+    let file = try AtomicFile(destination: scratch.file("h"))
+    try file.writer.write(Array("y".utf8))
+    try file.commit(deferringDirectorySyncTo: deferred)
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 1)  // the file's own data
+    try deferred.syncAll()
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 3)  // and the two directories
+    try deferred.syncAll()
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 3)  // nothing left
+
+    // Without one, a rename syncs at once.
+    try FileSystem.durableRename(scratch.file("g0"), to: scratch.file("i0"))
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 4)
+  }
+}

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirSystem
 
 /// Computes the delta between two full snapshot blobs as a streaming merge
 /// over their sorted lists, and writes it as a delta blob.
@@ -34,7 +35,10 @@ public enum SnapshotDiffer {
   /// - Throws: `BlobError` when a blob is corrupt or not a full snapshot, or
   ///   writing fails; no file is left at `path` then.
   /// - Complexity: O(runs and single entries of both blobs).
-  public static func writeDelta(from old: BlobReader, to new: BlobReader, path: String) throws(BlobError) -> Summary {
+  public static func writeDelta(
+    from old: BlobReader, to new: BlobReader, path: String,
+    deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs? = nil
+  ) throws(BlobError) -> Summary {
     guard old.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: old.header.kind) }
     guard new.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: new.header.kind) }
     // A delta joins two versions of one dataset (a snapshot from before
@@ -71,7 +75,8 @@ public enum SnapshotDiffer {
     }
 
     let writer = try DeltaWriter(
-      path: path, baseVersion: old.header.version, baseDigest: old.header.contentDigest,
+      sink: FileBlobSink(path: path, deferringDirectorySyncTo: deferredSyncs),
+      baseVersion: old.header.version, baseDigest: old.header.contentDigest,
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
       dataset: new.header.dataset)
     var blockingAdds = RangeList()

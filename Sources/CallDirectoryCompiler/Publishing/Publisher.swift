@@ -151,6 +151,10 @@ public struct Publisher {
     // Compile, with the reports in temporary files.
     var pending = PendingFiles()
     defer { pending.removeAll() }
+    // The blobs and reports are renamed to their pending names as they are
+    // finished; their directories are synced once, before the catalog
+    // transaction that refers to them.
+    let pendingSyncs = FileSystem.DeferredDirectorySyncs()
     let reportDirectory = options.dryRun ? store.dryRunDirectory : store.rejectsDirectory
     let rejects: RejectLog
     let conflicts: ConflictLog
@@ -185,7 +189,7 @@ public struct Publisher {
       fullSnapshot = Swift.Result { () throws(BuildError) in
         try Self.writeSnapshot(
           blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
-          version: version, dataset: config.dataset, to: pendingPath)
+          version: version, dataset: config.dataset, to: pendingPath, deferringDirectorySyncTo: pendingSyncs)
       }
     }
     if shardBlobs.needed(for: snapshot, config: config) {
@@ -193,7 +197,7 @@ public struct Publisher {
         background: {
           shardBlobs.write(
             of: snapshot, version: version, config: config, directory: store.snapshotsDirectory,
-            at: pendingLocation(for:))
+            at: pendingLocation(for:), deferringDirectorySyncTo: pendingSyncs)
         },
         foreground: writeFull)
       for path in shardBlobs.paths { pending.add(path) }
@@ -269,7 +273,7 @@ public struct Publisher {
         let deltaPending = pending.add(pendingLocation(for: name))
         guard let facts = try writeDelta(
           from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes, pendingPath: deltaPending,
-          description: "version \(base.version)", warnings: &warnings)
+          description: "version \(base.version)", deferringDirectorySyncTo: pendingSyncs, warnings: &warnings)
         else { continue }
         renames.append((deltaPending, store.path(name)))
         deltas.append(DeltaRecord(
@@ -278,7 +282,7 @@ public struct Publisher {
 
       let (shards, shardDeltas) = try recordShards(
         shardBlobs, version: version, bases: bases, catalog: catalog, pending: &pending, renames: &renames,
-        warnings: &warnings)
+        deferringDirectorySyncTo: pendingSyncs, warnings: &warnings)
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
@@ -320,7 +324,7 @@ public struct Publisher {
       let conflictsName = StoreLayout.conflictsName(version)
       for (report, name) in [(rejects.path, rejectsName), (conflicts.path, conflictsName)] {
         let reportPending = pending.add(pendingLocation(for: name))
-        try rename(report, to: reportPending)
+        try rename(report, to: reportPending, deferringSyncTo: pendingSyncs)
         renames.append((reportPending, store.path(name)))
       }
       renames.append((pendingPath, store.path(snapshotName)))
@@ -344,19 +348,35 @@ public struct Publisher {
         changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset,
         asOf: options.asOf.iso8601)
       guard let catalog else { throw StoreError.catalog("no catalog is open") }
+      do {
+        try pendingSyncs.syncAll()
+      } catch {
+        throw StoreError.file(error)
+      }
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
         shardDeltas: shardDeltas)
       pending.forgetAll()
+      // Put in place, each directory synced once, before the manifest
+      // that points to them.
+      let publishedSyncs = FileSystem.DeferredDirectorySyncs()
       for (from, to) in renames {
         do {
-          try rename(from, to: to)
+          try rename(from, to: to, deferringSyncTo: publishedSyncs)
         } catch {
           throw StoreError.file(FileError(
             operation: "put version \(version) in place:", path: to, errno: .ioError,
             detail: "\(error); the version is recorded, and the next build (or 'calldir repair') puts its files "
               + "in place"))
         }
+      }
+      do {
+        try publishedSyncs.syncAll()
+      } catch {
+        throw StoreError.file(FileError(
+          operation: "put version \(version) in place:", path: error.path, errno: error.errno,
+          detail: "\(error); the version is recorded, and the next build (or 'calldir repair') puts its files "
+            + "in place"))
       }
       result.rejectsPath = store.path(rejectsName)
       result.conflictsPath = store.path(conflictsName)
@@ -386,9 +406,11 @@ public struct Publisher {
       : store.path(StoreLayout.pendingName(for: name))
   }
 
-  private func rename(_ from: String, to: String) throws(StoreError) {
+  private func rename(
+    _ from: String, to: String, deferringSyncTo deferred: FileSystem.DeferredDirectorySyncs? = nil
+  ) throws(StoreError) {
     do {
-      try FileSystem.durableRename(from, to: to)
+      try FileSystem.durableRename(from, to: to, deferringSyncTo: deferred)
     } catch {
       throw .file(error)
     }
@@ -577,7 +599,8 @@ public struct Publisher {
   /// place with it) and writes their deltas from the bases' shards.
   private func recordShards(
     _ blobs: ShardBlobs, version: Int, bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
-    renames: inout [(from: String, to: String)], warnings: inout [String]
+    renames: inout [(from: String, to: String)], deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs,
+    warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
     if let failure = blobs.failure { throw failure }
     let (lowers, paths, written) = (blobs.lowers, blobs.paths, blobs.written)
@@ -603,7 +626,8 @@ public struct Publisher {
         let deltaPending = pending.add(pendingLocation(for: deltaName))
         guard let deltaFacts = try writeDelta(
           from: store.path(baseShard.path), to: pendingPath, maxBytes: facts.bytes, pendingPath: deltaPending,
-          description: "version \(base.version) shard \(shard)", warnings: &warnings)
+          description: "version \(base.version) shard \(shard)", deferringDirectorySyncTo: deferredSyncs,
+          warnings: &warnings)
         else { continue }
         renames.append((deltaPending, store.path(deltaName)))
         shardDeltas.append(ShardDeltaRecord(
@@ -616,13 +640,16 @@ public struct Publisher {
 
   // MARK: - Blobs
 
-  /// Writes a full snapshot blob to `path` (atomically) and returns its header.
+  /// Writes a full snapshot blob to `path` (atomically) and returns its
+  /// header; the sync of its directory is left to `deferredSyncs`.
   static func writeSnapshot(
     blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int,
-    dataset: String = "", to path: String
+    dataset: String = "", to path: String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs
   ) throws(BuildError) -> BlobHeader {
     do {
-      let writer = try FullSnapshotWriter(path: path, version: UInt64(version), labels: labels, dataset: dataset)
+      let writer = try FullSnapshotWriter(
+        sink: FileBlobSink(path: path, deferringDirectorySyncTo: deferredSyncs), version: UInt64(version),
+        labels: labels, dataset: dataset)
       try blocking.forEachChunk(
         singles: { try writer.appendBlocking(contentsOf: $0) },
         range: { try writer.appendBlocking($0) })
@@ -644,11 +671,12 @@ public struct Publisher {
   /// input cannot be read (then with a warning).
   private func writeDelta(
     from base: String, to target: String, maxBytes: Int64, pendingPath: String, description: String,
-    warnings: inout [String]
+    deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs, warnings: inout [String]
   ) throws(StoreError) -> FileFacts? {
     do {
       let summary = try SnapshotDiffer.writeDelta(
-        from: try BlobReader(path: base), to: try BlobReader(path: target), path: pendingPath)
+        from: try BlobReader(path: base), to: try BlobReader(path: target), path: pendingPath,
+        deferringDirectorySyncTo: deferredSyncs)
       guard summary.bytes <= maxBytes else {
         try? FileSystem.removeFile(pendingPath)
         return nil

@@ -30,11 +30,11 @@ struct ShardBlobs {
   }
 
   /// Plans the shards and writes their blobs, each to `location(name)`
-  /// (a failure names `directory`). Touches nothing but its own files and
-  /// this value.
+  /// (a failure names `directory`), leaving the directory sync to
+  /// `deferredSyncs`. Touches nothing but its own files and this value.
   mutating func write(
     of snapshot: CompiledSnapshot, version: Int, config: BuildConfig, directory: String,
-    at location: (String) -> String
+    at location: (String) -> String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs
   ) {
     let limit = config.maxEntriesPerExtension
     do {
@@ -48,6 +48,7 @@ struct ShardBlobs {
       paths = (1...lowers.count).map { location(StoreLayout.snapshotName(version, shard: $0)) }
       var writer = ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
       writer.dataset = config.dataset
+      writer.deferredSyncs = deferredSyncs
       written = try writer.write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
       self.lowers = lowers
     } catch let error as StoreError {

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirSystem
 
 /// Writes the shard blobs of a snapshot in one ascending walk over its
 /// blocking entries, one blob open at a time.
@@ -15,6 +16,8 @@ struct ShardWriter {
   let labels: [String]
   /// The dataset every shard carries.
   var dataset = ""
+  /// Where the syncs of the shards' directory are left, if not done at once.
+  var deferredSyncs: FileSystem.DeferredDirectorySyncs?
 
   /// Writes shard k's entries (those inside `bounds[k]`) to `paths[k]`.
   func write(blocking: BlockingEntries, bounds: [ClosedRange<Int64>], paths: [String]) throws -> [Written] {
@@ -29,7 +32,9 @@ struct ShardWriter {
       let slice = identification[
         NumberSet.lowerBound(numbers, bounds[shard].lowerBound)..<NumberSet.upperBound(numbers, bounds[shard].upperBound)]
       let (subset, remapped) = Self.labelSubset(slice, labels: labels)
-      writer = try FullSnapshotWriter(path: paths[shard], version: UInt64(version), labels: subset, dataset: dataset)
+      writer = try FullSnapshotWriter(
+        sink: FileBlobSink(path: paths[shard], deferringDirectorySyncTo: deferredSyncs), version: UInt64(version),
+        labels: subset, dataset: dataset)
       entries = remapped
       blockingCount = 0
       current = shard

@@ -11,12 +11,16 @@ public final class FileBlobSink: BlobSink {
   /// The final path.
   public let path: String
   private var file: AtomicFile?
+  private let deferredSyncs: FileSystem.DeferredDirectorySyncs?
 
-  /// Creates the temporary file next to `path`.
+  /// Creates the temporary file next to `path`. With `deferredSyncs`, the
+  /// directory sync after the rename is left to it (see
+  /// ``FileSystem/DeferredDirectorySyncs``).
   /// - Throws: `BlobError.io` if it cannot be created, or if `path` exists
   ///   and is not a regular file.
-  public init(path: String) throws(BlobError) {
+  public init(path: String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs? = nil) throws(BlobError) {
     self.path = path
+    self.deferredSyncs = deferredSyncs
     do {
       file = try AtomicFile(destination: path)
     } catch {
@@ -56,7 +60,7 @@ public final class FileBlobSink: BlobSink {
     let file = try _openFile()
     self.file = nil
     do {
-      try file.commit()
+      try file.commit(deferringDirectorySyncTo: deferredSyncs)
     } catch {
       file.discard()
       throw .io(error)

@@ -94,9 +94,9 @@ public final class AtomicFile {
   }
 
   /// Seals the file if needed and renames it over the destination, durably.
-  public func commit() throws(FileError) {
+  public func commit(deferringDirectorySyncTo deferred: FileSystem.DeferredDirectorySyncs? = nil) throws(FileError) {
     try seal()
-    try FileSystem.durableRename(temporaryPath, to: destination)
+    try FileSystem.durableRename(temporaryPath, to: destination, deferringSyncTo: deferred)
     isFinished = true
   }
 

@@ -46,10 +46,14 @@ public enum FileSystem {
   }
 
   /// Renames `source` over `destination` and syncs the destination's
-  /// directory, so the rename survives a crash. Refuses to replace anything
+  /// directory, so the rename survives a crash (or leaves that sync to
+  /// `deferred`, whose owner syncs before it relies on the rename).
+  /// Refuses to replace anything
   /// but a regular file (a directory, a device, a FIFO, a symbolic link):
   /// calldir never turns one into a file.
-  public static func durableRename(_ source: String, to destination: String) throws(FileError) {
+  public static func durableRename(
+    _ source: String, to destination: String, deferringSyncTo deferred: DeferredDirectorySyncs? = nil
+  ) throws(FileError) {
     if let existing = try statusIfPresent(destination, followingLinks: false), existing.kind != .regular {
       throw FileError(
         operation: "replace", path: destination, errno: .fileExists,
@@ -57,12 +61,20 @@ public enum FileSystem {
     }
     let result = source.withCString { from in destination.withCString { to in valueOrErrno { system_rename(from, to) } } }
     if case .failure(let code) = result { throw FileError(operation: "rename \(source) to", path: destination, errno: code) }
-    try syncDirectory(containing: destination)
+    if let deferred {
+      deferred.add(containing: destination)
+    } else {
+      try syncDirectory(containing: destination)
+    }
   }
 
   /// Syncs the directory that holds `path` (renames and creations in it).
   public static func syncDirectory(containing path: String) throws(FileError) {
-    let directory = directoryName(of: path)
+    try syncDirectory(directoryName(of: path))
+  }
+
+  /// Syncs `directory` now.
+  static func syncDirectory(_ directory: String) throws(FileError) {
     let descriptor = try FileDescriptor.open(directory, .readOnly, options: .directory)
     defer { try? descriptor.close() }
     do {
