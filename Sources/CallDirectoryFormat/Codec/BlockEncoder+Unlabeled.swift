@@ -12,8 +12,8 @@ extension _BlockEncoder {
   ///
   /// The same bytes as ``encode(values:labels:previous:into:)`` without
   /// labels, written straight to memory: the bit fields go through one
-  /// 64-bit accumulator, and the high half of an Elias–Fano block is
-  /// written as the unary gaps between its ones.
+  /// 64-bit accumulator, several low fields to a write, and the ones of
+  /// the high half are gathered in a word before they go out.
   ///
   /// - Precondition: as for ``encode(values:labels:previous:into:)``.
   static func encodeUnlabeled(
@@ -62,22 +62,53 @@ extension _BlockEncoder {
     let width = UInt64(l)
     let mask: UInt64 = l == 64 ? ~0 : (1 &<< width) &- 1
     let base = first &+ 1
-    for index in 1..<n {
-      stream.write((values[index] &- base &- UInt64(index &- 1)) & mask, width: l)
+    // The low fields, several to a write while they fit in 63 bits.
+    var index = 1
+    if l <= 15 {
+      while index &+ 3 < n {
+        let a = (values[index] &- base &- UInt64(index &- 1)) & mask
+        let b = (values[index &+ 1] &- base &- UInt64(index)) & mask
+        let c = (values[index &+ 2] &- base &- UInt64(index &+ 1)) & mask
+        let d = (values[index &+ 3] &- base &- UInt64(index &+ 2)) & mask
+        stream.write(a | b &<< width | c &<< (width &* 2) | d &<< (width &* 3), width: l &* 4)
+        index &+= 4
+      }
+    } else if l <= 21 {
+      while index &+ 2 < n {
+        let a = (values[index] &- base &- UInt64(index &- 1)) & mask
+        let b = (values[index &+ 1] &- base &- UInt64(index)) & mask
+        let c = (values[index &+ 2] &- base &- UInt64(index &+ 1)) & mask
+        stream.write(a | b &<< width | c &<< (width &* 2), width: l &* 3)
+        index &+= 3
+      }
+    } else if l <= 31 {
+      while index &+ 1 < n {
+        let a = (values[index] &- base &- UInt64(index &- 1)) & mask
+        let b = (values[index &+ 1] &- base &- UInt64(index)) & mask
+        stream.write(a | b &<< width, width: l &* 2)
+        index &+= 2
+      }
     }
-    // The high half: for the i-th field a one at (x >> l) + i - 1, zeros
-    // between; each one and the zeros before it go in as one field.
-    var nextFree: UInt64 = 0
+    while index < n {
+      stream.write((values[index] &- base &- UInt64(index &- 1)) & mask, width: l)
+      index &+= 1
+    }
+    // The high half: for the i-th field a one at (x >> l) + i - 1. Ones are
+    // gathered into a word, which goes out when a one falls past it.
+    var word: UInt64 = 0
+    var wordStart: UInt64 = 0
     for index in 1..<n {
       let position = ((values[index] &- base &- UInt64(index &- 1)) >> width) &+ UInt64(index &- 1)
-      var zeros = position &- nextFree
-      while zeros >= 63 {
-        stream.write(0, width: 63)
-        zeros &-= 63
+      while position &- wordStart >= 63 {
+        stream.write(word, width: 63)
+        word = 0
+        wordStart &+= 63
       }
-      stream.write(1 &<< zeros, width: Int(zeros) &+ 1)
-      nextFree = position &+ 1
+      word |= 1 &<< (position &- wordStart)
     }
+    // The last one ends the region: the word holds bits up to it.
+    let lastPosition = ((values[n &- 1] &- base &- UInt64(n &- 2)) >> width) &+ UInt64(n &- 2)
+    stream.write(word, width: Int(lastPosition &- wordStart) &+ 1)
     return length &+ stream.finish()
   }
 }
