@@ -272,24 +272,17 @@ private func _putVarint(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ a
   return at &+ 1
 }
 
-/// ``_putVarint(_:_:_:)`` without a loop or a branch on the length for
-/// values below 2^28 (every gap of a list of phone numbers but the first
-/// few): the four 7-bit groups spread in one expression, the length and
-/// the continuation bits looked up by the number of leading zeros, and
+/// ``_putVarint(_:_:_:)`` without a loop for values below 2^28 (every gap
+/// of a list of phone numbers but the first few): the four 7-bit groups
+/// spread in one expression, the continuation bits set by the length, and
 /// four bytes stored at once (the caller leaves room for ten).
 @inline(__always)
 private func _putSmallVarint(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ at: Int) -> Int {
   guard value < 1 &<< 28 else { return _putVarint(value, out, at) }
-  let form = _smallVarintForms[(value | 1).leadingZeroBitCount &- 36]
+  let length = (70 &- (value | 1).leadingZeroBitCount) / 7
   let groups = (value & 0x7F) | (value &<< 1 & 0x7F00) | (value &<< 2 & 0x7F_0000) | (value &<< 3 & 0x7F00_0000)
+  let continuations: UInt64 = 0x80_8080 & ((1 &<< UInt64(8 &* (length &- 1))) &- 1)
   UnsafeMutableRawPointer(out + at).storeBytes(
-    of: UInt32(truncatingIfNeeded: groups | form.continuations).littleEndian, as: UInt32.self)
-  return at &+ form.length
-}
-
-/// For a value below 2^28 with `36 + k` leading zeros, entry `k`: its
-/// varint's length and the continuation bits of all but its last byte.
-private let _smallVarintForms: [(length: Int, continuations: UInt64)] = (36..<64).map { zeros in
-  let length = (70 - zeros) / 7
-  return (length, 0x80_8080 & ((1 << UInt64(8 * (length - 1))) - 1))
+    of: UInt32(truncatingIfNeeded: groups | continuations).littleEndian, as: UInt32.self)
+  return at &+ length
 }
