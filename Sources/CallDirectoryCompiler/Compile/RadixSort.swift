@@ -153,33 +153,85 @@ enum RadixSort {
         Parallel.forEach(parts: parts) { group in
           for bucket in (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group] {
             let start = bucketStarts[bucket]
-            sortBucket(
-              target.base + start, into: source.base + start, count: bucketStarts[bucket + 1] - start, lowMask: lowMask)
+            sortRegion(
+              target.base + start, scratch: source.base + start, count: bucketStarts[bucket + 1] - start,
+              lowMask: lowMask, resultInPlace: false)
           }
         }
       }
     }
   }
 
-  /// Sorts the `count` values at `data` (alike but for their `lowMask`
-  /// bits) into `out` by their differing low bytes, `data` serving as
-  /// scratch; one thread, in cache for a bucket of tens of thousands.
-  private static func sortBucket(
-    _ data: UnsafeMutablePointer<Int64>, into out: UnsafeMutablePointer<Int64>, count: Int, lowMask: UInt64
+  /// Values a region may hold and still be sorted by bytes in the cache.
+  static let cachedRegion = 1 << 16
+
+  /// Sorts the `count` values at `data`, alike but for their `lowMask`
+  /// bits, with `scratch` (as large) to work in; the result ends in `data`
+  /// when `resultInPlace`, else in `scratch`. One thread.
+  ///
+  /// A region too large for the cache (numbers of one country crowd into
+  /// few top buckets) is scattered again by its next 8 differing bits, and
+  /// its parts sorted the same way, until they fit.
+  private static func sortRegion(
+    _ data: UnsafeMutablePointer<Int64>, scratch: UnsafeMutablePointer<Int64>, count: Int, lowMask: UInt64,
+    resultInPlace: Bool
   ) {
+    let first = count > 0 ? UInt64(bitPattern: data[0]) : 0
+    var bits: UInt64 = 0
+    for index in 0..<count { bits |= (UInt64(bitPattern: data[index]) ^ first) & lowMask }
+    if count <= cachedRegion || bits < 1 << 8 {
+      sortBytes(data, scratch: scratch, count: count, differing: bits, resultInPlace: resultInPlace)
+      return
+    }
+    let highest = 63 - bits.leadingZeroBitCount
+    let shift = UInt64(highest + 1 - 8)
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 257) { counts in
+      guard let positions = counts.baseAddress else { return }
+      positions.initialize(repeating: 0, count: 257)
+      for index in 0..<count { positions[Int((UInt64(bitPattern: data[index]) >> shift) & 0xFF)] &+= 1 }
+      var running = 0
+      for digit in 0..<256 {
+        let size = positions[digit]
+        positions[digit] = running
+        running += size
+      }
+      positions[256] = running
+      var starts = [Int](UnsafeBufferPointer(start: positions, count: 257))
+      for index in 0..<count {
+        let value = data[index]
+        let digit = Int((UInt64(bitPattern: value) >> shift) & 0xFF)
+        scratch[positions[digit]] = value
+        positions[digit] &+= 1
+      }
+      starts[256] = count
+      // Each part is in `scratch` now; where it must end flips.
+      for digit in 0..<256 where starts[digit + 1] > starts[digit] {
+        sortRegion(
+          scratch + starts[digit], scratch: data + starts[digit], count: starts[digit + 1] - starts[digit],
+          lowMask: (1 << shift) &- 1, resultInPlace: !resultInPlace)
+      }
+    }
+  }
+
+  /// Sorts the `count` values at `data` by the bytes where they differ
+  /// (`differing`), alternating with `scratch`; the result ends in `data`
+  /// when `resultInPlace`, else in `scratch`. In cache for a region of
+  /// ``cachedRegion`` values.
+  private static func sortBytes(
+    _ data: UnsafeMutablePointer<Int64>, scratch: UnsafeMutablePointer<Int64>, count: Int, differing bits: UInt64,
+    resultInPlace: Bool
+  ) {
+    let out = resultInPlace ? data : scratch
     guard count > 1 else {
       if count == 1 { out[0] = data[0] }
       return
     }
     if count <= 32 {
-      out.update(from: data, count: count)
+      if !resultInPlace { scratch.update(from: data, count: count) }
       var small = UnsafeMutableBufferPointer(start: out, count: count)
       small.sort()
       return
     }
-    let first = UInt64(bitPattern: data[0])
-    var bits: UInt64 = 0
-    for index in 0..<count { bits |= (UInt64(bitPattern: data[index]) ^ first) & lowMask }
     var bytes: [UInt64] = []
     for byte in 0..<8 where (bits >> UInt64(byte * 8)) & 0xFF != 0 { bytes.append(UInt64(byte * 8)) }
     // Every byte's counts in one pass.
@@ -198,10 +250,14 @@ enum RadixSort {
           }
         }
       }
-      // Passes alternate between the two buffers, ending in `out`.
-      var source = bytes.count % 2 == 0 ? out : data
-      var target = bytes.count % 2 == 0 ? data : out
-      if bytes.count % 2 == 0 { out.update(from: data, count: count) }
+      // Each pass moves the values to the other buffer: start from the
+      // one that makes the last pass end in `out`.
+      var source = data
+      var target = scratch
+      if (bytes.count % 2 == 1) != (out == scratch) {
+        scratch.update(from: data, count: count)
+        swap(&source, &target)
+      }
       for (slot, shift) in bytes.enumerated() {
         let positions = histograms + slot * 256
         var running = 0
