@@ -27,7 +27,7 @@ import Testing
       for region in plan.regionsByCallingCode[code] ?? [] {
         let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
         var patterns = region.generalPattern.map { [$0] } ?? []
-        patterns += (plan.typeDescriptions[key] ?? []).prefix(15).map(\.pattern)
+        patterns += plan.typeDescriptions(forKey: key).prefix(15).map(\.pattern)
         guard !patterns.isEmpty, let automaton = DigitAutomaton(patterns: patterns) else { continue }
         let pairs = try #require(automaton.pairTransitionTable)
         for _ in 0..<2_000 {

@@ -15,54 +15,66 @@ extension PhoneNumberNormalizer {
   /// ``normalize(utf8:region:)``, whatever the region).
   @inline(__always)
   public func exactE164(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
+      words.baseAddress.flatMap { exactE164Match(utf8: text, digitWords: $0)?.number }
+    }
+  }
+
+  /// ``exactE164(utf8:)`` with what the path learned on the way: the
+  /// calling code and its length. `digitWords` (two words) receives the
+  /// digits as values 0–9, right-aligned in 16 bytes (see
+  /// ``ExactE164Match/nationalNumber(in:)``); it holds them only when a
+  /// match is returned.
+  @inline(__always)
+  func exactE164Match(utf8 text: UnsafeBufferPointer<UInt8>, digitWords words: UnsafeMutablePointer<UInt64>)
+    -> ExactE164Match?
+  {
     let count = text.count
     guard count >= 4 && count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return nil }
     // The digits right-aligned in two words padded with ASCII zeros,
     // checked and read eight at a time; leading zeros change neither test
     // nor value. Both loads stay inside the text.
-    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words -> Int64? in
-      let zeros: UInt64 = 0x3030_3030_3030_3030
-      let digitCount = count &- 1
-      let first = 16 &- digitCount
-      let raw = UnsafeRawPointer(base)
-      var high = zeros
-      var low = zeros
-      if digitCount >= 8 {
-        low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-        let leading = digitCount &- 8
-        if leading > 0 {
-          // The first `leading` digits, moved to the top of the word.
-          let shift = UInt64(8 &* (8 &- leading))
-          let start = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
-          high = start << shift | zeros & (1 << shift &- 1)
-        }
-      } else {
-        // Three to seven digits, into the top bytes one by one.
-        var word: UInt64 = 0
-        for index in 1..<count { word = word >> 8 | UInt64(base[index]) << 56 }
-        low = word | zeros & (1 << UInt64(8 &* (8 &- digitCount)) &- 1)
+    let zeros: UInt64 = 0x3030_3030_3030_3030
+    let digitCount = count &- 1
+    let first = 16 &- digitCount
+    let raw = UnsafeRawPointer(base)
+    var high = zeros
+    var low = zeros
+    if digitCount >= 8 {
+      low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+      let leading = digitCount &- 8
+      if leading > 0 {
+        // The first `leading` digits, moved to the top of the word.
+        let shift = UInt64(8 &* (8 &- leading))
+        let start = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+        high = start << shift | zeros & (1 << shift &- 1)
       }
-      guard Self.areEightDigits(high), Self.areEightDigits(low) else { return nil }
-      let value = Int64(Self.eightDigitValue(high) &* 100_000_000 &+ Self.eightDigitValue(low))
-      words[0] = (high &- zeros).littleEndian
-      words[1] = (low &- zeros).littleEndian
-      let bytes = UnsafeMutableRawPointer(words.baseAddress!)
-      let digits = bytes.assumingMemoryBound(to: UInt8.self) + first
-      guard digits[0] != 0 else { return nil }
-      let mains = plan.mainCores.cores
-      var code = 0
-      for length in 1...3 {
-        code = code &* 10 &+ Int(digits[length &- 1])
-        guard let main = mains[code] else { continue }
-        let national = UnsafeBufferPointer(start: digits + length, count: digitCount &- length)
-        guard national.count >= 2, main.pointee.nationalPrefixCannotStart(national) else { return nil }
-        switch main.pointee.lengthCheck(national.count) {
-        case .possible, .possibleLocalOnly: return value
-        case .tooShort, .tooLong, .invalidLength: return nil
-        }
-      }
-      return nil
+    } else {
+      // Three to seven digits, into the top bytes one by one.
+      var word: UInt64 = 0
+      for index in 1..<count { word = word >> 8 | UInt64(base[index]) << 56 }
+      low = word | zeros & (1 << UInt64(8 &* (8 &- digitCount)) &- 1)
     }
+    guard Self.areEightDigits(high), Self.areEightDigits(low) else { return nil }
+    let value = Int64(Self.eightDigitValue(high) &* 100_000_000 &+ Self.eightDigitValue(low))
+    words[0] = (high &- zeros).littleEndian
+    words[1] = (low &- zeros).littleEndian
+    let digits = UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self) + first
+    guard digits[0] != 0 else { return nil }
+    let mains = plan.mainCores.cores
+    var code = 0
+    for length in 1...3 {
+      code = code &* 10 &+ Int(digits[length &- 1])
+      guard let main = mains[code] else { continue }
+      let national = UnsafeBufferPointer(start: digits + length, count: digitCount &- length)
+      guard national.count >= 2, main.pointee.nationalPrefixCannotStart(national) else { return nil }
+      switch main.pointee.lengthCheck(national.count) {
+      case .possible, .possibleLocalOnly:
+        return ExactE164Match(number: value, callingCode: code, callingCodeDigitCount: length, digitCount: digitCount)
+      case .tooShort, .tooLong, .invalidLength: return nil
+      }
+    }
+    return nil
   }
 
   /// Whether each of the eight bytes of `word` is an ASCII digit.
@@ -81,6 +93,26 @@ extension PhoneNumberNormalizer {
     var value = ((word & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
     value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
     return (((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32) & 0xFFFF_FFFF
+  }
+}
+
+/// What ``PhoneNumberNormalizer/exactE164Match(utf8:digitWords:)`` found.
+struct ExactE164Match {
+  /// The E.164 number, as ``PhoneNumberNormalizer/exactE164(utf8:)`` gives it.
+  let number: Int64
+  /// Its calling code and how many digits that has.
+  let callingCode: Int
+  let callingCodeDigitCount: Int
+  /// How many digits the text has after `+` (3 to 15).
+  let digitCount: Int
+
+  /// The national significant number's digits (values 0–9) in the two
+  /// words the match filled.
+  @inline(__always)
+  func nationalNumber(in digitWords: UnsafeMutablePointer<UInt64>) -> UnsafeBufferPointer<UInt8> {
+    let digits = UnsafeRawPointer(digitWords).assumingMemoryBound(to: UInt8.self)
+    return UnsafeBufferPointer(
+      start: digits + (16 &- digitCount &+ callingCodeDigitCount), count: digitCount &- callingCodeDigitCount)
   }
 }
 

@@ -106,32 +106,43 @@ final class DigitAutomaton: Sendable {
       }
     }
 
-    /// A state's bit set with a cheap precomputed hash (SipHash over long
-    /// sets dominated the construction).
-    struct StateKey: Hashable {
-      let bits: [UInt64]
-      let hash: Int
-      init(_ bits: [UInt64]) {
-        var value: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for word in bits { value = (value ^ word) &* 0xBF58_476D_1CE4_E5B9; value ^= value >> 29 }
-        self.bits = bits
-        self.hash = Int(truncatingIfNeeded: value)
-      }
-      func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-      static func == (a: StateKey, b: StateKey) -> Bool { a.hash == b.hash && a.bits == b.bits }
-    }
-
-    var stateIDs: [StateKey: Int32] = [:]
-    var states: [[UInt64]] = []
+    // States are interned in an open-addressing table keyed by a cheap
+    // hash of their bit sets (SipHash and an array per state dominated the
+    // construction); `stateBits` holds state i's words at i × words.
+    var stateBits: [UInt64] = []
+    var stateHashes: [UInt64] = []
+    var slots = [Int32](repeating: -1, count: 64)
     var transitions: [Int32] = []
     var masks: [UInt16] = []
 
-    func intern(_ state: [UInt64]) -> Int32 {
-      let key = StateKey(state)
-      if let id = stateIDs[key] { return id }
-      let id = Int32(states.count)
-      stateIDs[key] = id
-      states.append(state)
+    func intern(_ state: UnsafeBufferPointer<UInt64>) -> Int32 {
+      var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+      for word in state { hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9; hash ^= hash >> 29 }
+      var slotMask = slots.count &- 1
+      var slot = Int(truncatingIfNeeded: hash) & slotMask
+      while slots[slot] >= 0 {
+        let id = Int(slots[slot])
+        if stateHashes[id] == hash {
+          let same = stateBits.withUnsafeBufferPointer { bits in
+            (0..<words).allSatisfy { bits[id &* words &+ $0] == state[$0] }
+          }
+          if same { return Int32(id) }
+        }
+        slot = (slot &+ 1) & slotMask
+      }
+      let id = Int32(stateHashes.count)
+      stateHashes.append(hash)
+      stateBits.append(contentsOf: state)
+      slots[slot] = id
+      if stateHashes.count &* 2 > slots.count {
+        slots = [Int32](repeating: -1, count: slots.count &* 2)
+        slotMask = slots.count &- 1
+        for (other, otherHash) in stateHashes.enumerated() {
+          var place = Int(truncatingIfNeeded: otherHash) & slotMask
+          while slots[place] >= 0 { place = (place &+ 1) & slotMask }
+          slots[place] = Int32(other)
+        }
+      }
       transitions.append(contentsOf: repeatElement(-1, count: 10))
       var accepts: UInt16 = 0
       for word in 0..<words {
@@ -153,12 +164,13 @@ final class DigitAutomaton: Sendable {
       computeClosure(origin)
       for word in 0..<words { start[word] |= closureBits[origin * words + word] }
     }
-    _ = intern(start)
+    _ = start.withUnsafeBufferPointer { intern($0) }
     var next = 0
     var targets = [UInt64](repeating: 0, count: 10 * words)
-    while next < states.count {
-      if states.count > stateLimit { return nil }
-      let state = states[next]
+    var state = [UInt64](repeating: 0, count: words)
+    while next < stateHashes.count {
+      if stateHashes.count > stateLimit { return nil }
+      for word in 0..<words { state[word] = stateBits[next &* words &+ word] }
       var reached: UInt16 = 0
       for index in targets.indices { targets[index] = 0 }
       for word in 0..<words {
@@ -186,11 +198,14 @@ final class DigitAutomaton: Sendable {
       while digits != 0 {
         let digit = digits.trailingZeroBitCount
         digits &= digits - 1
-        transitions[next * 10 + digit] = intern(Array(targets[(digit * words)..<((digit + 1) * words)]))
+        let target = targets.withUnsafeBufferPointer {
+          intern(UnsafeBufferPointer(rebasing: $0[(digit * words)..<((digit + 1) * words)]))
+        }
+        transitions[next * 10 + digit] = target
       }
       next += 1
     }
-    self.stateCount = states.count
+    self.stateCount = stateHashes.count
     self.transitions = .allocate(capacity: transitions.count)
     self.transitions.initialize(from: transitions, count: transitions.count)
     self.accepting = .allocate(capacity: masks.count)
@@ -198,11 +213,11 @@ final class DigitAutomaton: Sendable {
     self.matchMasks = .allocate(capacity: masks.count + 1)
     self.matchMasks.initialize(from: masks, count: masks.count)
     (self.matchMasks + masks.count).initialize(to: 0)
-    let dead = Int32(states.count)
+    let dead = Int32(stateHashes.count)
     self.totalTransitions = .allocate(capacity: transitions.count + 10)
     self.totalTransitions.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
     (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
-    let rows = states.count + 1
+    let rows = stateHashes.count + 1
     let width = Self.pairRowWidth
     if rows * width <= Int(UInt16.max) + 1 {
       let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: rows * width)

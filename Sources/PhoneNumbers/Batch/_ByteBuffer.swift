@@ -1,0 +1,86 @@
+/// A growable byte buffer owned by one thread at a time.
+final class _ByteBuffer: @unchecked Sendable {
+  /// Keeps two buffers' hot fields off one cache line (each thread writes
+  /// its buffer's `count` for every line).
+  private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+  private(set) var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  var count = 0
+  private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+  init(capacity: Int = 1 << 20) {
+    self.capacity = capacity
+    self.base = .allocate(capacity: capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Makes room for `extra` more bytes.
+  @inline(__always)
+  func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(count + extra) }
+  }
+
+  private func grow(_ needed: Int) {
+    var newCapacity = capacity * 2
+    while newCapacity < needed { newCapacity *= 2 }
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    grown.update(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = newCapacity
+  }
+
+  /// Appends one byte; room must have been reserved.
+  @inline(__always)
+  func appendByte(_ byte: UInt8) {
+    base[count] = byte
+    count += 1
+  }
+
+  func append(_ bytes: [UInt8]) {
+    reserve(bytes.count)
+    bytes.withUnsafeBufferPointer { (base + count).update(from: $0.baseAddress!, count: $0.count) }
+    count += bytes.count
+  }
+
+  func append(_ text: StaticString) {
+    reserve(text.utf8CodeUnitCount)
+    (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    count += text.utf8CodeUnitCount
+  }
+
+  /// Appends `line` without its first byte (the `+` of an exact E.164
+  /// line: 3 to 15 ASCII digits, the decimal form of its number) and LF.
+  /// When 16 bytes from the line's second are readable (before
+  /// `readableEnd`), they are copied as two words and the bytes past the
+  /// digits overwritten later.
+  @inline(__always)
+  func appendDigitLine(afterPlus line: UnsafeBufferPointer<UInt8>, readableEnd: UnsafePointer<UInt8>) {
+    guard let start = line.baseAddress, line.count >= 1 else { return }
+    let digits = line.count &- 1
+    reserve(17)
+    let target = base + count
+    if line.count <= 16 && readableEnd - start >= 17 {
+      let source = UnsafeRawPointer(start + 1)
+      let destination = UnsafeMutableRawPointer(target)
+      destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+      destination.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+    } else {
+      for index in 0..<digits { target[index] = start[index &+ 1] }
+    }
+    target[digits] = 0x0A
+    count &+= digits &+ 1
+  }
+
+  /// Appends the decimal digits of a non-negative number; room for 20 bytes
+  /// must have been reserved.
+  @inline(__always)
+  func appendDecimal(_ value: Int64) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberDigits.capacity) { digits in
+      let first = NumberDigits.write(UInt64(bitPattern: value), into: digits.baseAddress!)
+      for index in first..<NumberDigits.capacity { base[count + index - first] = digits[index] | 0x30 }
+      count += NumberDigits.capacity - first
+    }
+  }
+}
