@@ -73,14 +73,31 @@ final class _ByteBuffer: @unchecked Sendable {
     count &+= digits &+ 1
   }
 
-  /// Appends the decimal digits of a non-negative number; room for 20 bytes
-  /// must have been reserved.
+  /// Appends `INVALID<TAB>invalid for region XX<LF>` for the region code
+  /// packed in `packedRegion` (``NumberValidity``'s packing: up to four
+  /// ASCII bytes, the first lowest), as
+  /// ``_NormalizeOutput/appendInvalidReason(_:to:)`` words it, in a few
+  /// word stores.
+  @inline(__always)
+  func appendInvalidLine(packedRegion: UInt32) {
+    reserve(40)
+    let target = UnsafeMutableRawPointer(base + count)
+    // "INVALID\tinvalid for region " is 27 bytes: three words and three
+    // bytes (a fourth byte overwritten by the region).
+    target.storeBytes(of: 0x0944_494C_4156_4E49 as UInt64, as: UInt64.self)  // INVALID\t
+    target.storeBytes(of: 0x2064_696C_6176_6E69 as UInt64, toByteOffset: 8, as: UInt64.self)  // invalid_
+    target.storeBytes(of: 0x6967_6572_2072_6F66 as UInt64, toByteOffset: 16, as: UInt64.self)  // for regi
+    target.storeBytes(of: 0x0020_6E6F as UInt32, toByteOffset: 24, as: UInt32.self)  // on_
+    target.storeBytes(of: packedRegion.littleEndian, toByteOffset: 27, as: UInt32.self)
+    let regionLength = (32 &- packedRegion.leadingZeroBitCount &+ 7) / 8
+    target.storeBytes(of: 0x0A as UInt8, toByteOffset: 27 &+ regionLength, as: UInt8.self)
+    count &+= 28 &+ regionLength
+  }
+
+  /// Appends the decimal digits of a non-negative number; room for 24
+  /// bytes must have been reserved.
   @inline(__always)
   func appendDecimal(_ value: Int64) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberDigits.capacity) { digits in
-      let first = NumberDigits.write(UInt64(bitPattern: value), into: digits.baseAddress!)
-      for index in first..<NumberDigits.capacity { base[count + index - first] = digits[index] | 0x30 }
-      count += NumberDigits.capacity - first
-    }
+    count &+= NumberDigits.writeASCII(UInt64(bitPattern: value), to: UnsafeMutableRawPointer(base + count))
   }
 }

@@ -3,7 +3,7 @@
 ///
 /// Lines that are `+` and the digits of an E.164 number take the
 /// normalizer's exact path
-/// (``PhoneNumberNormalizer/exactE164Match(utf8:digitWords:)``): their
+/// (``PhoneNumberNormalizer/exactE164Number(utf8:digitWords:)``): their
 /// number is written by copying those digits (the decimal form of the
 /// number they are), and their validity is read from the digits the path
 /// split, with no second calling-code lookup and no conversion of the
@@ -75,12 +75,12 @@ final class _NormalizeJob: @unchecked Sendable {
   private func runPlain(_ base: UnsafePointer<UInt8>) {
     let count = lines.count
     let end = base + count
-    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: 2)
+    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
     defer { digitWords.deallocate() }
     var start = 0
     while start < count {
       let line = Self.line(in: base, from: &start, count: count)
-      if normalizer.exactE164Match(utf8: line, digitWords: digitWords) != nil {
+      if normalizer.exactE164Number(utf8: line, digitWords: digitWords) >= 0 {
         output.appendDigitLine(afterPlus: line, readableEnd: end)
       } else {
         emit(line, normalizer.packedOutcomeAfterExactPath(utf8: line, region: region), validity: nil)
@@ -89,57 +89,70 @@ final class _NormalizeJob: @unchecked Sendable {
   }
 
   /// Numbers with their validity (JSON, `requireValid`): each calling
-  /// code's types compile when its first number comes.
+  /// code's types compile when its first number comes. Lines go 64 at a
+  /// time through normalizing, then classifying, then writing, so that
+  /// the processor overlaps neighbouring numbers' table reads.
   private func runClassifying(_ base: UnsafePointer<UInt8>) {
     let count = lines.count
     let end = base + count
     var classifier = IncrementalClassifier(plan: normalizer.plan)
     let group = Self.groupSize
+    // Trivial values only: assigned without initialize/deinitialize.
     let groupLines = UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>.allocate(capacity: group)
     let outcomes = UnsafeMutablePointer<Int64>.allocate(capacity: group)
-    let matches = UnsafeMutablePointer<ExactE164Match?>.allocate(capacity: group)
-    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 &* group)
-    let validities = UnsafeMutablePointer<NumberValidity?>.allocate(capacity: group)
+    let exact = UnsafeMutablePointer<Bool>.allocate(capacity: group)
+    let width = ExactE164Split.wordCount
+    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: width &* group)
+    let verdicts = UnsafeMutablePointer<UInt64>.allocate(capacity: group)
     defer {
       groupLines.deallocate()
       outcomes.deallocate()
-      matches.deallocate()
+      exact.deallocate()
       digitWords.deallocate()
-      validities.deallocate()
+      verdicts.deallocate()
     }
     var start = 0
     while start < count {
       var filled = 0
       while filled < group && start < count {
         let line = Self.line(in: base, from: &start, count: count)
-        (groupLines + filled).initialize(to: line)
-        let match = normalizer.exactE164Match(utf8: line, digitWords: digitWords + 2 &* filled)
-        (matches + filled).initialize(to: match)
-        (outcomes + filled).initialize(
-          to: match?.number ?? normalizer.packedOutcomeAfterExactPath(utf8: line, region: region))
+        groupLines[filled] = line
+        let number = normalizer.exactE164Number(utf8: line, digitWords: digitWords + width &* filled)
+        exact[filled] = number >= 0
+        outcomes[filled] = number >= 0 ? number : normalizer.packedOutcomeAfterExactPath(utf8: line, region: region)
         filled &+= 1
       }
+      // Verdicts as words (NumberValidity.word, 0 for none).
       for index in 0..<filled {
-        var validity: NumberValidity? = nil
-        if let match = matches[index] {
-          validity = classifier.validity(
-            callingCode: match.callingCode, nationalNumber: match.nationalNumber(in: digitWords + 2 &* index))
+        if exact[index] {
+          let split = ExactE164Split(words: digitWords + width &* index)
+          verdicts[index] = classifier.verdictWord(callingCode: split.callingCode, nationalNumber: split.nationalNumber)
         } else if outcomes[index] >= 0 {
-          validity = classifier.validity(of: outcomes[index])
+          verdicts[index] = classifier.validity(of: outcomes[index])?.word ?? 0
+        } else {
+          verdicts[index] = 0
         }
-        (validities + index).initialize(to: validity)
       }
       for index in 0..<filled {
-        if !json && matches[index] != nil && validities[index]?.isValid == true {
-          output.appendDigitLine(afterPlus: groupLines[index], readableEnd: end)
+        let verdict = verdicts[index]
+        if json {
+          emit(groupLines[index], outcomes[index], validity: NumberValidity(word: verdict))
+        } else if outcomes[index] < 0 {
+          output.append(invalidLines[Int(-1 &- outcomes[index])])
+        } else if NumberValidity.isValid(word: verdict) {
+          if exact[index] {
+            output.appendDigitLine(afterPlus: groupLines[index], readableEnd: end)
+          } else {
+            output.reserve(24)
+            output.appendDecimal(outcomes[index])
+            output.appendByte(0x0A)
+          }
+        } else if verdict != 0 {
+          output.appendInvalidLine(packedRegion: UInt32(truncatingIfNeeded: verdict))
         } else {
-          emit(groupLines[index], outcomes[index], validity: validities[index])
+          emit(groupLines[index], outcomes[index], validity: nil)
         }
       }
-      groupLines.deinitialize(count: filled)
-      outcomes.deinitialize(count: filled)
-      matches.deinitialize(count: filled)
-      validities.deinitialize(count: filled)
     }
   }
 

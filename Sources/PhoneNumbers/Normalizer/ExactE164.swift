@@ -15,22 +15,25 @@ extension PhoneNumberNormalizer {
   /// ``normalize(utf8:region:)``, whatever the region).
   @inline(__always)
   public func exactE164(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
-    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
-      words.baseAddress.flatMap { exactE164Match(utf8: text, digitWords: $0)?.number }
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ExactE164Split.wordCount) { words -> Int64? in
+      guard let words = words.baseAddress else { return nil }
+      let number = exactE164Number(utf8: text, digitWords: words)
+      return number >= 0 ? number : nil
     }
   }
 
-  /// ``exactE164(utf8:)`` with what the path learned on the way: the
-  /// calling code and its length. `digitWords` (two words) receives the
-  /// digits as values 0–9, right-aligned in 16 bytes (see
-  /// ``ExactE164Match/nationalNumber(in:)``); it holds them only when a
-  /// match is returned.
+  /// ``exactE164(utf8:)`` as a plain value (-1 for no answer), with what
+  /// the path learned on the way: `digitWords` (``ExactE164Split/wordCount``
+  /// words) receives the digits as values 0–9 and where the calling code
+  /// ends (see ``ExactE164Split``), only when a number is returned. The
+  /// result stays in registers (an optional struct returned through
+  /// memory stalled the batch loop on store forwarding).
   @inline(__always)
-  func exactE164Match(utf8 text: UnsafeBufferPointer<UInt8>, digitWords words: UnsafeMutablePointer<UInt64>)
-    -> ExactE164Match?
+  func exactE164Number(utf8 text: UnsafeBufferPointer<UInt8>, digitWords words: UnsafeMutablePointer<UInt64>)
+    -> Int64
   {
     let count = text.count
-    guard count >= 4 && count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return nil }
+    guard count >= 4 && count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return -1 }
     // The digits right-aligned in two words padded with ASCII zeros,
     // checked and read eight at a time; leading zeros change neither test
     // nor value. Both loads stay inside the text.
@@ -55,26 +58,27 @@ extension PhoneNumberNormalizer {
       for index in 1..<count { word = word >> 8 | UInt64(base[index]) << 56 }
       low = word | zeros & (1 << UInt64(8 &* (8 &- digitCount)) &- 1)
     }
-    guard Self.areEightDigits(high), Self.areEightDigits(low) else { return nil }
+    guard Self.areEightDigits(high), Self.areEightDigits(low) else { return -1 }
     let value = Int64(Self.eightDigitValue(high) &* 100_000_000 &+ Self.eightDigitValue(low))
     words[0] = (high &- zeros).littleEndian
     words[1] = (low &- zeros).littleEndian
     let digits = UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self) + first
-    guard digits[0] != 0 else { return nil }
+    guard digits[0] != 0 else { return -1 }
     let mains = plan.mainCores.cores
     var code = 0
     for length in 1...3 {
       code = code &* 10 &+ Int(digits[length &- 1])
       guard let main = mains[code] else { continue }
       let national = UnsafeBufferPointer(start: digits + length, count: digitCount &- length)
-      guard national.count >= 2, main.pointee.nationalPrefixCannotStart(national) else { return nil }
+      guard national.count >= 2, main.pointee.nationalPrefixCannotStart(national) else { return -1 }
       switch main.pointee.lengthCheck(national.count) {
       case .possible, .possibleLocalOnly:
-        return ExactE164Match(number: value, callingCode: code, callingCodeDigitCount: length, digitCount: digitCount)
-      case .tooShort, .tooLong, .invalidLength: return nil
+        words[2] = ExactE164Split.pack(callingCode: code, callingCodeDigitCount: length, digitCount: digitCount)
+        return value
+      case .tooShort, .tooLong, .invalidLength: return -1
       }
     }
-    return nil
+    return -1
   }
 
   /// Whether each of the eight bytes of `word` is an ASCII digit.
@@ -96,23 +100,34 @@ extension PhoneNumberNormalizer {
   }
 }
 
-/// What ``PhoneNumberNormalizer/exactE164Match(utf8:digitWords:)`` found.
-struct ExactE164Match {
-  /// The E.164 number, as ``PhoneNumberNormalizer/exactE164(utf8:)`` gives it.
-  let number: Int64
-  /// Its calling code and how many digits that has.
-  let callingCode: Int
-  let callingCodeDigitCount: Int
-  /// How many digits the text has after `+` (3 to 15).
-  let digitCount: Int
+/// How ``PhoneNumberNormalizer/exactE164Number(utf8:digitWords:)`` split
+/// the number it answered, read from the words it filled: the digits as
+/// values 0–9 right-aligned in the first two, and in the third the calling
+/// code, its length and the digit count.
+struct ExactE164Split {
+  /// The words the path fills.
+  static let wordCount = 3
 
-  /// The national significant number's digits (values 0–9) in the two
-  /// words the match filled.
+  let words: UnsafeMutablePointer<UInt64>
+
   @inline(__always)
-  func nationalNumber(in digitWords: UnsafeMutablePointer<UInt64>) -> UnsafeBufferPointer<UInt8> {
-    let digits = UnsafeRawPointer(digitWords).assumingMemoryBound(to: UInt8.self)
-    return UnsafeBufferPointer(
-      start: digits + (16 &- digitCount &+ callingCodeDigitCount), count: digitCount &- callingCodeDigitCount)
+  static func pack(callingCode: Int, callingCodeDigitCount: Int, digitCount: Int) -> UInt64 {
+    UInt64(callingCode) | UInt64(callingCodeDigitCount) << 16 | UInt64(digitCount) << 24
+  }
+
+  /// The calling code (1 to 999).
+  @inline(__always)
+  var callingCode: Int { Int(truncatingIfNeeded: words[2] & 0xFFFF) }
+
+  /// The national significant number's digits (values 0–9).
+  @inline(__always)
+  var nationalNumber: UnsafeBufferPointer<UInt8> {
+    let split = words[2]
+    let codeDigits = Int(truncatingIfNeeded: split >> 16 & 0xFF)
+    let digitCount = min(Int(truncatingIfNeeded: split >> 24 & 0xFF), 16)
+    let digits = UnsafeRawPointer(words).assumingMemoryBound(to: UInt8.self)
+    let start = min(16 &- digitCount &+ codeDigits, 16)
+    return UnsafeBufferPointer(start: digits + start, count: 16 &- start)
   }
 }
 

@@ -216,6 +216,11 @@ extension PhoneNumberNormalizer {
     case .invalidLength: return PackedOutcome.rejection(.invalidLength)
     }
     var value = Int64(callingCode)
+    if callingCode < 1000 && nationalNumber.count <= 15 {
+      // At most 18 digits: below Int64.max, no check needed.
+      for digit in nationalNumber { value = value &* 10 &+ Int64(digit) }
+      return value
+    }
     for digit in nationalNumber {
       let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
       let (sum, overflowSum) = shifted.addingReportingOverflow(Int64(digit))

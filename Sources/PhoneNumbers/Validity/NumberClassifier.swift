@@ -32,7 +32,7 @@ public final class NumberClassifier: Sendable {
     var candidates: UnsafeMutablePointer<UInt32>?
     /// ``CallingCodeTypes/verdicts``: its entries and the national length
     /// they answer for (0: none).
-    var verdicts: UnsafeMutablePointer<UInt32>?
+    var verdicts: UnsafeMutablePointer<UInt16>?
     var verdictLength = 0
   }
 
@@ -119,6 +119,23 @@ public final class NumberClassifier: Sendable {
     guard entry.regions > 0 else { return .noCallingCode }
     guard let cores = entry.cores else { return .notCompiled(callingCode: code) }
     return .verdict(validity(nationalNumber: nationalNumber, entry: entry, cores: cores))
+  }
+
+  /// The verdict table's answer for a number already split (as
+  /// ``lookup(callingCode:nationalNumber:)`` takes it) as a
+  /// ``NumberValidity/word``, or 0 when the table has none (the code is
+  /// not compiled, has no table, or the later digits decide): the batch
+  /// normalizer's shortest way to a verdict.
+  @inline(__always)
+  func tableVerdictWord(callingCode code: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard code > 0 && code < 1000 else { return 0 }
+    let entry = entries[code]
+    guard nationalNumber.count == entry.verdictLength, let verdicts = entry.verdicts, let cores = entry.cores,
+      let index = VerdictTable.index(nationalNumber)
+    else { return 0 }
+    let packed = verdicts[index]
+    guard packed != 0 else { return 0 }
+    return VerdictTable.verdictWord(packed, cores: cores)
   }
 
   /// The number type of `number` (``PhoneNumberType/unknown`` when it is not
@@ -261,6 +278,22 @@ struct IncrementalClassifier {
       compiled = plan.classifierBox.classifier(for: plan, adding: code)
       return compiled.validity(of: number)
     }
+  }
+
+  /// ``NumberClassifier/tableVerdictWord(callingCode:nationalNumber:)``,
+  /// else ``validity(callingCode:nationalNumber:)`` as a word (0: none).
+  @inline(__always)
+  mutating func verdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let word = compiled.tableVerdictWord(callingCode: callingCode, nationalNumber: nationalNumber)
+    if word != 0 { return word }
+    return walkedVerdictWord(callingCode: callingCode, nationalNumber: nationalNumber)
+  }
+
+  /// ``verdictWord(callingCode:nationalNumber:)`` where the table has no
+  /// answer (kept out of line, so the table read inlines into loops).
+  @inline(never)
+  mutating func walkedVerdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    validity(callingCode: callingCode, nationalNumber: nationalNumber)?.word ?? 0
   }
 
   /// ``validity(of:)`` for a number already split into its calling code

@@ -14,22 +14,32 @@ struct VerdictTable {
   static let prefixDigits = 4
   static let entryCount = 10_000
 
-  /// Packed verdicts by prefix (0: walk), owned by ``CallingCodeTypes``.
-  let entries: UnsafeMutablePointer<UInt32>
+  /// Packed verdicts by prefix (0: walk), owned by ``CallingCodeTypes``;
+  /// two bytes each, so a code's table is 20 KB.
+  let entries: UnsafeMutablePointer<UInt16>
   let length: Int
 
-  /// Bit 31: an entry; bits 0–7: the type's index; bits 8–15: the
-  /// region's position in the code's regions; bit 16: region resolved.
-  static func pack(type: PhoneNumberType, region: Int, resolved: Bool) -> UInt32 {
-    1 << 31 | UInt32(type.index) | UInt32(region) << 8 | (resolved ? 1 << 16 : 0)
+  /// Bit 15: an entry; bits 0–3: the type's index; bits 4–8: the
+  /// region's position in the code's regions (fewer than 32); bit 9:
+  /// region resolved.
+  static func pack(type: PhoneNumberType, region: Int, resolved: Bool) -> UInt16 {
+    1 << 15 | UInt16(type.index) | UInt16(region & 31) << 4 | (resolved ? 1 << 9 : 0)
   }
 
   /// The verdict of a packed entry (non-zero), the regions' cores given.
   @inline(__always)
-  static func verdict(_ entry: UInt32, cores: UnsafeMutablePointer<TypeCore>) -> NumberValidity {
+  static func verdict(_ entry: UInt16, cores: UnsafeMutablePointer<TypeCore>) -> NumberValidity {
     NumberValidity(
-      type: PhoneNumberType(index: Int(entry & 0xFF)),
-      packedRegion: cores[Int(entry >> 8 & 0xFF)].packedRegion, isRegionResolved: entry & 1 << 16 != 0)
+      type: PhoneNumberType(index: Int(entry & 15)),
+      packedRegion: cores[Int(entry >> 4 & 31)].packedRegion, isRegionResolved: entry & 1 << 9 != 0)
+  }
+
+  /// ``verdict(_:cores:)`` as a ``NumberValidity/word``.
+  @inline(__always)
+  static func verdictWord(_ entry: UInt16, cores: UnsafeMutablePointer<TypeCore>) -> UInt64 {
+    NumberValidity.word(
+      typeIndex: Int(entry & 15), packedRegion: cores[Int(entry >> 4 & 31)].packedRegion,
+      isRegionResolved: entry & 1 << 9 != 0)
   }
 
   /// The entry index of `nationalNumber`'s first four digits (values
@@ -50,7 +60,7 @@ struct VerdictTable {
       let length = main.region.possibleLengths.last, length > prefixDigits, length < TypeCore.lengthLimit
     else { return nil }
     let uniform = classifiers.map { $0.automaton?.uniformMasks(remaining: length - prefixDigits) ?? [] }
-    let entries = UnsafeMutablePointer<UInt32>.allocate(capacity: entryCount)
+    let entries = UnsafeMutablePointer<UInt16>.allocate(capacity: entryCount)
     for index in 0..<entryCount {
       let prefix = [UInt8(index / 1000), UInt8(index / 100 % 10), UInt8(index / 10 % 10), UInt8(index % 10)]
       let bits = candidates.map { $0[index / 10] } ?? 1
@@ -65,7 +75,7 @@ struct VerdictTable {
   /// starting with `prefix`, packed, or nil when the later digits decide.
   private static func decided(
     prefix: [UInt8], length: Int, classifiers: [RegionClassifier], uniform: [[Int32]], candidates: UInt32
-  ) -> UInt32? {
+  ) -> UInt16? {
     let regions = classifiers.count
     if regions == 1 {
       guard !uniform[0].isEmpty,
