@@ -81,7 +81,14 @@ final class _ByteBuffer: @unchecked Sendable {
   @inline(__always)
   func appendInvalidLine(packedRegion: UInt32) {
     reserve(40)
-    let target = UnsafeMutableRawPointer(base + count)
+    count &+= 28 &+ Self.writeInvalidLine(packedRegion: packedRegion, to: UnsafeMutableRawPointer(base + count))
+  }
+
+  /// Writes `INVALID<TAB>invalid for region XX<LF>` at `target` (room for
+  /// 40 bytes) and returns the region code's length (the line is 28 bytes
+  /// more).
+  @inline(__always)
+  static func writeInvalidLine(packedRegion: UInt32, to target: UnsafeMutableRawPointer) -> Int {
     // "INVALID\tinvalid for region " is 27 bytes: three words and three
     // bytes (a fourth byte overwritten by the region).
     target.storeBytes(of: 0x0944_494C_4156_4E49 as UInt64, as: UInt64.self)  // INVALID\t
@@ -91,7 +98,37 @@ final class _ByteBuffer: @unchecked Sendable {
     target.storeBytes(of: packedRegion.littleEndian, toByteOffset: 27, as: UInt32.self)
     let regionLength = (32 &- packedRegion.leadingZeroBitCount &+ 7) / 8
     target.storeBytes(of: 0x0A as UInt8, toByteOffset: 27 &+ regionLength, as: UInt8.self)
-    count &+= 28 &+ regionLength
+    return regionLength
+  }
+
+  /// Appends the `normalize --valid` line of an exact E.164 line (`+` and
+  /// 3 to 15 digits) whose verdict is `verdict` (a non-zero
+  /// ``NumberValidity/word``): its digits when valid, else
+  /// `INVALID<TAB>invalid for region XX`, then LF. Both are written, one
+  /// past the other, and the count moves past the one that stands: no
+  /// branch on the verdict.
+  @inline(__always)
+  func appendExactLine(afterPlus line: UnsafeBufferPointer<UInt8>, readableEnd: UnsafePointer<UInt8>, verdict: UInt64) {
+    guard let start = line.baseAddress, line.count >= 1, line.count <= 16, readableEnd - start >= 17 else {
+      if NumberValidity.isValid(word: verdict) {
+        appendDigitLine(afterPlus: line, readableEnd: readableEnd)
+      } else {
+        appendInvalidLine(packedRegion: UInt32(truncatingIfNeeded: verdict))
+      }
+      return
+    }
+    reserve(96)
+    let valid = NumberValidity.isValid(word: verdict)
+    let here = UnsafeMutableRawPointer(base + count)
+    let digitsAt = valid ? here : here + 48
+    let textAt = valid ? here + 48 : here
+    let source = UnsafeRawPointer(start + 1)
+    let digits = line.count &- 1
+    digitsAt.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+    digitsAt.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+    digitsAt.storeBytes(of: 0x0A as UInt8, toByteOffset: digits, as: UInt8.self)
+    let regionLength = Self.writeInvalidLine(packedRegion: UInt32(truncatingIfNeeded: verdict), to: textAt)
+    count &+= valid ? digits &+ 1 : 28 &+ regionLength
   }
 
   /// Appends the decimal digits of a non-negative number; room for 24

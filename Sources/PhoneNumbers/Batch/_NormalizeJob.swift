@@ -57,11 +57,6 @@ final class _NormalizeJob: @unchecked Sendable {
     return line
   }
 
-  /// Lines normalized before their numbers are classified together: a
-  /// loop of classifications alone lets the processor overlap one number's
-  /// table walk with the next one's.
-  static let groupSize = 64
-
   func run() {
     guard let base = lines.baseAddress else { return }
     if json || requireValid {
@@ -89,70 +84,36 @@ final class _NormalizeJob: @unchecked Sendable {
   }
 
   /// Numbers with their validity (JSON, `requireValid`): each calling
-  /// code's types compile when its first number comes. Lines go 64 at a
-  /// time through normalizing, then classifying, then writing, so that
-  /// the processor overlaps neighbouring numbers' table reads.
+  /// code's types compile when its first number comes. An exact E.164
+  /// line whose verdict the code's verdict table holds (most lines of most
+  /// lists) is classified and written without a branch on its verdict, so
+  /// a list of valid and invalid numbers mixed at random costs no
+  /// mispredictions.
   private func runClassifying(_ base: UnsafePointer<UInt8>) {
     let count = lines.count
     let end = base + count
     var classifier = IncrementalClassifier(plan: normalizer.plan)
-    let group = Self.groupSize
-    // Trivial values only: assigned without initialize/deinitialize.
-    let groupLines = UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>.allocate(capacity: group)
-    let outcomes = UnsafeMutablePointer<Int64>.allocate(capacity: group)
-    let exact = UnsafeMutablePointer<Bool>.allocate(capacity: group)
-    let width = ExactE164Split.wordCount
-    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: width &* group)
-    let verdicts = UnsafeMutablePointer<UInt64>.allocate(capacity: group)
-    defer {
-      groupLines.deallocate()
-      outcomes.deallocate()
-      exact.deallocate()
-      digitWords.deallocate()
-      verdicts.deallocate()
-    }
+    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
+    defer { digitWords.deallocate() }
     var start = 0
     while start < count {
-      var filled = 0
-      while filled < group && start < count {
-        let line = Self.line(in: base, from: &start, count: count)
-        groupLines[filled] = line
-        let number = normalizer.exactE164Number(utf8: line, digitWords: digitWords + width &* filled)
-        exact[filled] = number >= 0
-        outcomes[filled] = number >= 0 ? number : normalizer.packedOutcomeAfterExactPath(utf8: line, region: region)
-        filled &+= 1
-      }
-      // Verdicts as words (NumberValidity.word, 0 for none).
-      for index in 0..<filled {
-        if exact[index] {
-          let split = ExactE164Split(words: digitWords + width &* index)
-          verdicts[index] = classifier.verdictWord(callingCode: split.callingCode, nationalNumber: split.nationalNumber)
-        } else if outcomes[index] >= 0 {
-          verdicts[index] = classifier.validity(of: outcomes[index])?.word ?? 0
-        } else {
-          verdicts[index] = 0
+      let line = Self.line(in: base, from: &start, count: count)
+      let number = normalizer.exactE164Number(utf8: line, digitWords: digitWords)
+      if number >= 0 {
+        let split = ExactE164Split(words: digitWords)
+        var verdict = classifier.tableVerdictWord(callingCode: split.callingCode, nationalNumber: split.nationalNumber)
+        if verdict != 0 && !json {
+          output.appendExactLine(afterPlus: line, readableEnd: end, verdict: verdict)
+          continue
         }
-      }
-      for index in 0..<filled {
-        let verdict = verdicts[index]
-        if json {
-          emit(groupLines[index], outcomes[index], validity: NumberValidity(word: verdict))
-        } else if outcomes[index] < 0 {
-          output.append(invalidLines[Int(-1 &- outcomes[index])])
-        } else if NumberValidity.isValid(word: verdict) {
-          if exact[index] {
-            output.appendDigitLine(afterPlus: groupLines[index], readableEnd: end)
-          } else {
-            output.reserve(24)
-            output.appendDecimal(outcomes[index])
-            output.appendByte(0x0A)
-          }
-        } else if verdict != 0 {
-          output.appendInvalidLine(packedRegion: UInt32(truncatingIfNeeded: verdict))
-        } else {
-          emit(groupLines[index], outcomes[index], validity: nil)
+        if verdict == 0 {
+          verdict = classifier.walkedVerdictWord(callingCode: split.callingCode, nationalNumber: split.nationalNumber)
         }
+        emit(line, number, validity: NumberValidity(word: verdict))
+        continue
       }
+      let outcome = normalizer.packedOutcomeAfterExactPath(utf8: line, region: region)
+      emit(line, outcome, validity: outcome >= 0 ? classifier.validity(of: outcome) : nil)
     }
   }
 

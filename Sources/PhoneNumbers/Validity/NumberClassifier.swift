@@ -280,17 +280,16 @@ struct IncrementalClassifier {
     }
   }
 
-  /// ``NumberClassifier/tableVerdictWord(callingCode:nationalNumber:)``,
-  /// else ``validity(callingCode:nationalNumber:)`` as a word (0: none).
+  /// ``NumberClassifier/tableVerdictWord(callingCode:nationalNumber:)``
+  /// of the codes compiled so far (0: no answer there).
   @inline(__always)
-  mutating func verdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let word = compiled.tableVerdictWord(callingCode: callingCode, nationalNumber: nationalNumber)
-    if word != 0 { return word }
-    return walkedVerdictWord(callingCode: callingCode, nationalNumber: nationalNumber)
+  func tableVerdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    compiled.tableVerdictWord(callingCode: callingCode, nationalNumber: nationalNumber)
   }
 
-  /// ``verdictWord(callingCode:nationalNumber:)`` where the table has no
-  /// answer (kept out of line, so the table read inlines into loops).
+  /// ``validity(callingCode:nationalNumber:)`` as a word, for where the
+  /// table has no answer (kept out of line, so the table read inlines
+  /// into loops).
   @inline(never)
   mutating func walkedVerdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
     validity(callingCode: callingCode, nationalNumber: nationalNumber)?.word ?? 0
