@@ -95,13 +95,21 @@ final class _NormalizeJob: @unchecked Sendable {
     var classifier = IncrementalClassifier(plan: normalizer.plan)
     let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
     defer { digitWords.deallocate() }
+    // The last calling code's verdict table (lists are mostly of one code).
+    var lookupCode = -1
+    var lookup: VerdictLookup? = nil
     var start = 0
     while start < count {
       let line = Self.line(in: base, from: &start, count: count)
       let number = normalizer.exactE164Number(utf8: line, digitWords: digitWords)
       if number >= 0 {
         let split = ExactE164Split(words: digitWords)
-        var verdict = classifier.tableVerdictWord(callingCode: split.callingCode, nationalNumber: split.nationalNumber)
+        let code = split.callingCode
+        if code != lookupCode || lookup == nil {
+          lookup = classifier.verdictLookup(callingCode: code)
+          lookupCode = code
+        }
+        var verdict = lookup?.word(split.nationalNumber) ?? 0
         if verdict != 0 && !json {
           output.appendExactLine(afterPlus: line, readableEnd: end, verdict: verdict)
           continue

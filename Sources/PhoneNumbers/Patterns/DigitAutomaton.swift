@@ -67,40 +67,75 @@ final class DigitAutomaton: Sendable {
     // closures, so each instruction's closure is computed once, when first
     // needed (only instruction starts and digit successors are origins),
     // into one flat table.
-    var closureBits = [UInt64](repeating: 0, count: count * words)
-    var computed = [Bool](repeating: false, count: count)
+    // Closure rows are made for origins only (pattern starts and digit
+    // successors), when first needed: `row[pc]` is origin pc's row in
+    // `closureBits`, or -1. The work lists are raw buffers (array bounds
+    // and uniqueness checks dominated this loop).
+    var closureBits: [UInt64] = []
+    let row = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+    row.initialize(repeating: -1, count: count)
     // Which patterns' `match` is reachable from an instruction once at the
     // end of the input (end assertions passed through).
-    var acceptsAtEnd = [UInt16](repeating: 0, count: count)
-    var seen = [Bool](repeating: false, count: count)
-    var touched: [Int] = []
-    var stack: [Int] = []
+    let acceptsAtEnd = UnsafeMutablePointer<UInt16>.allocate(capacity: count)
+    acceptsAtEnd.initialize(repeating: 0, count: count)
+    let seen = UnsafeMutablePointer<Bool>.allocate(capacity: count)
+    seen.initialize(repeating: false, count: count)
+    // Each instruction is pushed at most once per pass: `count` entries suffice.
+    let touched = UnsafeMutablePointer<Int>.allocate(capacity: count)
+    let stack = UnsafeMutablePointer<Int>.allocate(capacity: 2 * count + 2)
+    defer {
+      row.deallocate()
+      acceptsAtEnd.deallocate()
+      seen.deallocate()
+      touched.deallocate()
+      stack.deallocate()
+    }
+    let instructions = program
+    let tags = tag
     func computeClosure(_ origin: Int) {
-      guard !computed[origin] else { return }
-      computed[origin] = true
-      let base = origin * words
-      for atEnd in [false, true] {
-        for pc in touched { seen[pc] = false }
-        touched.removeAll(keepingCapacity: true)
-        stack.append(origin)
-        while let pc = stack.popLast() {
-          guard !seen[pc] else { continue }
-          seen[pc] = true
-          touched.append(pc)
-          switch program[pc] {
-          case .split(let first, let second):
-            stack.append(second)
-            stack.append(first)
-          case .jump(let target):
-            stack.append(target)
-          case .save:
-            stack.append(pc + 1)
-          case .assertEnd:
-            if atEnd { stack.append(pc + 1) } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
-          case .digit:
-            if !atEnd { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
-          case .match:
-            if atEnd { acceptsAtEnd[origin] |= tag[pc] } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
+      guard row[origin] < 0 else { return }
+      row[origin] = Int32(closureBits.count / words)
+      let base = closureBits.count
+      closureBits.append(contentsOf: repeatElement(0, count: words))
+      closureBits.withUnsafeMutableBufferPointer { bits in
+        instructions.withUnsafeBufferPointer { program in
+          for atEnd in [false, true] {
+            var touchedCount = 0
+            var depth = 0
+            stack[0] = origin
+            depth = 1
+            while depth > 0 {
+              depth -= 1
+              let pc = stack[depth]
+              guard pc < count, !seen[pc] else { continue }
+              seen[pc] = true
+              touched[touchedCount] = pc
+              touchedCount += 1
+              switch program[pc] {
+              case .split(let first, let second):
+                stack[depth] = second
+                stack[depth + 1] = first
+                depth += 2
+              case .jump(let target):
+                stack[depth] = target
+                depth += 1
+              case .save:
+                stack[depth] = pc + 1
+                depth += 1
+              case .assertEnd:
+                if atEnd {
+                  stack[depth] = pc + 1
+                  depth += 1
+                } else {
+                  bits[base + pc / 64] |= 1 << UInt64(pc % 64)
+                }
+              case .digit:
+                if !atEnd { bits[base + pc / 64] |= 1 << UInt64(pc % 64) }
+              case .match:
+                if atEnd { acceptsAtEnd[origin] |= tags[pc] } else { bits[base + pc / 64] |= 1 << UInt64(pc % 64) }
+              }
+            }
+            for index in 0..<touchedCount { seen[touched[index]] = false }
           }
         }
       }
@@ -162,7 +197,8 @@ final class DigitAutomaton: Sendable {
     var start = [UInt64](repeating: 0, count: words)
     for origin in starts {
       computeClosure(origin)
-      for word in 0..<words { start[word] |= closureBits[origin * words + word] }
+      let base = Int(row[origin]) * words
+      for word in 0..<words { start[word] |= closureBits[base + word] }
     }
     _ = start.withUnsafeBufferPointer { intern($0) }
     var next = 0
@@ -181,7 +217,7 @@ final class DigitAutomaton: Sendable {
           guard case .digit(let mask) = program[pc], pc + 1 < count else { continue }
           reached |= mask
           computeClosure(pc + 1)
-          let base = (pc + 1) * words
+          let base = Int(row[pc + 1]) * words
           closureBits.withUnsafeBufferPointer { closures in
             targets.withUnsafeMutableBufferPointer { targets in
               var digits = mask

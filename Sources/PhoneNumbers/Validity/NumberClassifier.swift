@@ -34,6 +34,8 @@ public final class NumberClassifier: Sendable {
     /// they answer for (0: none).
     var verdicts: UnsafeMutablePointer<UInt16>?
     var verdictLength = 0
+    /// ``CallingCodeTypes/regionWords``.
+    var regionWords: UnsafeMutablePointer<UInt64>?
   }
 
   /// Compiles `plan`'s number types, or only those of `callingCodes` (the
@@ -59,6 +61,7 @@ public final class NumberClassifier: Sendable {
       entries[code].candidates = group.candidates
       entries[code].verdicts = group.verdicts?.entries
       entries[code].verdictLength = group.verdicts?.length ?? 0
+      entries[code].regionWords = group.regionWords
     }
   }
 
@@ -121,21 +124,15 @@ public final class NumberClassifier: Sendable {
     return .verdict(validity(nationalNumber: nationalNumber, entry: entry, cores: cores))
   }
 
-  /// The verdict table's answer for a number already split (as
-  /// ``lookup(callingCode:nationalNumber:)`` takes it) as a
-  /// ``NumberValidity/word``, or 0 when the table has none (the code is
-  /// not compiled, has no table, or the later digits decide): the batch
-  /// normalizer's shortest way to a verdict.
+  /// The verdict table of calling code `code` with what reading it needs,
+  /// or nil when the code has none here (not a code, not compiled, no
+  /// table). Valid while this classifier lives.
   @inline(__always)
-  func tableVerdictWord(callingCode code: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    guard code > 0 && code < 1000 else { return 0 }
+  func verdictLookup(callingCode code: Int) -> VerdictLookup? {
+    guard code > 0 && code < 1000 else { return nil }
     let entry = entries[code]
-    guard nationalNumber.count == entry.verdictLength, let verdicts = entry.verdicts, let cores = entry.cores,
-      let index = VerdictTable.index(nationalNumber)
-    else { return 0 }
-    let packed = verdicts[index]
-    guard packed != 0 else { return 0 }
-    return VerdictTable.verdictWord(packed, cores: cores)
+    guard let verdicts = entry.verdicts, let regionWords = entry.regionWords else { return nil }
+    return VerdictLookup(entries: verdicts, length: entry.verdictLength, regionWords: regionWords)
   }
 
   /// The number type of `number` (``PhoneNumberType/unknown`` when it is not
@@ -211,6 +208,10 @@ final class CallingCodeTypes: Sendable {
   /// The verdicts the first four digits decide, for numbers of the main
   /// region's longest length (nil when that is under five digits).
   nonisolated(unsafe) let verdicts: VerdictTable?
+  /// For each region, the ``NumberValidity/word`` of an unknown-type
+  /// verdict in it, region unresolved: a verdict table entry's word is its
+  /// region's with the type and resolution bits added.
+  nonisolated(unsafe) let regionWords: UnsafeMutablePointer<UInt64>
 
   /// Compiles the regions of `callingCode`, or nil when the plan has none.
   init?(plan: NumberingPlan, callingCode code: Int) {
@@ -222,6 +223,11 @@ final class CallingCodeTypes: Sendable {
     self.classifiers = classifiers
     cores = .allocate(capacity: classifiers.count)
     for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: classifier.core.pointee) }
+    regionWords = .allocate(capacity: classifiers.count)
+    for (index, classifier) in classifiers.enumerated() {
+      (regionWords + index).initialize(
+        to: NumberValidity.word(typeIndex: 0, packedRegion: classifier.core.pointee.packedRegion, isRegionResolved: false))
+    }
     guard classifiers.count > 1 else {
       candidates = nil
       verdicts = VerdictTable.build(classifiers: classifiers, candidates: nil)
@@ -250,6 +256,7 @@ final class CallingCodeTypes: Sendable {
     cores.deallocate()
     candidates?.deallocate()
     verdicts?.entries.deallocate()
+    regionWords.deallocate()
   }
 }
 
@@ -280,11 +287,11 @@ struct IncrementalClassifier {
     }
   }
 
-  /// ``NumberClassifier/tableVerdictWord(callingCode:nationalNumber:)``
-  /// of the codes compiled so far (0: no answer there).
+  /// ``NumberClassifier/verdictLookup(callingCode:)`` of the codes compiled
+  /// so far; valid while this classifier lives.
   @inline(__always)
-  func tableVerdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    compiled.tableVerdictWord(callingCode: callingCode, nationalNumber: nationalNumber)
+  func verdictLookup(callingCode: Int) -> VerdictLookup? {
+    compiled.verdictLookup(callingCode: callingCode)
   }
 
   /// ``validity(callingCode:nationalNumber:)`` as a word, for where the

@@ -34,14 +34,6 @@ struct VerdictTable {
       packedRegion: cores[Int(entry >> 4 & 31)].packedRegion, isRegionResolved: entry & 1 << 9 != 0)
   }
 
-  /// ``verdict(_:cores:)`` as a ``NumberValidity/word``.
-  @inline(__always)
-  static func verdictWord(_ entry: UInt16, cores: UnsafeMutablePointer<TypeCore>) -> UInt64 {
-    NumberValidity.word(
-      typeIndex: Int(entry & 15), packedRegion: cores[Int(entry >> 4 & 31)].packedRegion,
-      isRegionResolved: entry & 1 << 9 != 0)
-  }
-
   /// The entry index of `nationalNumber`'s first four digits (values
   /// 0–9), or nil when they are not four such digits.
   @inline(__always)
@@ -124,5 +116,24 @@ extension PhoneNumberType {
     case 10: self = .voicemail
     default: self = .unknown
     }
+  }
+}
+
+/// One calling code's verdict table as the batch normalizer reads it, line
+/// after line of the same code, without going back to the classifier's
+/// per-code entry.
+struct VerdictLookup {
+  let entries: UnsafeMutablePointer<UInt16>
+  let length: Int
+  let regionWords: UnsafeMutablePointer<UInt64>
+
+  /// The ``NumberValidity/word`` the table holds for `nationalNumber`
+  /// (values 0–9), or 0 when it holds none.
+  @inline(__always)
+  func word(_ nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard nationalNumber.count == length, let index = VerdictTable.index(nationalNumber) else { return 0 }
+    let entry = entries[index]
+    guard entry != 0 else { return 0 }
+    return regionWords[Int(entry >> 4 & 31)] | UInt64(entry & 15) << 32 | UInt64(entry >> 9 & 1) << 36
   }
 }
