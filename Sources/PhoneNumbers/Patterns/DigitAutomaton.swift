@@ -32,14 +32,19 @@ final class DigitAutomaton: Sendable {
 
   /// Builds the automaton for `pattern`, or nil when it would exceed
   /// `stateLimit` states (callers then fall back to backtracking).
+  /// Such an automaton answers one-digit walks only (no
+  /// ``pairTransitionTable``: a one-pattern automaton serves the general
+  /// and leading-digits checks, whose walks are short).
   convenience init?(_ pattern: DigitPattern, stateLimit: Int = 20_000) {
-    self.init(patterns: [pattern], stateLimit: stateLimit)
+    self.init(patterns: [pattern], stateLimit: stateLimit, pairSteps: false)
   }
 
   /// Builds one automaton for up to 16 patterns at once: a single pass over
   /// a digit string tells which of them match it as a whole
   /// (``fullMatchMask(_:)``). Nil when it would exceed `stateLimit` states.
-  init?(patterns: [DigitPattern], stateLimit: Int = 20_000) {
+  /// `pairSteps` builds ``pairTransitionTable`` too (when the automaton is
+  /// small enough).
+  init?(patterns: [DigitPattern], stateLimit: Int = 20_000, pairSteps: Bool = true) {
     precondition(!patterns.isEmpty && patterns.count <= 16, "1 to 16 patterns")
     // The patterns' programs side by side, targets relocated; `tag[pc]` is
     // the pattern an instruction belongs to.
@@ -255,7 +260,7 @@ final class DigitAutomaton: Sendable {
     (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
     let rows = stateHashes.count + 1
     let width = Self.pairRowWidth
-    if rows * width <= Int(UInt16.max) + 1 {
+    if pairSteps && rows * width <= Int(UInt16.max) + 1 {
       let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: rows * width)
       let total = self.totalTransitions
       for state in 0..<rows {
