@@ -77,8 +77,8 @@ public struct PhoneNumberNormalizer: Sendable {
   }
 
   /// The packed outcome for UTF-8 text: the exact E.164 path, the byte
-  /// fast path or the general path on the decoded text, the first that
-  /// answers. `national`, when given, is set as `writtenNationally`
+  /// fast path (on the text, or on its full-width digits transcoded) or the
+  /// general path on the decoded text, the first that answers. `national`, when given, is set as `writtenNationally`
   /// describes (an exact E.164 line was not written nationally).
   @inline(__always)
   func packedOutcome(
@@ -96,6 +96,8 @@ public struct PhoneNumberNormalizer: Sendable {
   ) -> Int64 {
     let fast = fastPackedOutcome(utf8: utf8, region: region, national: national)
     if fast != PackedOutcome.notHandled { return fast }
+    let fullWidth = fullWidthPackedOutcome(utf8: utf8, region: region, national: national)
+    if fullWidth != PackedOutcome.notHandled { return fullWidth }
     if utf8.count <= 250 && !utf8.contains(where: { $0 >= 0x80 }) {
       // ASCII: the bytes are the scalars.
       return generalPackedOutcome(scalars: utf8.map { UInt32($0) }, region: region, national: national)
