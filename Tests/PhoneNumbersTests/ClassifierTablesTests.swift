@@ -3,8 +3,8 @@ import Testing
 @testable import PhoneNumbers
 
 /// The classifier's speed-ups must not change a verdict: the two-digit
-/// transition table against the one-digit walk, the digit writer against
-/// `String(_:)`, and the classifier that compiles calling codes on demand
+/// transition table against the one-digit walk, the digit writers (values
+/// and ASCII) against `String(_:)`, and the classifier that compiles calling codes on demand
 /// against the one that compiled them all.
 @Suite struct ClassifierTablesTests {
   let plan = NumberingPlan.standard
@@ -27,7 +27,7 @@ import Testing
       for region in plan.regionsByCallingCode[code] ?? [] {
         let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
         var patterns = region.generalPattern.map { [$0] } ?? []
-        patterns += (plan.typeDescriptions[key] ?? []).prefix(15).map(\.pattern)
+        patterns += plan.typeDescriptions(forKey: key).prefix(15).map(\.pattern)
         guard !patterns.isEmpty, let automaton = DigitAutomaton(patterns: patterns) else { continue }
         let pairs = try #require(automaton.pairTransitionTable)
         for _ in 0..<2_000 {
@@ -61,6 +61,18 @@ import Testing
       }
       #expect(written == String(value))
       #expect(NumberDigits.count(value) == String(value).count)
+      // The ASCII writer the batch normalizer prints with.
+      let ascii = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+        let count = NumberDigits.writeASCII(value, to: UnsafeMutableRawPointer(buffer.baseAddress!))
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+      }
+      #expect(ascii == String(value))
+    }
+    // Every eight-digit block's ASCII form, on a stride through all of them.
+    for block in stride(from: UInt64(0), to: 100_000_000, by: 9_973) {
+      let word = NumberDigits.eightASCIIDigits(block)
+      let text = String(decoding: (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(8 * $0)) }, as: UTF8.self)
+      #expect(text == String(repeating: "0", count: 8 - String(block).count) + String(block))
     }
   }
 

@@ -59,6 +59,11 @@ enum InputExtraction {
   static func isViable(_ text: ArraySlice<UInt32>) -> Bool {
     guard text.count >= 2 else { return false }
     if text.count == 2 && text.allSatisfy(ScalarClasses.isDigit) { return true }
+    // The common case, a text that is a body all through (`212-555-0100
+    // ext. 12` is one: letters after the third digit), is viable whatever
+    // extension its suffixes hold: the loop below would answer true at the
+    // end, so the extension matching on its way can be skipped.
+    if isBodyThroughout(text) { return true }
     // `extensionFrom(i)` is `ExtensionMatcher.matchesFully(text[i...])`.
     return ExtensionMatcher.withSuffixMatcher(text) { extensionFrom in
       var index = text.startIndex
@@ -84,6 +89,30 @@ enum InputExtraction {
         index += 1
       }
     }
+  }
+
+  /// Whether all of `text` is a viable body: optional pluses, then digits,
+  /// punctuation, `*` and (after the third digit) letters, with at least
+  /// three digits; the path through ``isViable(_:)``'s loop that reaches
+  /// the end of the text.
+  private static func isBodyThroughout(_ text: ArraySlice<UInt32>) -> Bool {
+    var index = text.startIndex
+    while index < text.endIndex && ScalarClasses.isPlus(text[index]) { index += 1 }
+    var digitCount = 0
+    while index < text.endIndex {
+      let value = text[index]
+      if ScalarClasses.isDigit(value) {
+        digitCount += 1
+      } else if ScalarClasses.isValidPunctuation(value) || value == 0x2A {
+        // allowed anywhere
+      } else if ScalarClasses.isValidAlpha(value) && digitCount >= 3 {
+        // letters only after the third digit
+      } else {
+        return false
+      }
+      index += 1
+    }
+    return digitCount >= 3
   }
 
   // MARK: - RFC 3966

@@ -76,15 +76,28 @@ public struct PhoneNumberNormalizer: Sendable {
     return generalPackedOutcome(input, region: region)
   }
 
-  /// The packed outcome for UTF-8 text: the byte fast path when it applies,
-  /// else the general path on the decoded text.
-  /// `national`, when given, is set as `writtenNationally` describes.
+  /// The packed outcome for UTF-8 text: the exact E.164 path, the byte
+  /// fast path (on the text, or on its full-width digits transcoded) or the
+  /// general path on the decoded text, the first that answers. `national`, when given, is set as `writtenNationally`
+  /// describes (an exact E.164 line was not written nationally).
   @inline(__always)
   func packedOutcome(
     utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
   ) -> Int64 {
+    if let number = exactE164(utf8: utf8) { return number }
+    return packedOutcomeAfterExactPath(utf8: utf8, region: region, national: national)
+  }
+
+  /// ``packedOutcome(utf8:region:national:)`` for text the exact E.164 path
+  /// has already declined.
+  @inline(__always)
+  func packedOutcomeAfterExactPath(
+    utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
+  ) -> Int64 {
     let fast = fastPackedOutcome(utf8: utf8, region: region, national: national)
     if fast != PackedOutcome.notHandled { return fast }
+    let fullWidth = fullWidthPackedOutcome(utf8: utf8, region: region, national: national)
+    if fullWidth != PackedOutcome.notHandled { return fullWidth }
     if utf8.count <= 250 && !utf8.contains(where: { $0 >= 0x80 }) {
       // ASCII: the bytes are the scalars.
       return generalPackedOutcome(scalars: utf8.map { UInt32($0) }, region: region, national: national)

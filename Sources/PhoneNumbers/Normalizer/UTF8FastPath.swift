@@ -23,6 +23,8 @@ extension PhoneNumberNormalizer {
   func fastPackedOutcome(
     utf8 bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
   ) -> Int64 {
+    let short = shortFormattedPackedOutcome(utf8: bytes, region: region, national: national)
+    if short != PackedOutcome.notHandled { return short }
     let count = bytes.count
     // libphonenumber refuses inputs over 250 characters; leave those to the
     // general path, which counts scalars.

@@ -32,14 +32,19 @@ final class DigitAutomaton: Sendable {
 
   /// Builds the automaton for `pattern`, or nil when it would exceed
   /// `stateLimit` states (callers then fall back to backtracking).
+  /// Such an automaton answers one-digit walks only (no
+  /// ``pairTransitionTable``: a one-pattern automaton serves the general
+  /// and leading-digits checks, whose walks are short).
   convenience init?(_ pattern: DigitPattern, stateLimit: Int = 20_000) {
-    self.init(patterns: [pattern], stateLimit: stateLimit)
+    self.init(patterns: [pattern], stateLimit: stateLimit, pairSteps: false)
   }
 
   /// Builds one automaton for up to 16 patterns at once: a single pass over
   /// a digit string tells which of them match it as a whole
   /// (``fullMatchMask(_:)``). Nil when it would exceed `stateLimit` states.
-  init?(patterns: [DigitPattern], stateLimit: Int = 20_000) {
+  /// `pairSteps` builds ``pairTransitionTable`` too (when the automaton is
+  /// small enough).
+  init?(patterns: [DigitPattern], stateLimit: Int = 20_000, pairSteps: Bool = true) {
     precondition(!patterns.isEmpty && patterns.count <= 16, "1 to 16 patterns")
     // The patterns' programs side by side, targets relocated; `tag[pc]` is
     // the pattern an instruction belongs to.
@@ -67,71 +72,117 @@ final class DigitAutomaton: Sendable {
     // closures, so each instruction's closure is computed once, when first
     // needed (only instruction starts and digit successors are origins),
     // into one flat table.
-    var closureBits = [UInt64](repeating: 0, count: count * words)
-    var computed = [Bool](repeating: false, count: count)
+    // Closure rows are made for origins only (pattern starts and digit
+    // successors), when first needed: `row[pc]` is origin pc's row in
+    // `closureBits`, or -1. The work lists are raw buffers (array bounds
+    // and uniqueness checks dominated this loop).
+    var closureBits: [UInt64] = []
+    let row = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+    row.initialize(repeating: -1, count: count)
     // Which patterns' `match` is reachable from an instruction once at the
     // end of the input (end assertions passed through).
-    var acceptsAtEnd = [UInt16](repeating: 0, count: count)
-    var seen = [Bool](repeating: false, count: count)
-    var touched: [Int] = []
-    var stack: [Int] = []
+    let acceptsAtEnd = UnsafeMutablePointer<UInt16>.allocate(capacity: count)
+    acceptsAtEnd.initialize(repeating: 0, count: count)
+    let seen = UnsafeMutablePointer<Bool>.allocate(capacity: count)
+    seen.initialize(repeating: false, count: count)
+    // Each instruction is pushed at most once per pass: `count` entries suffice.
+    let touched = UnsafeMutablePointer<Int>.allocate(capacity: count)
+    let stack = UnsafeMutablePointer<Int>.allocate(capacity: 2 * count + 2)
+    defer {
+      row.deallocate()
+      acceptsAtEnd.deallocate()
+      seen.deallocate()
+      touched.deallocate()
+      stack.deallocate()
+    }
+    let instructions = program
+    let tags = tag
     func computeClosure(_ origin: Int) {
-      guard !computed[origin] else { return }
-      computed[origin] = true
-      let base = origin * words
-      for atEnd in [false, true] {
-        for pc in touched { seen[pc] = false }
-        touched.removeAll(keepingCapacity: true)
-        stack.append(origin)
-        while let pc = stack.popLast() {
-          guard !seen[pc] else { continue }
-          seen[pc] = true
-          touched.append(pc)
-          switch program[pc] {
-          case .split(let first, let second):
-            stack.append(second)
-            stack.append(first)
-          case .jump(let target):
-            stack.append(target)
-          case .save:
-            stack.append(pc + 1)
-          case .assertEnd:
-            if atEnd { stack.append(pc + 1) } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
-          case .digit:
-            if !atEnd { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
-          case .match:
-            if atEnd { acceptsAtEnd[origin] |= tag[pc] } else { closureBits[base + pc / 64] |= 1 << UInt64(pc % 64) }
+      guard row[origin] < 0 else { return }
+      row[origin] = Int32(closureBits.count / words)
+      let base = closureBits.count
+      closureBits.append(contentsOf: repeatElement(0, count: words))
+      closureBits.withUnsafeMutableBufferPointer { bits in
+        instructions.withUnsafeBufferPointer { program in
+          for atEnd in [false, true] {
+            var touchedCount = 0
+            var depth = 0
+            stack[0] = origin
+            depth = 1
+            while depth > 0 {
+              depth -= 1
+              let pc = stack[depth]
+              guard pc < count, !seen[pc] else { continue }
+              seen[pc] = true
+              touched[touchedCount] = pc
+              touchedCount += 1
+              switch program[pc] {
+              case .split(let first, let second):
+                stack[depth] = second
+                stack[depth + 1] = first
+                depth += 2
+              case .jump(let target):
+                stack[depth] = target
+                depth += 1
+              case .save:
+                stack[depth] = pc + 1
+                depth += 1
+              case .assertEnd:
+                if atEnd {
+                  stack[depth] = pc + 1
+                  depth += 1
+                } else {
+                  bits[base + pc / 64] |= 1 << UInt64(pc % 64)
+                }
+              case .digit:
+                if !atEnd { bits[base + pc / 64] |= 1 << UInt64(pc % 64) }
+              case .match:
+                if atEnd { acceptsAtEnd[origin] |= tags[pc] } else { bits[base + pc / 64] |= 1 << UInt64(pc % 64) }
+              }
+            }
+            for index in 0..<touchedCount { seen[touched[index]] = false }
           }
         }
       }
     }
 
-    /// A state's bit set with a cheap precomputed hash (SipHash over long
-    /// sets dominated the construction).
-    struct StateKey: Hashable {
-      let bits: [UInt64]
-      let hash: Int
-      init(_ bits: [UInt64]) {
-        var value: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for word in bits { value = (value ^ word) &* 0xBF58_476D_1CE4_E5B9; value ^= value >> 29 }
-        self.bits = bits
-        self.hash = Int(truncatingIfNeeded: value)
-      }
-      func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-      static func == (a: StateKey, b: StateKey) -> Bool { a.hash == b.hash && a.bits == b.bits }
-    }
-
-    var stateIDs: [StateKey: Int32] = [:]
-    var states: [[UInt64]] = []
+    // States are interned in an open-addressing table keyed by a cheap
+    // hash of their bit sets (SipHash and an array per state dominated the
+    // construction); `stateBits` holds state i's words at i × words.
+    var stateBits: [UInt64] = []
+    var stateHashes: [UInt64] = []
+    var slots = [Int32](repeating: -1, count: 64)
     var transitions: [Int32] = []
     var masks: [UInt16] = []
 
-    func intern(_ state: [UInt64]) -> Int32 {
-      let key = StateKey(state)
-      if let id = stateIDs[key] { return id }
-      let id = Int32(states.count)
-      stateIDs[key] = id
-      states.append(state)
+    func intern(_ state: UnsafeBufferPointer<UInt64>) -> Int32 {
+      var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+      for word in state { hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9; hash ^= hash >> 29 }
+      var slotMask = slots.count &- 1
+      var slot = Int(truncatingIfNeeded: hash) & slotMask
+      while slots[slot] >= 0 {
+        let id = Int(slots[slot])
+        if stateHashes[id] == hash {
+          let same = stateBits.withUnsafeBufferPointer { bits in
+            (0..<words).allSatisfy { bits[id &* words &+ $0] == state[$0] }
+          }
+          if same { return Int32(id) }
+        }
+        slot = (slot &+ 1) & slotMask
+      }
+      let id = Int32(stateHashes.count)
+      stateHashes.append(hash)
+      stateBits.append(contentsOf: state)
+      slots[slot] = id
+      if stateHashes.count &* 2 > slots.count {
+        slots = [Int32](repeating: -1, count: slots.count &* 2)
+        slotMask = slots.count &- 1
+        for (other, otherHash) in stateHashes.enumerated() {
+          var place = Int(truncatingIfNeeded: otherHash) & slotMask
+          while slots[place] >= 0 { place = (place &+ 1) & slotMask }
+          slots[place] = Int32(other)
+        }
+      }
       transitions.append(contentsOf: repeatElement(-1, count: 10))
       var accepts: UInt16 = 0
       for word in 0..<words {
@@ -151,14 +202,16 @@ final class DigitAutomaton: Sendable {
     var start = [UInt64](repeating: 0, count: words)
     for origin in starts {
       computeClosure(origin)
-      for word in 0..<words { start[word] |= closureBits[origin * words + word] }
+      let base = Int(row[origin]) * words
+      for word in 0..<words { start[word] |= closureBits[base + word] }
     }
-    _ = intern(start)
+    _ = start.withUnsafeBufferPointer { intern($0) }
     var next = 0
     var targets = [UInt64](repeating: 0, count: 10 * words)
-    while next < states.count {
-      if states.count > stateLimit { return nil }
-      let state = states[next]
+    var state = [UInt64](repeating: 0, count: words)
+    while next < stateHashes.count {
+      if stateHashes.count > stateLimit { return nil }
+      for word in 0..<words { state[word] = stateBits[next &* words &+ word] }
       var reached: UInt16 = 0
       for index in targets.indices { targets[index] = 0 }
       for word in 0..<words {
@@ -169,7 +222,7 @@ final class DigitAutomaton: Sendable {
           guard case .digit(let mask) = program[pc], pc + 1 < count else { continue }
           reached |= mask
           computeClosure(pc + 1)
-          let base = (pc + 1) * words
+          let base = Int(row[pc + 1]) * words
           closureBits.withUnsafeBufferPointer { closures in
             targets.withUnsafeMutableBufferPointer { targets in
               var digits = mask
@@ -186,11 +239,14 @@ final class DigitAutomaton: Sendable {
       while digits != 0 {
         let digit = digits.trailingZeroBitCount
         digits &= digits - 1
-        transitions[next * 10 + digit] = intern(Array(targets[(digit * words)..<((digit + 1) * words)]))
+        let target = targets.withUnsafeBufferPointer {
+          intern(UnsafeBufferPointer(rebasing: $0[(digit * words)..<((digit + 1) * words)]))
+        }
+        transitions[next * 10 + digit] = target
       }
       next += 1
     }
-    self.stateCount = states.count
+    self.stateCount = stateHashes.count
     self.transitions = .allocate(capacity: transitions.count)
     self.transitions.initialize(from: transitions, count: transitions.count)
     self.accepting = .allocate(capacity: masks.count)
@@ -198,13 +254,13 @@ final class DigitAutomaton: Sendable {
     self.matchMasks = .allocate(capacity: masks.count + 1)
     self.matchMasks.initialize(from: masks, count: masks.count)
     (self.matchMasks + masks.count).initialize(to: 0)
-    let dead = Int32(states.count)
+    let dead = Int32(stateHashes.count)
     self.totalTransitions = .allocate(capacity: transitions.count + 10)
     self.totalTransitions.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
     (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
-    let rows = states.count + 1
+    let rows = stateHashes.count + 1
     let width = Self.pairRowWidth
-    if rows * width <= Int(UInt16.max) + 1 {
+    if pairSteps && rows * width <= Int(UInt16.max) + 1 {
       let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: rows * width)
       let total = self.totalTransitions
       for state in 0..<rows {

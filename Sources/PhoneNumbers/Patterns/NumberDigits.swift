@@ -35,6 +35,12 @@ enum NumberDigits {
     (0..<power).reduce(UInt64(1)) { value, _ in value &* 10 }
   }
 
+  /// 10 to the power `power` (0 to 19).
+  @inline(__always)
+  static func powerOfTen(_ power: Int) -> UInt64 {
+    powersOfTen[min(max(power, 0), 19)]
+  }
+
   @inline(__always)
   private static func writeEight(_ value: UInt32, to buffer: UnsafeMutablePointer<UInt8>) {
     writeFour(value / 10_000, to: buffer)

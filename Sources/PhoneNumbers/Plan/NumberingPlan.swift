@@ -25,8 +25,8 @@ public struct NumberingPlan: Sendable {
   /// libphonenumber's order (`rank`).
   let regionsByCallingCode: [Int: [RegionMetadata]]
   /// The number types of each region, keyed as `regionsByCode`, from the
-  /// types table.
-  let typeDescriptions: [String: [NumberTypeDescription]]
+  /// types table (``typeDescriptions(forKey:)``).
+  let typeTable: TypeDescriptionTable
   /// The compiled number-type tables, built on first use.
   let classifierBox: _ClassifierBox
   /// The largest growth of a number by any region's transform rule (see
@@ -37,7 +37,9 @@ public struct NumberingPlan: Sendable {
   /// The plan embedded in calldir, parsed and compiled once.
   public static let standard: NumberingPlan = {
     do {
-      return try NumberingPlan(table: embeddedTable, typesTable: embeddedTypesTable)
+      // The embedded types table is checked whole by the tests; its
+      // regions' types are parsed when first classified.
+      return try NumberingPlan(table: embeddedTable, typesTable: embeddedTypesTable, parsingTypesLazily: true)
     } catch {
       fatalError("embedded numbering plan is invalid: \(error)")
     }
@@ -49,19 +51,27 @@ public struct NumberingPlan: Sendable {
   /// - Throws: `NumberingPlanError` naming the line that is wrong (in the
   ///   types table, "types line N").
   public init(table: String, typesTable: String = "") throws(NumberingPlanError) {
+    try self.init(table: table, typesTable: typesTable, parsingTypesLazily: false)
+  }
+
+  /// ``init(table:typesTable:)``, with the types table checked and parsed
+  /// now, or (`parsingTypesLazily`, for a table known to be valid) each
+  /// region's types parsed when the classifier first needs them.
+  init(table: String, typesTable: String, parsingTypesLazily: Bool) throws(NumberingPlanError) {
     var regions: [String: RegionMetadata] = [:]
     var mains: [Int: RegionMetadata] = [:]
     var source = ""
     var header: [Substring]? = nil
     var lineNumber = 0
-    for line in table.split(separator: "\n", omittingEmptySubsequences: false) {
+    for lineBytes in table.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
       lineNumber += 1
+      let line = Substring(lineBytes)
       if line.isEmpty { continue }
       if line.hasPrefix("#") {
         if line.hasPrefix("# source: ") { source = String(line.dropFirst(10)) }
         continue
       }
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      let fields = line.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { Substring($0) }
       guard let columns = header else {
         guard fields == Self.columns.map({ Substring($0) }) else {
           throw NumberingPlanError(line: lineNumber, reason: "unexpected header")
@@ -104,8 +114,16 @@ public struct NumberingPlan: Sendable {
     var sharing: [Int: [RegionMetadata]] = [:]
     for region in regions.values { sharing[region.callingCode, default: []].append(region) }
     self.regionsByCallingCode = sharing.mapValues { $0.sorted { ($0.rank, $0.regionCode) < ($1.rank, $1.regionCode) } }
-    self.typeDescriptions = try Self.typeDescriptions(typesTable, regions: regions)
+    self.typeTable = parsingTypesLazily
+      ? TypeDescriptionTable(lazy: typesTable, regions: regions)
+      : TypeDescriptionTable(parsed: try Self.typeDescriptions(typesTable, regions: regions))
     self.classifierBox = _ClassifierBox()
+  }
+
+  /// The number types of the region keyed `key` (a region code, or
+  /// `001+800` for a non-geographic code), in table order.
+  func typeDescriptions(forKey key: String) -> [NumberTypeDescription] {
+    typeTable.descriptions(forKey: key)
   }
 
   /// The metadata for an ISO 3166 region code such as "GB", or nil when the

@@ -30,6 +30,12 @@ public final class NumberClassifier: Sendable {
     var cores: UnsafeMutablePointer<TypeCore>?
     /// ``CallingCodeTypes/candidates``, for a shared code.
     var candidates: UnsafeMutablePointer<UInt32>?
+    /// ``CallingCodeTypes/verdicts``: its entries and the national length
+    /// they answer for (0: none).
+    var verdicts: UnsafeMutablePointer<UInt16>?
+    var verdictLength = 0
+    /// ``CallingCodeTypes/regionWords``.
+    var regionWords: UnsafeMutablePointer<UInt64>?
   }
 
   /// Compiles `plan`'s number types, or only those of `callingCodes` (the
@@ -53,6 +59,9 @@ public final class NumberClassifier: Sendable {
     for (code, group) in groups {
       entries[code].cores = group.cores
       entries[code].candidates = group.candidates
+      entries[code].verdicts = group.verdicts?.entries
+      entries[code].verdictLength = group.verdicts?.length ?? 0
+      entries[code].regionWords = group.regionWords
     }
   }
 
@@ -97,11 +106,33 @@ public final class NumberClassifier: Sendable {
       let entry = entries[code]
       guard entry.regions > 0 else { continue }
       guard let cores = entry.cores else { return .notCompiled(callingCode: code) }
-      return .verdict(validity(
-        nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), cores: cores, regions: Int(entry.regions),
-        candidates: entry.candidates))
+      return .verdict(validity(nationalNumber: UnsafeBufferPointer(rebasing: digits[length...]), entry: entry, cores: cores))
     }
     return .noCallingCode
+  }
+
+  /// ``lookup(_:)`` of a number already split: `callingCode` is a calling
+  /// code of the plan and `nationalNumber` the digits after it (values 0–9),
+  /// as the normalizer found them, so neither the digits nor the code
+  /// need finding again.
+  @inline(__always)
+  func lookup(callingCode code: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> Lookup {
+    guard code > 0 && code < 1000 else { return .noCallingCode }
+    let entry = entries[code]
+    guard entry.regions > 0 else { return .noCallingCode }
+    guard let cores = entry.cores else { return .notCompiled(callingCode: code) }
+    return .verdict(validity(nationalNumber: nationalNumber, entry: entry, cores: cores))
+  }
+
+  /// The verdict table of calling code `code` with what reading it needs,
+  /// or nil when the code has none here (not a code, not compiled, no
+  /// table). Valid while this classifier lives.
+  @inline(__always)
+  func verdictLookup(callingCode code: Int) -> VerdictLookup? {
+    guard code > 0 && code < 1000 else { return nil }
+    let entry = entries[code]
+    guard let verdicts = entry.verdicts, let regionWords = entry.regionWords else { return nil }
+    return VerdictLookup(entries: verdicts, length: entry.verdictLength, regionWords: regionWords)
   }
 
   /// The number type of `number` (``PhoneNumberType/unknown`` when it is not
@@ -110,10 +141,27 @@ public final class NumberClassifier: Sendable {
     validity(of: number)?.type
   }
 
-  /// libphonenumber's `region_code_for_number`, then `_number_type_helper`
-  /// in that region.
+  /// libphonenumber's verdict for a national number of the calling code
+  /// of `entry` (compiled: its regions' cores are `cores`): the verdict
+  /// table's answer when it has one, else ``walkedValidity(nationalNumber:cores:regions:candidates:)``.
   @inline(__always)
   private func validity(
+    nationalNumber: UnsafeBufferPointer<UInt8>, entry: CodeEntry, cores: UnsafeMutablePointer<TypeCore>
+  ) -> NumberValidity {
+    if nationalNumber.count == entry.verdictLength, let verdicts = entry.verdicts,
+      let index = VerdictTable.index(nationalNumber)
+    {
+      let packed = verdicts[index]
+      if packed != 0 { return VerdictTable.verdict(packed, cores: cores) }
+    }
+    return walkedValidity(
+      nationalNumber: nationalNumber, cores: cores, regions: Int(entry.regions), candidates: entry.candidates)
+  }
+
+  /// libphonenumber's `region_code_for_number`, then `_number_type_helper`
+  /// in that region, through the regions' automata.
+  @inline(__always)
+  func walkedValidity(
     nationalNumber: UnsafeBufferPointer<UInt8>, cores first: UnsafeMutablePointer<TypeCore>, regions: Int,
     candidates: UnsafeMutablePointer<UInt32>?
   ) -> NumberValidity {
@@ -157,19 +205,32 @@ final class CallingCodeTypes: Sendable {
   /// number's (their `leading_digits` may match, or they have none and one
   /// of their patterns may); nil for a code of one region.
   nonisolated(unsafe) let candidates: UnsafeMutablePointer<UInt32>?
+  /// The verdicts the first four digits decide, for numbers of the main
+  /// region's longest length (nil when that is under five digits).
+  nonisolated(unsafe) let verdicts: VerdictTable?
+  /// For each region, the ``NumberValidity/word`` of an unknown-type
+  /// verdict in it, region unresolved: a verdict table entry's word is its
+  /// region's with the type and resolution bits added.
+  nonisolated(unsafe) let regionWords: UnsafeMutablePointer<UInt64>
 
   /// Compiles the regions of `callingCode`, or nil when the plan has none.
   init?(plan: NumberingPlan, callingCode code: Int) {
     guard code > 0 && code < 1000, let regions = plan.regionsByCallingCode[code], !regions.isEmpty else { return nil }
     let classifiers = regions.prefix(Self.regionLimit).map { region in
       let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
-      return RegionClassifier(region: region, descriptions: plan.typeDescriptions[key] ?? [])
+      return RegionClassifier(region: region, descriptions: plan.typeDescriptions(forKey: key))
     }
     self.classifiers = classifiers
     cores = .allocate(capacity: classifiers.count)
     for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: classifier.core.pointee) }
+    regionWords = .allocate(capacity: classifiers.count)
+    for (index, classifier) in classifiers.enumerated() {
+      (regionWords + index).initialize(
+        to: NumberValidity.word(typeIndex: 0, packedRegion: classifier.core.pointee.packedRegion, isRegionResolved: false))
+    }
     guard classifiers.count > 1 else {
       candidates = nil
+      verdicts = VerdictTable.build(classifiers: classifiers, candidates: nil)
       return
     }
     let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
@@ -187,12 +248,15 @@ final class CallingCodeTypes: Sendable {
       table[prefix] = bits
     }
     candidates = table
+    verdicts = VerdictTable.build(classifiers: classifiers, candidates: table)
   }
 
   deinit {
     cores.deinitialize(count: classifiers.count)
     cores.deallocate()
     candidates?.deallocate()
+    verdicts?.entries.deallocate()
+    regionWords.deallocate()
   }
 }
 
@@ -220,6 +284,38 @@ struct IncrementalClassifier {
     case .notCompiled(let code):
       compiled = plan.classifierBox.classifier(for: plan, adding: code)
       return compiled.validity(of: number)
+    }
+  }
+
+  /// ``NumberClassifier/verdictLookup(callingCode:)`` of the codes compiled
+  /// so far; valid while this classifier lives.
+  @inline(__always)
+  func verdictLookup(callingCode: Int) -> VerdictLookup? {
+    compiled.verdictLookup(callingCode: callingCode)
+  }
+
+  /// ``validity(callingCode:nationalNumber:)`` as a word, for where the
+  /// table has no answer (kept out of line, so the table read inlines
+  /// into loops).
+  @inline(never)
+  mutating func walkedVerdictWord(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    validity(callingCode: callingCode, nationalNumber: nationalNumber)?.word ?? 0
+  }
+
+  /// ``validity(of:)`` for a number already split into its calling code
+  /// and national number (values 0–9), as
+  /// ``NumberClassifier/lookup(callingCode:nationalNumber:)`` takes it.
+  @inline(__always)
+  mutating func validity(callingCode: Int, nationalNumber: UnsafeBufferPointer<UInt8>) -> NumberValidity? {
+    switch compiled.lookup(callingCode: callingCode, nationalNumber: nationalNumber) {
+    case .verdict(let verdict): return verdict
+    case .noCallingCode: return nil
+    case .notCompiled(let code):
+      compiled = plan.classifierBox.classifier(for: plan, adding: code)
+      if case .verdict(let verdict) = compiled.lookup(callingCode: callingCode, nationalNumber: nationalNumber) {
+        return verdict
+      }
+      return nil
     }
   }
 }

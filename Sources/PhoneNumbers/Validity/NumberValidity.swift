@@ -64,3 +64,33 @@ public struct NumberValidity: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { isValid ? "\(type) in \(regionCode)" : invalidReason }
 }
+
+extension NumberValidity {
+  /// The verdict as one word, for loops that keep many (0 stands for no
+  /// verdict): bit 63 set, the type's index in bits 32–35, bit 36 for a
+  /// resolved region, the packed region in the low 32 bits.
+  @inline(__always)
+  static func word(typeIndex: Int, packedRegion: UInt32, isRegionResolved: Bool) -> UInt64 {
+    1 << 63 | UInt64(typeIndex & 15) << 32 | (isRegionResolved ? 1 << 36 : 0) | UInt64(packedRegion)
+  }
+
+  @inline(__always)
+  var word: UInt64 {
+    Self.word(typeIndex: type.index, packedRegion: packedRegion, isRegionResolved: isRegionResolved)
+  }
+
+  /// The verdict a ``word`` stands for, nil for 0.
+  @inline(__always)
+  init?(word: UInt64) {
+    guard word != 0 else { return nil }
+    self.init(
+      type: PhoneNumberType(index: Int(word >> 32 & 15)), packedRegion: UInt32(truncatingIfNeeded: word),
+      isRegionResolved: word & 1 << 36 != 0)
+  }
+
+  /// Whether the verdict of a (non-zero) ``word`` is valid.
+  @inline(__always)
+  static func isValid(word: UInt64) -> Bool {
+    word != 0 && Int(word >> 32 & 15) != PhoneNumberType.unknown.index
+  }
+}

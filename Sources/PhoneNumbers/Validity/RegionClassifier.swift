@@ -10,13 +10,13 @@ final class RegionClassifier: Sendable {
   let region: RegionMetadata
   /// Bit i of a match mask stands for `patterns[i]`: 0 is the general
   /// pattern, then the region's type patterns.
-  private let automaton: DigitAutomaton?
+  let automaton: DigitAutomaton?
   /// Used one by one when the combined automaton would be too large.
   private let separate: [DigitAutomaton?]
   private let patterns: [DigitPattern]
   /// `leading_digits` as an automaton whose accepting states mark a
   /// matching prefix.
-  private let leadingDigits: DigitAutomaton?
+  let leadingDigits: DigitAutomaton?
   nonisolated(unsafe) let core: UnsafeMutablePointer<TypeCore>
   /// `TypeCore.lengthMasks`, owned here.
   private nonisolated(unsafe) let lengthMaskStorage: UnsafeMutablePointer<UInt16>
@@ -142,7 +142,12 @@ struct TypeCore {
   /// number `digits` (values 0–9).
   @inline(__always)
   func type(of digits: UnsafeBufferPointer<UInt8>) -> PhoneNumberType {
-    let mask = matchMask(digits)
+    type(forMask: matchMask(digits))
+  }
+
+  /// The type a number whose match mask (length mask applied) is `mask` has.
+  @inline(__always)
+  func type(forMask mask: UInt16) -> PhoneNumberType {
     if mask & 1 == 0 { return .unknown }
     if mask & premiumRate != 0 { return .premiumRate }
     if mask & tollFree != 0 { return .tollFree }

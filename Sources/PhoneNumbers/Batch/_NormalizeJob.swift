@@ -1,0 +1,151 @@
+/// One thread's share of a ``BatchNormalizer`` batch: its lines, normalized
+/// (and classified, for JSON and `requireValid`) into its output buffer.
+///
+/// Lines that are `+` and the digits of an E.164 number take the
+/// normalizer's exact path
+/// (``PhoneNumberNormalizer/exactE164Number(utf8:digitWords:)``): their
+/// number is written by copying those digits (the decimal form of the
+/// number they are), and their validity is read from the digits the path
+/// split, with no second calling-code lookup and no conversion of the
+/// number back to digits. Every other line goes through the normalizer's
+/// byte API; both give the same bytes (`BatchNormalizerTests`).
+final class _NormalizeJob: @unchecked Sendable {
+  let lines: UnsafeBufferPointer<UInt8>
+  let output: _ByteBuffer
+  let normalizer: PhoneNumberNormalizer
+  let region: RegionMetadata?
+  let json: Bool
+  let requireValid: Bool
+  /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
+  let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
+
+  init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, normalizer: PhoneNumberNormalizer,
+       region: RegionMetadata?, json: Bool, requireValid: Bool) {
+    self.lines = lines
+    self.output = output
+    self.normalizer = normalizer
+    self.region = region
+    self.json = json
+    self.requireValid = requireValid
+  }
+
+  /// The offset of the first LF in `base[from..<count]`, or `count`: eight
+  /// bytes at a time (lines are short, so this beats calling `memchr`).
+  @inline(__always)
+  static func newline(in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+    var index = from
+    while index &+ 8 <= count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+      // The lowest byte that was LF is the lowest set high bit (little endian).
+      let found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+      if found != 0 { return index &+ found.trailingZeroBitCount / 8 }
+      index &+= 8
+    }
+    while index < count && base[index] != 0x0A { index &+= 1 }
+    return index
+  }
+
+  /// The line starting at `start` (without its LF or CR LF); `start` moves
+  /// past it.
+  @inline(__always)
+  static func line(in base: UnsafePointer<UInt8>, from start: inout Int, count: Int) -> UnsafeBufferPointer<UInt8> {
+    let end = newline(in: base, from: start, count: count)
+    var lineEnd = end
+    if lineEnd > start && base[lineEnd &- 1] == 0x0D { lineEnd &-= 1 }
+    let line = UnsafeBufferPointer(start: base + start, count: lineEnd &- start)
+    start = end &+ 1
+    return line
+  }
+
+  func run() {
+    guard let base = lines.baseAddress else { return }
+    if json || requireValid {
+      runClassifying(base)
+    } else {
+      runPlain(base)
+    }
+  }
+
+  /// Numbers only: no classifier.
+  private func runPlain(_ base: UnsafePointer<UInt8>) {
+    let count = lines.count
+    let end = base + count
+    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
+    defer { digitWords.deallocate() }
+    var start = 0
+    while start < count {
+      let line = Self.line(in: base, from: &start, count: count)
+      if normalizer.exactE164Number(utf8: line, digitWords: digitWords) >= 0 {
+        output.appendDigitLine(afterPlus: line, readableEnd: end)
+      } else {
+        emit(line, normalizer.packedOutcomeAfterExactPath(utf8: line, region: region), validity: nil)
+      }
+    }
+  }
+
+  /// Numbers with their validity (JSON, `requireValid`): each calling
+  /// code's types compile when its first number comes. An exact E.164
+  /// line whose verdict the code's verdict table holds (most lines of most
+  /// lists) is classified and written without a branch on its verdict, so
+  /// a list of valid and invalid numbers mixed at random costs no
+  /// mispredictions.
+  private func runClassifying(_ base: UnsafePointer<UInt8>) {
+    let count = lines.count
+    let end = base + count
+    var classifier = IncrementalClassifier(plan: normalizer.plan)
+    let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
+    defer { digitWords.deallocate() }
+    // The last calling code's verdict table (lists are mostly of one code).
+    var lookupCode = -1
+    var lookup: VerdictLookup? = nil
+    var start = 0
+    while start < count {
+      let line = Self.line(in: base, from: &start, count: count)
+      let number = normalizer.exactE164Number(utf8: line, digitWords: digitWords)
+      if number >= 0 {
+        let split = ExactE164Split(words: digitWords)
+        let code = split.callingCode
+        if code != lookupCode || lookup == nil {
+          lookup = classifier.verdictLookup(callingCode: code)
+          lookupCode = code
+        }
+        var verdict = lookup?.word(split.nationalNumber) ?? 0
+        if verdict != 0 && !json {
+          output.appendExactLine(afterPlus: line, readableEnd: end, verdict: verdict)
+          continue
+        }
+        if verdict == 0 {
+          verdict = classifier.walkedVerdictWord(callingCode: split.callingCode, nationalNumber: split.nationalNumber)
+        }
+        emit(line, number, validity: NumberValidity(word: verdict))
+        continue
+      }
+      let outcome = normalizer.packedOutcomeAfterExactPath(utf8: line, region: region)
+      emit(line, outcome, validity: outcome >= 0 ? classifier.validity(of: outcome) : nil)
+    }
+  }
+
+  /// Writes the output line for one input line and its packed outcome.
+  @inline(__always)
+  func emit(_ line: UnsafeBufferPointer<UInt8>, _ outcome: Int64, validity: NumberValidity?) {
+    if json {
+      _NormalizeOutput.appendJSON(
+        input: line, result: PackedOutcome.result(outcome), validity: validity, requireValid: requireValid,
+        to: output)
+      return
+    }
+    guard outcome >= 0 else {
+      output.append(invalidLines[Int(-1 &- outcome)])
+      return
+    }
+    if requireValid, validity?.isValid != true {
+      output.append("INVALID\t")
+      _NormalizeOutput.appendInvalidReason(validity, to: output)
+      output.append("\n")
+      return
+    }
+    output.reserve(24)
+    output.appendDecimal(outcome)
+    output.appendByte(0x0A)
+  }
+}

@@ -1,0 +1,139 @@
+/// One calling code's verdicts decided by the first four digits of a
+/// national number of its most common length: for most numbers of most
+/// codes, `is_valid_number`, `number_type` and `region_code_for_number`
+/// in one table read instead of a walk through the regions' automata.
+///
+/// Each entry is what ``NumberClassifier`` would find by walking
+/// (candidate regions, `leading_digits`, the type automata), computed
+/// when the code compiles from what those automata decide after four
+/// digits: an entry exists only where every number of that length with
+/// that prefix gets the same verdict; elsewhere the classifier walks as
+/// before (`ClassifierTablesTests` checks both ways agree).
+struct VerdictTable {
+  /// The national number length the table answers for.
+  static let prefixDigits = 4
+  static let entryCount = 10_000
+
+  /// Packed verdicts by prefix (0: walk), owned by ``CallingCodeTypes``;
+  /// two bytes each, so a code's table is 20 KB.
+  let entries: UnsafeMutablePointer<UInt16>
+  let length: Int
+
+  /// Bit 15: an entry; bits 0–3: the type's index; bits 4–8: the
+  /// region's position in the code's regions (fewer than 32); bit 9:
+  /// region resolved.
+  static func pack(type: PhoneNumberType, region: Int, resolved: Bool) -> UInt16 {
+    1 << 15 | UInt16(type.index) | UInt16(region & 31) << 4 | (resolved ? 1 << 9 : 0)
+  }
+
+  /// The verdict of a packed entry (non-zero), the regions' cores given.
+  @inline(__always)
+  static func verdict(_ entry: UInt16, cores: UnsafeMutablePointer<TypeCore>) -> NumberValidity {
+    NumberValidity(
+      type: PhoneNumberType(index: Int(entry & 15)),
+      packedRegion: cores[Int(entry >> 4 & 31)].packedRegion, isRegionResolved: entry & 1 << 9 != 0)
+  }
+
+  /// The entry index of `nationalNumber`'s first four digits (values
+  /// 0–9), or nil when they are not four such digits.
+  @inline(__always)
+  static func index(_ nationalNumber: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard nationalNumber.count >= 4 else { return nil }
+    let index = Int(nationalNumber[0]) &* 1000 &+ Int(nationalNumber[1]) &* 100 &+ Int(nationalNumber[2]) &* 10
+      &+ Int(nationalNumber[3])
+    return index < entryCount ? index : nil
+  }
+
+  /// Builds the table for the regions `classifiers` of one calling code
+  /// (`candidates` as ``CallingCodeTypes/candidates``), or nil when the
+  /// main region has no length of at least five digits.
+  static func build(classifiers: [RegionClassifier], candidates: UnsafeMutablePointer<UInt32>?) -> VerdictTable? {
+    guard let main = classifiers.first,
+      let length = main.region.possibleLengths.last, length > prefixDigits, length < TypeCore.lengthLimit
+    else { return nil }
+    let uniform = classifiers.map { $0.automaton?.uniformMasks(remaining: length - prefixDigits) ?? [] }
+    let entries = UnsafeMutablePointer<UInt16>.allocate(capacity: entryCount)
+    for index in 0..<entryCount {
+      let prefix = [UInt8(index / 1000), UInt8(index / 100 % 10), UInt8(index / 10 % 10), UInt8(index % 10)]
+      let bits = candidates.map { $0[index / 10] } ?? 1
+      (entries + index).initialize(
+        to: decided(prefix: prefix, length: length, classifiers: classifiers, uniform: uniform, candidates: bits)
+          ?? 0)
+    }
+    return VerdictTable(entries: entries, length: length)
+  }
+
+  /// ``NumberClassifier``'s verdict for every number of `length` digits
+  /// starting with `prefix`, packed, or nil when the later digits decide.
+  private static func decided(
+    prefix: [UInt8], length: Int, classifiers: [RegionClassifier], uniform: [[Int32]], candidates: UInt32
+  ) -> UInt16? {
+    let regions = classifiers.count
+    if regions == 1 {
+      guard !uniform[0].isEmpty,
+        let type = classifiers[0].decidedType(prefix: prefix, length: length, uniform: uniform[0])
+      else { return nil }
+      return pack(type: type, region: 0, resolved: true)
+    }
+    var bits = candidates
+    while bits != 0 {
+      let index = bits.trailingZeroBitCount
+      bits &= bits &- 1
+      guard index < regions else { break }
+      let candidate = classifiers[index]
+      if candidate.core.pointee.hasLeadingDigits {
+        guard let matches = candidate.leadingDigitsDecision(prefix: prefix) else { return nil }
+        guard matches else { continue }
+        guard !uniform[index].isEmpty,
+          let type = candidate.decidedType(prefix: prefix, length: length, uniform: uniform[index])
+        else { return nil }
+        return pack(type: type, region: index, resolved: true)
+      }
+      guard !uniform[index].isEmpty,
+        let type = candidate.decidedType(prefix: prefix, length: length, uniform: uniform[index])
+      else { return nil }
+      if type != .unknown { return pack(type: type, region: index, resolved: true) }
+    }
+    return pack(type: .unknown, region: 0, resolved: false)
+  }
+}
+
+extension PhoneNumberType {
+  /// The type whose ``index`` is `index` (``unknown`` past the last).
+  @inline(__always)
+  init(index: Int) {
+    switch index {
+    case 0: self = .fixedLine
+    case 1: self = .mobile
+    case 2: self = .fixedLineOrMobile
+    case 3: self = .tollFree
+    case 4: self = .premiumRate
+    case 5: self = .sharedCost
+    case 6: self = .voip
+    case 7: self = .personalNumber
+    case 8: self = .pager
+    case 9: self = .uan
+    case 10: self = .voicemail
+    default: self = .unknown
+    }
+  }
+}
+
+/// One calling code's verdict table as the batch normalizer reads it, line
+/// after line of the same code, without going back to the classifier's
+/// per-code entry.
+struct VerdictLookup {
+  let entries: UnsafeMutablePointer<UInt16>
+  let length: Int
+  let regionWords: UnsafeMutablePointer<UInt64>
+
+  /// The ``NumberValidity/word`` the table holds for `nationalNumber`
+  /// (values 0–9), or 0 when it holds none.
+  @inline(__always)
+  func word(_ nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard nationalNumber.count == length, let index = VerdictTable.index(nationalNumber) else { return 0 }
+    let entry = entries[index]
+    guard entry != 0 else { return 0 }
+    return regionWords[Int(entry >> 4 & 31)] | UInt64(entry & 15) << 32 | UInt64(entry >> 9 & 1) << 36
+  }
+}

@@ -1,0 +1,111 @@
+import CalldirSystem
+import Foundation
+import Testing
+
+@testable import PhoneNumbers
+
+/// `BatchNormalizer` (the exact E.164 lane, digits copied from the input,
+/// validity read from the digits it split) must print exactly what
+/// normalizing and classifying each line on its own gives.
+@Suite struct BatchNormalizerTests {
+  let normalizer = PhoneNumberNormalizer()
+
+  /// Lines of every shape: `+` and digits for every calling code and
+  /// length (national prefixes included), formatted and junk inputs, and
+  /// CR LF endings.
+  func sampleLines() -> [String] {
+    var lines: [String] = []
+    var random = AgreementRandom(seed: 77)
+    func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(random.next() % 10)) }) }
+    for code in normalizer.plan.callingCodes {
+      for length in [0, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13] {
+        for first in ["0", "1", "2", "5", "7", "8", "9"] where length > 0 {
+          lines.append("+\(code)\(first)\(digits(length - 1))")
+        }
+      }
+    }
+    // NANP numbers of every area code, valid and not.
+    for area in stride(from: 100, to: 1000, by: 7) { lines.append("+1\(area)\(2 + random.next() % 8)\(digits(6))") }
+    var generator = InputGenerator(seed: 4_242, plan: normalizer.plan)
+    for _ in 0..<3_000 {
+      let (input, _) = generator.next()
+      lines.append(input.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " "))
+    }
+    lines += ["", "+", "+1", "+12", "+123", "+0123", "++12025550123", "+12025550123\r", "+1202555012a", "+1 202 555 0123"]
+    return lines
+  }
+
+  /// What `calldir normalize` prints for `line` on its own (plain mode).
+  func expectedPlain(_ line: String, region: RegionMetadata?, requireValid: Bool) -> String {
+    let text = line.hasSuffix("\r") ? String(line.dropLast()) : line
+    switch normalizer.normalize(text, region: region) {
+    case .success(let number):
+      guard requireValid else { return String(number) }
+      let validity = normalizer.plan.classifier.validity(of: number)
+      if validity?.isValid == true { return String(number) }
+      return "INVALID\t" + (validity?.invalidReason ?? "invalid country calling code")
+    case .failure(let rejection):
+      return "INVALID\t\(rejection)"
+    }
+  }
+
+  /// Runs a batch normalizer over `lines` (LF-separated, in a file).
+  func batchOutput(_ lines: [String], region: RegionMetadata?, json: Bool, requireValid: Bool, threads: Int) throws
+    -> [String]
+  {
+    let path = NSTemporaryDirectory() + "batch-normalizer-\(UUID().uuidString).txt"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+    var batch = BatchNormalizer(normalizer: normalizer, region: region, json: json, requireValid: requireValid)
+    batch.threadCount = threads
+    batch.chunkSize = 1 << 12
+    var output: [UInt8] = []
+    let input = try FileDescriptor.open(path, .readOnly)
+    defer { try? input.close() }
+    try batch.run(input: input) { bytes in
+      output.append(contentsOf: bytes)
+      return true
+    }
+    var text = String(decoding: output, as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  @Test(arguments: [false, true])
+  func plainOutputMatchesEachLineOnItsOwn(requireValid: Bool) throws {
+    let lines = sampleLines()
+    for code in ["US", "GB", "DE"] {
+      let region = normalizer.plan.region(code)
+      for threads in [1, 2] {
+        let actual = try batchOutput(lines, region: region, json: false, requireValid: requireValid, threads: threads)
+        #expect(actual.count == lines.count)
+        for (line, got) in zip(lines, actual) {
+          let expected = expectedPlain(line, region: region, requireValid: requireValid)
+          #expect(got == expected, "\(line.debugDescription) / \(code)")
+        }
+      }
+    }
+  }
+
+  @Test func jsonOutputMatchesEachLineOnItsOwn() throws {
+    let lines = sampleLines()
+    let region = normalizer.plan.region("US")
+    let actual = try batchOutput(lines, region: region, json: true, requireValid: false, threads: 2)
+    #expect(actual.count == lines.count)
+    for (line, got) in zip(lines, actual) {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(got.utf8)) as? [String: Any], "\(got)")
+      let text = line.hasSuffix("\r") ? String(line.dropLast()) : line
+      switch normalizer.normalize(text, region: region) {
+      case .success(let number):
+        let validity = normalizer.plan.classifier.validity(of: number)
+        #expect((object["number"] as? NSNumber)?.int64Value == number, "\(line.debugDescription)")
+        #expect(object["valid"] as? Bool == (validity?.isValid == true), "\(line.debugDescription)")
+        #expect(object["type"] as? String == (validity?.type ?? .unknown).rawValue, "\(line.debugDescription)")
+      case .failure(let rejection):
+        #expect(object["number"] is NSNull, "\(line.debugDescription)")
+        #expect(object["reason"] as? String == rejection.description, "\(line.debugDescription)")
+      }
+    }
+  }
+}
