@@ -83,6 +83,7 @@ final class LineChunkJob: @unchecked Sendable {
     // Every number takes a line of two bytes or more.
     var out = accepted.reserve(piece.bytes.count / 2 + 1)
     var records = 0
+    let recordCheck = check.map(RecordCheck.init)
     // Any line but `+` and digits: the reader's own rules, without events.
     func general(_ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
       switch Format._parseLine(p, count) {
@@ -91,7 +92,7 @@ final class LineChunkJob: @unchecked Sendable {
       case .record(let lower, let upper):
         records += 1
         let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-        switch RecordAcceptance.number(field, normalizer: normalizer, region: region, check: check, national: &national) {
+        switch RecordAcceptance.number(field, normalizer: normalizer, region: region, check: recordCheck, national: &national) {
         case .number(let number):
           out.pointee = number
           out += 1

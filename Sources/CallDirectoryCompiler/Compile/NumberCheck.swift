@@ -40,6 +40,38 @@ struct NumberCheck: Sendable {
   }
 }
 
+/// A ``NumberCheck`` as a per-record loop uses it: plain values and the
+/// classifier unretained, so that copying it costs no reference counting
+/// (the workers would otherwise contend, record after record, on the one
+/// count of the shared classifier). Valid while the check it came from
+/// lives, which the loops' callers ensure by holding it.
+struct RecordCheck {
+  private let classifier: Unmanaged<NumberClassifier>
+  let requireValid: Bool
+  let typeMask: UInt16?
+  let countsNational: Bool
+
+  init(_ check: NumberCheck) {
+    classifier = .passUnretained(check.classifier)
+    requireValid = check.requireValid
+    typeMask = check.typeMask
+    countsNational = check.countsNational
+  }
+
+  /// The classifier's validity of `number`.
+  @inline(__always)
+  func validity(of number: Int64) -> NumberValidity? {
+    classifier._withUnsafeGuaranteedRef { $0.validity(of: number) }
+  }
+
+  /// Whether `type` passes `types`.
+  @inline(__always)
+  func keeps(_ type: PhoneNumberType) -> Bool {
+    guard let typeMask else { return true }
+    return typeMask & (1 << UInt16(type.index)) != 0
+  }
+}
+
 /// What one piece of a source gave the wrong-region guard: numbers written
 /// without a country code, how many of them are invalid for the source's
 /// region (impossible or possible but not valid), and the text of the

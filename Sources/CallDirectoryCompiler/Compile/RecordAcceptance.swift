@@ -38,7 +38,7 @@ enum RecordAcceptance {
   @inline(__always)
   static func number(
     _ field: UnsafeBufferPointer<UInt8>, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
-    check: NumberCheck?, national: inout NationalTally
+    check: RecordCheck?, national: inout NationalTally
   ) -> Verdict {
     guard let check else { return number(field, normalizer: normalizer, region: region) }
     var writtenNationally = false
@@ -49,7 +49,7 @@ enum RecordAcceptance {
         return .rejected(reason)
       }
       guard writtenNationally || check.requireValid || check.typeMask != nil else { return .number(number) }
-      let validity = check.classifier.validity(of: number)
+      let validity = check.validity(of: number)
       let valid = validity?.isValid == true
       if writtenNationally && check.countsNational { national.add(valid: valid, field: field) }
       if check.requireValid && !valid {

@@ -132,6 +132,7 @@ final class RecordBatch: @unchecked Sendable {
     outcomes.reserveCapacity(recordCount)
     acceptedNumbers.reserveCapacity(recordCount)
     var rowRegions: [String: RegionMetadata?] = [:]
+    let recordCheck = check.map(RecordCheck.init)
     bytes.withUnsafeBufferPointer { buffer in
       for item in items {
         guard case .record(let slice) = item else { continue }
@@ -161,8 +162,8 @@ final class RecordBatch: @unchecked Sendable {
         let number: Int64
         var rowTally = NationalTally()
         let verdict = slice.region == nil
-          ? RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: check, national: &national)
-          : RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: check, national: &rowTally)
+          ? RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: recordCheck, national: &national)
+          : RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: recordCheck, national: &rowTally)
         switch verdict {
         case .number(let value): number = value
         case .rejected(let reason):

@@ -25,10 +25,38 @@ enum WildcardCheck {
   /// numbers (digits, `+`, spaces, dashes, parentheses) never do.
   @inline(__always)
   static func mayHoldPattern(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in text where byte >= 0x3A || byte == 0x23 || byte == 0x24 || byte == 0x2A || byte == 0x2E {
-      return true
+    guard let base = text.baseAddress else { return false }
+    let count = text.count
+    guard count >= 8 else {
+      for byte in text where byte >= 0x3A || byte == 0x23 || byte == 0x24 || byte == 0x2A || byte == 0x2E {
+        return true
+      }
+      return false
     }
-    return false
+    // Eight bytes at a time, the last word overlapping the one before.
+    var offset = 0
+    while true {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + min(offset, count &- 8)).loadUnaligned(as: UInt64.self))
+      if holdsPatternByte(word) { return true }
+      offset &+= 8
+      if offset >= count { return false }
+    }
+  }
+
+  /// Whether any byte of `word` is one ``mayHoldPattern(_:)`` looks for:
+  /// 0x3A or above, `#`, `$`, `*` or `.`.
+  @inline(__always)
+  private static func holdsPatternByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    // A byte below 0x80 reaches 0x80 when 0x46 is added exactly when it is
+    // 0x3A or above; a byte from 0x80 has its high bit already.
+    let large = (((word & ~highs) &+ 0x46 &* ones) | word) & highs
+    @inline(__always) func hasByte(_ byte: UInt64) -> UInt64 {
+      let difference = word ^ (byte &* ones)
+      return (difference &- ones) & ~difference & highs
+    }
+    return large | hasByte(0x23) | hasByte(0x24) | hasByte(0x2A) | hasByte(0x2E) != 0
   }
 
   /// The same for every line, so that rejects group by reason; the

@@ -51,9 +51,10 @@ func _parseLinesLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
   // A hyphen after whitespace: only such a dash can start a description.
   var sawSpacedDash = false
   var sawTab = false
+  let kinds = _LineByte.kinds
   scan: while index < count {
     let byte = p[index]
-    switch _LineByte.kinds[Int(byte)] {
+    switch kinds[Int(byte)] {
     case .plain:
       break
     case .hash:
@@ -148,14 +149,22 @@ private func _descriptionDash(
 enum _LineByte: UInt8 {
   case plain, hash, slash, high, hyphen, tab
 
-  static let kinds: [_LineByte] = (0...255).map { byte in
-    switch UInt8(byte) {
-    case _ASCII.hash: .hash
-    case _ASCII.slash: .slash
-    case _ASCII.hyphen: .hyphen
-    case _ASCII.tab: .tab
-    case 0x80...: .high
-    default: .plain
+  /// The kind of every byte value, in memory kept for the life of the
+  /// process: the parser reads the pointer once per line (a global array
+  /// would cost an initialization check per byte, or a retain per line).
+  nonisolated(unsafe) static let kinds: UnsafePointer<_LineByte> = {
+    let table = UnsafeMutablePointer<_LineByte>.allocate(capacity: 256)
+    for byte in 0..<256 {
+      table[byte] =
+        switch UInt8(byte) {
+        case _ASCII.hash: .hash
+        case _ASCII.slash: .slash
+        case _ASCII.hyphen: .hyphen
+        case _ASCII.tab: .tab
+        case 0x80...: .high
+        default: .plain
+        }
     }
-  }
+    return UnsafePointer(table)
+  }()
 }
