@@ -71,9 +71,13 @@ let package = Package(
       name: "CalldirDevice",
       dependencies: ["CallKitMock", "CallDirectoryProvider", "CallDirectoryFormat", "CalldirSystem"]
     ),
+    // libcurl for `calldir device sync --from http(s)://`, loaded with
+    // dlopen on the first transfer (its header uses plain C types), so no
+    // other command loads libcurl and the libraries it needs.
+    .target(name: "CCurlShim"),
     // Where `calldir device sync` fetches a store from: a directory, or
-    // http(s) through URLSession (CLI side: Foundation).
-    .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem"]),
+    // http(s) through CCurlShim (CLI side).
+    .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem", "CCurlShim"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.
