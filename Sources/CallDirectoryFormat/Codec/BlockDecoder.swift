@@ -82,6 +82,9 @@ enum _BlockDecoder {
     if l > 56 {
       return _eliasFanoWide(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
+    if l <= 8 {
+      return _eliasFanoNarrow(payload, m: m, l: l, upper: upper, first: first, into: out)
+    }
     // Hot loop: all quantities are unsigned and wrapping by construction.
     // The i-th one of the high region (validated above) sits at bit
     // `64 k + tz >= shift + i`, so `high = 64 k - shift + tz - i >= 0`, and
@@ -91,28 +94,97 @@ enum _BlockDecoder {
     let mask: UInt64 = (1 &<< width) &- 1
     var wordAddress = payload + startByte
     var word = _loadWord(wordAddress, 0) & (~0 &<< UInt64(shift))
+    // `64 k - shift - i` for the word `k` being read and the entry `i`.
     var highBase: UInt64 = 0 &- UInt64(shift)
     var lowPosition = 0
     var previousX: UInt64 = 0
     var descents: UInt64 = 0
-    let next = first &+ 1
-    let target = out + 1
-    var i = 0
-    while i < m {
+    var value = first
+    var target = out + 1
+    let end = target + m
+    while target < end {
       while word == 0 {
         wordAddress += 8
         highBase &+= 64
         word = _loadWord(wordAddress, 0)
       }
-      let high = highBase &+ UInt64(word.trailingZeroBitCount) &- UInt64(i)
+      let high = highBase &+ UInt64(word.trailingZeroBitCount)
       word &= word &- 1
+      highBase &-= 1
       let low = (_loadWord(payload, lowPosition &>> 3) &>> UInt64(lowPosition & 7)) & mask
       lowPosition &+= l
       let x = (high &<< width) | low
       descents |= x &- previousX
       previousX = x
-      target[i] = Int64(bitPattern: next &+ UInt64(i) &+ x)
-      i &+= 1
+      value &+= 1
+      target.pointee = Int64(bitPattern: value &+ x)
+      target += 1
+    }
+    return descents >> 63 == 0 && previousX == upper
+  }
+
+  /// The Elias–Fano loop for low widths up to 8 bits, the common case of
+  /// dense blocks: the low fields of eight entries fill `l` whole bytes, so
+  /// one load gives eight of them. Each width has its own copy of the loop,
+  /// with constant shifts and masks.
+  private static func _eliasFanoNarrow(
+    _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    switch l {
+    case 0: return _eliasFanoNarrow(payload, m: m, width: _Width0.self, upper: upper, first: first, into: out)
+    case 1: return _eliasFanoNarrow(payload, m: m, width: _Width1.self, upper: upper, first: first, into: out)
+    case 2: return _eliasFanoNarrow(payload, m: m, width: _Width2.self, upper: upper, first: first, into: out)
+    case 3: return _eliasFanoNarrow(payload, m: m, width: _Width3.self, upper: upper, first: first, into: out)
+    case 4: return _eliasFanoNarrow(payload, m: m, width: _Width4.self, upper: upper, first: first, into: out)
+    case 5: return _eliasFanoNarrow(payload, m: m, width: _Width5.self, upper: upper, first: first, into: out)
+    case 6: return _eliasFanoNarrow(payload, m: m, width: _Width6.self, upper: upper, first: first, into: out)
+    case 7: return _eliasFanoNarrow(payload, m: m, width: _Width7.self, upper: upper, first: first, into: out)
+    default: return _eliasFanoNarrow(payload, m: m, width: _Width8.self, upper: upper, first: first, into: out)
+    }
+  }
+
+  /// One copy per low width (a generic specialization each).
+  private static func _eliasFanoNarrow<Width: _LowWidth>(
+    _ payload: UnsafeRawPointer, m: Int, width _: Width.Type, upper: UInt64, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    let l = Width.bits
+    // As in the general loop, everything wraps by construction: see there.
+    let highStart = m &* l
+    let width = UInt64(l)
+    let mask: UInt64 = (1 &<< width) &- 1
+    var high = _HighBits(payload + (highStart >> 3), shift: highStart & 7)
+    var lowAddress = payload
+    var previousX: UInt64 = 0
+    var descents: UInt64 = 0
+    var value = first
+    var target = out + 1
+    let end = target + m
+    @inline(__always) func put(_ low: UInt64) {
+      let x = (high.next() &<< width) | low
+      descents |= x &- previousX
+      previousX = x
+      value &+= 1
+      target.pointee = Int64(bitPattern: value &+ x)
+      target += 1
+    }
+    while end - target >= 8 {
+      let lows = _loadWord(lowAddress, 0)
+      lowAddress += l
+      put(lows & mask)
+      put((lows &>> width) & mask)
+      put((lows &>> (2 &* width)) & mask)
+      put((lows &>> (3 &* width)) & mask)
+      put((lows &>> (4 &* width)) & mask)
+      put((lows &>> (5 &* width)) & mask)
+      put((lows &>> (6 &* width)) & mask)
+      put((lows &>> (7 &* width)) & mask)
+    }
+    var lows = _loadWord(lowAddress, 0)
+    while target < end {
+      put(lows & mask)
+      lows &>>= width
     }
     return descents >> 63 == 0 && previousX == upper
   }
@@ -167,3 +239,48 @@ enum _BlockDecoder {
     return minimum &+ largest < limit
   }
 }
+
+/// The ones of an Elias–Fano high region, read in order: each call to
+/// ``next()`` gives the next entry's high part, `position - i` for the
+/// `i`-th one. The caller has checked that the region holds enough ones.
+struct _HighBits {
+  private var address: UnsafeRawPointer
+  private var word: UInt64
+  /// `64 k - shift - i` for the word `k` being read and the entry `i`.
+  private var base: UInt64
+
+  @inline(__always)
+  init(_ start: UnsafeRawPointer, shift: Int) {
+    address = start
+    word = _loadWord(start, 0) & (~0 &<< UInt64(shift))
+    base = 0 &- UInt64(shift)
+  }
+
+  @inline(__always)
+  mutating func next() -> UInt64 {
+    while word == 0 {
+      address += 8
+      base &+= 64
+      word = _loadWord(address, 0)
+    }
+    let high = base &+ UInt64(word.trailingZeroBitCount)
+    word &= word &- 1
+    base &-= 1
+    return high
+  }
+}
+
+/// A low-bit width known at compile time, for the narrow Elias–Fano loops.
+protocol _LowWidth {
+  static var bits: Int { get }
+}
+
+enum _Width0: _LowWidth { static var bits: Int { 0 } }
+enum _Width1: _LowWidth { static var bits: Int { 1 } }
+enum _Width2: _LowWidth { static var bits: Int { 2 } }
+enum _Width3: _LowWidth { static var bits: Int { 3 } }
+enum _Width4: _LowWidth { static var bits: Int { 4 } }
+enum _Width5: _LowWidth { static var bits: Int { 5 } }
+enum _Width6: _LowWidth { static var bits: Int { 6 } }
+enum _Width7: _LowWidth { static var bits: Int { 7 } }
+enum _Width8: _LowWidth { static var bits: Int { 8 } }
