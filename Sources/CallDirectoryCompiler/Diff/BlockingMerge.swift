@@ -65,11 +65,11 @@ enum BlockingMerge {
     onlyInOld: (ClosedRange<Int64>) throws(BlobError) -> Void,
     onlyInNew: (ClosedRange<Int64>) throws(BlobError) -> Void
   ) throws(BlobError) {
-    var removes = RangeList()
-    var adds = RangeList()
-    try _ChunkMerge.merge(old, new, onlyInFirst: &removes, onlyInSecond: &adds)
-    for remove in removes.ranges { try onlyInOld(remove.range) }
-    for add in adds.ranges { try onlyInNew(add.range) }
+    let removes = _RangeBuffer()
+    let adds = _RangeBuffer()
+    try _ChunkMerge.merge(old, new, onlyInFirst: removes, onlyInSecond: adds)
+    for remove in removes.ranges { try onlyInOld(remove) }
+    for add in adds.ranges { try onlyInNew(add) }
   }
 
   /// Cut points `0 = c_0 < c_1 < … < c_k = Int64.max - 1`, at frame bases
@@ -112,8 +112,8 @@ enum BlockingMerge {
 final class _StretchMergeJob: @unchecked Sendable {
   private var old: NumberStretchIterator?
   private var new: NumberStretchIterator?
-  private var removes = RangeList()
-  private var adds = RangeList()
+  private let removes = _RangeBuffer()
+  private let adds = _RangeBuffer()
   private var error: BlobError?
 
   /// Sets the stretch to merge next.
@@ -126,7 +126,7 @@ final class _StretchMergeJob: @unchecked Sendable {
   func run() {
     guard let old, let new else { return }
     do throws(BlobError) {
-      try _ChunkMerge.merge(old, new, onlyInFirst: &removes, onlyInSecond: &adds)
+      try _ChunkMerge.merge(old, new, onlyInFirst: removes, onlyInSecond: adds)
     } catch {
       self.error = error
     }
@@ -141,12 +141,12 @@ final class _StretchMergeJob: @unchecked Sendable {
     onlyInNew: (ClosedRange<Int64>) throws(BlobError) -> Void
   ) throws(BlobError) {
     defer {
-      removes = RangeList()
-      adds = RangeList()
+      removes.removeAll()
+      adds.removeAll()
       error = nil
     }
     if let error { throw error }
-    for remove in removes.ranges { try onlyInOld(remove.range) }
-    for add in adds.ranges { try onlyInNew(add.range) }
+    for remove in removes.ranges { try onlyInOld(remove) }
+    for add in adds.ranges { try onlyInNew(add) }
   }
 }

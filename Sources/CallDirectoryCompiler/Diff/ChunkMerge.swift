@@ -13,13 +13,13 @@ enum _ChunkMerge {
   ///   - onlyInSecond: Receives, ascending, the numbers only `second` holds.
   /// - Throws: The first error of either stream.
   static func merge<First: NumberChunkSource, Second: NumberChunkSource>(
-    _ first: First, _ second: Second, onlyInFirst: inout RangeList, onlyInSecond: inout RangeList
+    _ first: First, _ second: Second, onlyInFirst: _RangeBuffer, onlyInSecond: _RangeBuffer
   ) throws(BlobError) {
     var x = try _ChunkHead(first)
     var y = try _ChunkHead(second)
     while !x.isAtEnd && !y.isAtEnd {
       if !x.isRun && !y.isRun {
-        _mergeBuffers(&x, &y, &onlyInFirst, &onlyInSecond)
+        _mergeBuffers(&x, &y, onlyInFirst, onlyInSecond)
         if x.isExhausted { try x.load() }
         if y.isExhausted { try y.load() }
         continue
@@ -27,16 +27,16 @@ enum _ChunkMerge {
       let (xLow, xHigh) = x.head
       let (yLow, yHigh) = y.head
       if xHigh < yLow {
-        onlyInFirst.append(xLow...xHigh)
+        onlyInFirst.append(xLow, xHigh)
         try x.drop(through: xHigh)
       } else if yHigh < xLow {
-        onlyInSecond.append(yLow...yHigh)
+        onlyInSecond.append(yLow, yHigh)
         try y.drop(through: yHigh)
       } else {
         if xLow < yLow {
-          onlyInFirst.append(xLow...(yLow - 1))
+          onlyInFirst.append(xLow, (yLow - 1))
         } else if yLow < xLow {
-          onlyInSecond.append(yLow...(xLow - 1))
+          onlyInSecond.append(yLow, (xLow - 1))
         }
         let through = min(xHigh, yHigh)
         try x.drop(through: through)
@@ -45,12 +45,12 @@ enum _ChunkMerge {
     }
     while !x.isAtEnd {
       let (low, high) = x.head
-      onlyInFirst.append(low...high)
+      onlyInFirst.append(low, high)
       try x.drop(through: high)
     }
     while !y.isAtEnd {
       let (low, high) = y.head
-      onlyInSecond.append(low...high)
+      onlyInSecond.append(low, high)
       try y.drop(through: high)
     }
   }
@@ -58,7 +58,7 @@ enum _ChunkMerge {
   /// Merges two buffers until one of them is used up.
   private static func _mergeBuffers<First, Second>(
     _ x: inout _ChunkHead<First>, _ y: inout _ChunkHead<Second>,
-    _ onlyInFirst: inout RangeList, _ onlyInSecond: inout RangeList
+    _ onlyInFirst: _RangeBuffer, _ onlyInSecond: _RangeBuffer
   ) {
     guard let a = x.numbers, let b = y.numbers else { return }
     let aEnd = x.count
@@ -66,21 +66,23 @@ enum _ChunkMerge {
     var i = x.position
     var j = y.position
     while i < aEnd && j < bEnd {
-      if i &+ 4 <= aEnd && j &+ 4 <= bEnd && _equal4(a + i, b + j) {
-        i &+= 4
-        j &+= 4
-        continue
-      }
+      // Skip what both hold, eight numbers a step, then up to the first
+      // difference among the next eight.
+      let room = min(aEnd &- i, bEnd &- j)
+      var k = 0
+      while k &+ 8 <= room && _equal8(a + (i &+ k), b + (j &+ k)) { k &+= 8 }
+      let limit = min(room, k &+ 8)
+      while k < limit && a[i &+ k] == b[j &+ k] { k &+= 1 }
+      i &+= k
+      j &+= k
+      guard i < aEnd && j < bEnd else { break }
       let u = a[i]
       let v = b[j]
-      if u == v {
-        i &+= 1
-        j &+= 1
-      } else if u < v {
-        onlyInFirst.append(u...u)
+      if u < v {
+        onlyInFirst.append(u, u)
         i &+= 1
       } else {
-        onlyInSecond.append(v...v)
+        onlyInSecond.append(v, v)
         j &+= 1
       }
     }
@@ -88,12 +90,11 @@ enum _ChunkMerge {
     y.position = j
   }
 
-  /// Whether the four numbers at `a` equal the four at `b`.
+  /// Whether the eight numbers at `a` equal the eight at `b`.
   @inline(__always)
-  private static func _equal4(_ a: UnsafePointer<Int64>, _ b: UnsafePointer<Int64>) -> Bool {
-    let left = UnsafeRawPointer(a).loadUnaligned(as: SIMD4<Int64>.self)
-    let right = UnsafeRawPointer(b).loadUnaligned(as: SIMD4<Int64>.self)
-    return (left ^ right) == .zero
+  private static func _equal8(_ a: UnsafePointer<Int64>, _ b: UnsafePointer<Int64>) -> Bool {
+    a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3]
+      && a[4] == b[4] && a[5] == b[5] && a[6] == b[6] && a[7] == b[7]
   }
 }
 

@@ -76,16 +76,16 @@ public enum SnapshotDiffer {
       path: path, baseVersion: old.header.version, baseDigest: old.header.contentDigest,
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
       dataset: new.header.dataset)
-    var blockingAdds = RangeList()
+    let blockingAdds = _RangeBuffer()
     try BlockingMerge.merge(
       old, new,
       onlyInOld: { (range) throws(BlobError) in
         try writer.appendBlockingRemove(range)
         summary.blockingRemoved += Int(range.count)
       },
-      onlyInNew: { range in blockingAdds.append(range) })
-    for add in blockingAdds.ranges { try writer.appendBlockingAdd(add.range) }
-    summary.blockingAdded = blockingAdds.count
+      onlyInNew: { range in blockingAdds.append(range.lowerBound, range.upperBound) })
+    for add in blockingAdds.ranges { try writer.appendBlockingAdd(add) }
+    summary.blockingAdded = blockingAdds.numbers
     for remove in identificationRemoves.ranges { try writer.appendIdentificationRemove(remove.range) }
     for add in identificationAdds.ranges {
       try writer.appendIdentificationAdd(add.range, labelID: deltaID[Int(add.label)])

@@ -150,43 +150,57 @@ enum _BlockDecoder {
     into out: UnsafeMutablePointer<Int64>
   ) -> Bool {
     let l = Width.bits
-    // As in the general loop, everything wraps by construction: see there.
+    // With `l <= 8` the high region is at most 8 * maxFramePayload = 2^19
+    // bits (checked by the caller), so every x is below 2^27 and every
+    // value below 2^63 + 2^27: the arithmetic below never wraps for a block
+    // that passes, and the differences between values are small, so the
+    // sign of `value - previous - 1` tells a descent exactly.
+    //
+    // For entry i (0-based) at high position p, x = ((p - i) << l) | low,
+    // so its value `first + 1 + i + x` is `((p << l) | low) + offset_i`
+    // with `offset_i = first + 1 - i * (2^l - 1)`: within a group of eight
+    // the offsets differ by constants.
     let highStart = m &* l
     let width = UInt64(l)
     let mask: UInt64 = (1 &<< width) &- 1
-    var high = _HighBits(payload + (highStart >> 3), shift: highStart & 7)
+    var high = _HighPositions(payload + (highStart >> 3), shift: highStart & 7)
     var lowAddress = payload
-    var previousX: UInt64 = 0
-    var descents: UInt64 = 0
-    var value = first
+    var offset = first &+ 1
     var target = out + 1
     let end = target + m
-    @inline(__always) func put(_ low: UInt64) {
-      let x = (high.next() &<< width) | low
-      descents |= x &- previousX
-      previousX = x
-      value &+= 1
-      target.pointee = Int64(bitPattern: value &+ x)
+    @inline(__always) func put(_ low: UInt64, _ j: UInt64) {
+      let value = ((high.next() &<< width) | low) &+ (offset &- j &* mask)
+      target.pointee = Int64(bitPattern: value)
       target += 1
     }
     while end - target >= 8 {
       let lows = _loadWord(lowAddress, 0)
       lowAddress += l
-      put(lows & mask)
-      put((lows &>> width) & mask)
-      put((lows &>> (2 &* width)) & mask)
-      put((lows &>> (3 &* width)) & mask)
-      put((lows &>> (4 &* width)) & mask)
-      put((lows &>> (5 &* width)) & mask)
-      put((lows &>> (6 &* width)) & mask)
-      put((lows &>> (7 &* width)) & mask)
+      put(lows & mask, 0)
+      put((lows &>> width) & mask, 1)
+      put((lows &>> (2 &* width)) & mask, 2)
+      put((lows &>> (3 &* width)) & mask, 3)
+      put((lows &>> (4 &* width)) & mask, 4)
+      put((lows &>> (5 &* width)) & mask, 5)
+      put((lows &>> (6 &* width)) & mask, 6)
+      put((lows &>> (7 &* width)) & mask, 7)
+      offset &-= 8 &* mask
     }
     var lows = _loadWord(lowAddress, 0)
     while target < end {
-      put(lows & mask)
+      put(lows & mask, 0)
       lows &>>= width
+      offset &-= mask
     }
-    return descents >> 63 == 0 && previousX == upper
+    // x ascends (a value is above the one before) and ends at U.
+    var descents: UInt64 = 0
+    var previous = first
+    for i in 1...m {
+      let value = UInt64(bitPattern: out[i])
+      descents |= value &- previous &- 1
+      previous = value
+    }
+    return descents >> 63 == 0 && previous == first &+ UInt64(m) &+ upper
   }
 
   /// The Elias–Fano loop for low widths above 56 bits (two loads per field).
@@ -240,13 +254,28 @@ enum _BlockDecoder {
   }
 }
 
-/// The ones of an Elias–Fano high region, read in order: each call to
-/// ``next()`` gives the next entry's high part, `position - i` for the
-/// `i`-th one. The caller has checked that the region holds enough ones.
-struct _HighBits {
+/// A low-bit width known at compile time, for the narrow Elias–Fano loops.
+protocol _LowWidth {
+  static var bits: Int { get }
+}
+
+enum _Width0: _LowWidth { static var bits: Int { 0 } }
+enum _Width1: _LowWidth { static var bits: Int { 1 } }
+enum _Width2: _LowWidth { static var bits: Int { 2 } }
+enum _Width3: _LowWidth { static var bits: Int { 3 } }
+enum _Width4: _LowWidth { static var bits: Int { 4 } }
+enum _Width5: _LowWidth { static var bits: Int { 5 } }
+enum _Width6: _LowWidth { static var bits: Int { 6 } }
+enum _Width7: _LowWidth { static var bits: Int { 7 } }
+enum _Width8: _LowWidth { static var bits: Int { 8 } }
+
+/// The positions of the ones of an Elias–Fano high region, in order,
+/// counted from the region's first bit. The caller has checked that the
+/// region holds enough ones.
+struct _HighPositions {
   private var address: UnsafeRawPointer
   private var word: UInt64
-  /// `64 k - shift - i` for the word `k` being read and the entry `i`.
+  /// `64 k - shift` for the word `k` being read.
   private var base: UInt64
 
   @inline(__always)
@@ -263,24 +292,8 @@ struct _HighBits {
       base &+= 64
       word = _loadWord(address, 0)
     }
-    let high = base &+ UInt64(word.trailingZeroBitCount)
+    let position = base &+ UInt64(word.trailingZeroBitCount)
     word &= word &- 1
-    base &-= 1
-    return high
+    return position
   }
 }
-
-/// A low-bit width known at compile time, for the narrow Elias–Fano loops.
-protocol _LowWidth {
-  static var bits: Int { get }
-}
-
-enum _Width0: _LowWidth { static var bits: Int { 0 } }
-enum _Width1: _LowWidth { static var bits: Int { 1 } }
-enum _Width2: _LowWidth { static var bits: Int { 2 } }
-enum _Width3: _LowWidth { static var bits: Int { 3 } }
-enum _Width4: _LowWidth { static var bits: Int { 4 } }
-enum _Width5: _LowWidth { static var bits: Int { 5 } }
-enum _Width6: _LowWidth { static var bits: Int { 6 } }
-enum _Width7: _LowWidth { static var bits: Int { 7 } }
-enum _Width8: _LowWidth { static var bits: Int { 8 } }
