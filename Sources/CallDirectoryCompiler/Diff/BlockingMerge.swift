@@ -19,11 +19,13 @@ enum BlockingMerge {
   /// of the blobs holds, each with ascending ranges (the calls to the two
   /// closures interleave stretch by stretch). Every frame of both
   /// sections is checked as a sequential read checks it.
-  /// - Parameter parts: How many stretches at most (default: four per core).
+  /// - Parameters:
+  ///   - parts: How many stretches at most (default: four per core).
+  ///   - threshold: Below this many bytes of both sections, one stretch.
   /// - Throws: The first error of a stretch in number order, or of a
   ///   closure; nothing is left running then.
   static func merge(
-    _ old: BlobReader, _ new: BlobReader, parts: Int = 4 * Parallel.coreCount,
+    _ old: BlobReader, _ new: BlobReader, parts: Int = 4 * Parallel.coreCount, threshold: Int = parallelThreshold,
     onlyInOld: (ClosedRange<Int64>) throws(BlobError) -> Void,
     onlyInNew: (ClosedRange<Int64>) throws(BlobError) -> Void
   ) throws(BlobError) {
@@ -34,7 +36,7 @@ enum BlockingMerge {
     let oldFrames = try old.frames(of: .blocking)
     let newFrames = try new.frames(of: .blocking)
     let bytes = (oldFrames + newFrames).reduce(0) { $0 + $1.byteCount }
-    let cuts = bytes < parallelThreshold || parts < 2 ? [0, BlobLimits.maxNumber] : cuts(oldFrames, newFrames, parts: parts)
+    let cuts = bytes < threshold || parts < 2 ? [0, BlobLimits.maxNumber] : cuts(oldFrames, newFrames, parts: parts)
     if cuts.count == 2 {
       let job = _StretchMergeJob()
       job.load(old: try old.numbers(.blocking, above: 0, through: BlobLimits.maxNumber),

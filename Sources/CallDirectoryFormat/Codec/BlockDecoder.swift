@@ -82,7 +82,7 @@ enum _BlockDecoder {
     if l > 56 {
       return _eliasFanoWide(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
-    if l <= 8 {
+    if l <= 16 {
       return _eliasFanoNarrow(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
     // Hot loop: all quantities are unsigned and wrapping by construction.
@@ -123,10 +123,10 @@ enum _BlockDecoder {
     return descents >> 63 == 0 && previousX == upper
   }
 
-  /// The Elias–Fano loop for low widths up to 8 bits, the common case of
-  /// dense blocks: the low fields of eight entries fill `l` whole bytes, so
-  /// one load gives eight of them. Each width has its own copy of the loop,
-  /// with constant shifts and masks.
+  /// The Elias–Fano loop for low widths up to 16 bits, the common case
+  /// (dense and moderately sparse blocks): the low fields of eight entries
+  /// fill `l` whole bytes, so two loads give eight of them. Each width has
+  /// its own copy of the loop, with constant shifts and masks.
   private static func _eliasFanoNarrow(
     _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
     into out: UnsafeMutablePointer<Int64>
@@ -140,7 +140,15 @@ enum _BlockDecoder {
     case 5: return _eliasFanoNarrow(payload, m: m, width: _Width5.self, upper: upper, first: first, into: out)
     case 6: return _eliasFanoNarrow(payload, m: m, width: _Width6.self, upper: upper, first: first, into: out)
     case 7: return _eliasFanoNarrow(payload, m: m, width: _Width7.self, upper: upper, first: first, into: out)
-    default: return _eliasFanoNarrow(payload, m: m, width: _Width8.self, upper: upper, first: first, into: out)
+    case 8: return _eliasFanoNarrow(payload, m: m, width: _Width8.self, upper: upper, first: first, into: out)
+    case 9: return _eliasFanoNarrow(payload, m: m, width: _Width9.self, upper: upper, first: first, into: out)
+    case 10: return _eliasFanoNarrow(payload, m: m, width: _Width10.self, upper: upper, first: first, into: out)
+    case 11: return _eliasFanoNarrow(payload, m: m, width: _Width11.self, upper: upper, first: first, into: out)
+    case 12: return _eliasFanoNarrow(payload, m: m, width: _Width12.self, upper: upper, first: first, into: out)
+    case 13: return _eliasFanoNarrow(payload, m: m, width: _Width13.self, upper: upper, first: first, into: out)
+    case 14: return _eliasFanoNarrow(payload, m: m, width: _Width14.self, upper: upper, first: first, into: out)
+    case 15: return _eliasFanoNarrow(payload, m: m, width: _Width15.self, upper: upper, first: first, into: out)
+    default: return _eliasFanoNarrow(payload, m: m, width: _Width16.self, upper: upper, first: first, into: out)
     }
   }
 
@@ -150,9 +158,9 @@ enum _BlockDecoder {
     into out: UnsafeMutablePointer<Int64>
   ) -> Bool {
     let l = Width.bits
-    // With `l <= 8` the high region is at most 8 * maxFramePayload = 2^19
-    // bits (checked by the caller), so every x is below 2^27 and every
-    // value below 2^63 + 2^27: the arithmetic below never wraps for a block
+    // With `l <= 16` the high region is at most 8 * maxFramePayload = 2^19
+    // bits (checked by the caller), so every x is below 2^35 and every
+    // value below 2^63 + 2^35: the arithmetic below never wraps for a block
     // that passes, and the differences between values are small, so the
     // sign of `value - previous - 1` tells a descent exactly.
     //
@@ -173,23 +181,32 @@ enum _BlockDecoder {
       target.pointee = Int64(bitPattern: value)
       target += 1
     }
+    /// Field `j` of the 128 bits `high:low` (bit positions are constants
+    /// once `l` is).
+    @inline(__always) func field(_ low: UInt64, _ high: UInt64, _ j: Int) -> UInt64 {
+      let position = j &* l
+      if position &+ l <= 64 { return (low &>> UInt64(position)) & mask }
+      if position >= 64 { return (high &>> UInt64(position &- 64)) & mask }
+      return ((low &>> UInt64(position)) | (high &<< UInt64(64 &- position))) & mask
+    }
     while end - target >= 8 {
-      let lows = _loadWord(lowAddress, 0)
+      let low = _loadWord(lowAddress, 0)
+      let high = _loadWord(lowAddress, 8)
       lowAddress += l
-      put(lows & mask, 0)
-      put((lows &>> width) & mask, 1)
-      put((lows &>> (2 &* width)) & mask, 2)
-      put((lows &>> (3 &* width)) & mask, 3)
-      put((lows &>> (4 &* width)) & mask, 4)
-      put((lows &>> (5 &* width)) & mask, 5)
-      put((lows &>> (6 &* width)) & mask, 6)
-      put((lows &>> (7 &* width)) & mask, 7)
+      put(field(low, high, 0), 0)
+      put(field(low, high, 1), 1)
+      put(field(low, high, 2), 2)
+      put(field(low, high, 3), 3)
+      put(field(low, high, 4), 4)
+      put(field(low, high, 5), 5)
+      put(field(low, high, 6), 6)
+      put(field(low, high, 7), 7)
       offset &-= 8 &* mask
     }
-    var lows = _loadWord(lowAddress, 0)
+    var position = (lowAddress - payload) &* 8
     while target < end {
-      put(lows & mask, 0)
-      lows &>>= width
+      put((_loadWord(payload, position &>> 3) &>> UInt64(position & 7)) & mask, 0)
+      position &+= l
       offset &-= mask
     }
     // x ascends (a value is above the one before) and ends at U.
@@ -268,6 +285,14 @@ enum _Width5: _LowWidth { static var bits: Int { 5 } }
 enum _Width6: _LowWidth { static var bits: Int { 6 } }
 enum _Width7: _LowWidth { static var bits: Int { 7 } }
 enum _Width8: _LowWidth { static var bits: Int { 8 } }
+enum _Width9: _LowWidth { static var bits: Int { 9 } }
+enum _Width10: _LowWidth { static var bits: Int { 10 } }
+enum _Width11: _LowWidth { static var bits: Int { 11 } }
+enum _Width12: _LowWidth { static var bits: Int { 12 } }
+enum _Width13: _LowWidth { static var bits: Int { 13 } }
+enum _Width14: _LowWidth { static var bits: Int { 14 } }
+enum _Width15: _LowWidth { static var bits: Int { 15 } }
+enum _Width16: _LowWidth { static var bits: Int { 16 } }
 
 /// The positions of the ones of an Elias–Fano high region, in order,
 /// counted from the region's first bit. The caller has checked that the
