@@ -24,6 +24,10 @@ enum _ChunkMerge {
         if y.isExhausted { try y.load() }
         continue
       }
+      if x.isRun != y.isRun {
+        let stepped = x.isRun ? try _runAgainstBuffer(&x, &y, onlyInFirst) : try _runAgainstBuffer(&y, &x, onlyInSecond)
+        if stepped { continue }
+      }
       let (xLow, xHigh) = x.head
       let (yLow, yHigh) = y.head
       if xHigh < yLow {
@@ -88,6 +92,34 @@ enum _ChunkMerge {
     }
     x.position = i
     y.position = j
+  }
+
+  /// With `run`'s head a run and `buffer`'s a buffer whose next number is
+  /// in or above the run: passes over the buffer's numbers inside the run
+  /// (both hold them), giving `onlyInRun` the gaps between them, until the
+  /// run or the buffer ends. Returns `false`, doing nothing, when the
+  /// buffer's next number is outside the run.
+  private static func _runAgainstBuffer<Run, Buffer>(
+    _ run: inout _ChunkHead<Run>, _ buffer: inout _ChunkHead<Buffer>, _ onlyInRun: _RangeBuffer
+  ) throws(BlobError) -> Bool {
+    guard let numbers = buffer.numbers else { return false }
+    let (low, high) = run.head
+    var j = buffer.position
+    let end = buffer.count
+    guard numbers[j] >= low && numbers[j] <= high else { return false }
+    var next = low
+    while j < end {
+      let number = numbers[j]
+      if number > high { break }
+      if number > next { onlyInRun.append(next, number &- 1) }
+      next = number &+ 1
+      j &+= 1
+    }
+    buffer.position = j
+    if buffer.isExhausted { try buffer.load() }
+    // `next - 1` is the last number passed over (or `low - 1`).
+    if next > low { try run.drop(through: next &- 1) }
+    return true
   }
 
   /// Whether the eight numbers at `a` equal the eight at `b`.
