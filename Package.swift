@@ -26,7 +26,9 @@ let package = Package(
     // <stdint.h> types, and <unicode/*.h> stays inside the .c file, so the
     // versioned ICU symbols (u_foo_72) resolve at C compile time and never
     // clash with Foundation's private _FoundationICU module.
-    .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
+    // On Linux it loads libicuuc with dlopen on first use (commands that
+    // never touch text do not load ICU and libstdc++).
+    .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc", .when(platforms: [.macOS]))]),
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // libsodium for Ed25519 and SHA-256 on the server and in calldir's
