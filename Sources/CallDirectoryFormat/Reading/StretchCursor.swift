@@ -33,7 +33,8 @@ final class _StretchCursor {
   private let labelLimit: UInt64
   private let statistics: _DecodeStatistics?
   private let frameBuffer: UnsafeMutableRawPointer
-  private let frameCapacity = _FrameHeader.maxSize + BlobLimits.maxFramePayload
+  /// Room for the largest frame of the stretch.
+  private let frameCapacity: Int
   private let staging = _BlockBuffer()
   /// The next frame to read, and the frame after the stretch's last one.
   private var nextFrame: Int
@@ -64,6 +65,8 @@ final class _StretchCursor {
       nextFrame = 0
       endFrame = 0
     }
+    let largest = index.frames[nextFrame..<endFrame].reduce(0) { max($0, $1.payloadLength) }
+    frameCapacity = _FrameHeader.maxSize + min(largest, BlobLimits.maxFramePayload)
     frameBuffer = .allocate(byteCount: frameCapacity + _StretchCursor.padding, alignment: 16)
     frameBuffer.initializeMemory(as: UInt8.self, repeating: 0, count: frameCapacity + _StretchCursor.padding)
     frame = _FrameDecoder(emptyAt: frameBuffer, section: index.info.section)

@@ -15,7 +15,8 @@ enum StretchReading {
   }
 
   static func check(_ reader: BlobReader, _ section: BlobSection, cutsNear numbers: [Int64]) {
-    let sequential = read { try reader.numbers(section).nextChunk() }
+    guard let iterator = try? reader.numbers(section) else { return }
+    let sequential = read { try iterator.nextChunk() }
     let picked = stride(from: 0, to: numbers.count, by: max(1, numbers.count / 3)).map { numbers[$0] }
     let cuts = [0] + Set(picked.map { min(max($0, 0), BlobLimits.maxNumber) }).sorted() + [BlobLimits.maxNumber]
     var joined: [ClosedRange<Int64>] = []
