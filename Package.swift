@@ -27,7 +27,7 @@ let package = Package(
     // versioned ICU symbols (u_foo_72) resolve at C compile time and never
     // clash with Foundation's private _FoundationICU module.
     // On Linux it loads libicuuc with dlopen on first use (commands that
-    // never touch text do not load ICU and libstdc++).
+    // never touch text do not load libicuuc and its 30 MB of data).
     .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc", .when(platforms: [.macOS]))]),
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
