@@ -26,7 +26,9 @@ let package = Package(
     // <stdint.h> types, and <unicode/*.h> stays inside the .c file, so the
     // versioned ICU symbols (u_foo_72) resolve at C compile time and never
     // clash with Foundation's private _FoundationICU module.
-    .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
+    // On Linux it loads libicuuc with dlopen on first use (commands that
+    // never touch text do not load libicuuc and its 30 MB of data).
+    .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc", .when(platforms: [.macOS]))]),
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // libsodium for Ed25519 and SHA-256 on the server and in calldir's
@@ -82,9 +84,13 @@ let package = Package(
       name: "CalldirDevice",
       dependencies: ["CallKitMock", "CallDirectoryProvider", "CallDirectoryFormat", "CalldirSystem"]
     ),
+    // libcurl for `calldir device sync --from http(s)://`, loaded with
+    // dlopen on the first transfer (its header uses plain C types), so no
+    // other command loads libcurl and the libraries it needs.
+    .target(name: "CCurlShim"),
     // Where `calldir device sync` fetches a store from: a directory, or
-    // http(s) through URLSession (CLI side: Foundation).
-    .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem"]),
+    // http(s) through CCurlShim (CLI side).
+    .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem", "CCurlShim"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
     // Config, source readers, label hygiene, compile, diff, catalog, publishing.

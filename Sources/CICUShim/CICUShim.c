@@ -14,6 +14,103 @@
 
 #include <stdlib.h>
 
+#if defined(__linux__)
+// libicuuc is loaded with dlopen the first time a cd_ function runs, not
+// linked: linking it made every start of every calldir command load and
+// relocate it, libicudata and libstdc++, which most commands never use.
+// The calls below go through a table of the versioned entry points
+// (u_charType_72, ...), resolved once; the macros after it send each call
+// there, so the code that follows reads as plain ICU.
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#define CD_STRINGIFY2(x) #x
+#define CD_STRINGIFY(x) CD_STRINGIFY2(x)
+
+// Every ICU function this file calls (each argument expands to its
+// versioned name).
+#define CD_ICU_FUNCTIONS(X)                                                   \
+  X(u_charType) X(u_charDigitValue) X(u_isUWhiteSpace) X(u_strFromUTF8)      \
+  X(u_strToUTF8) X(unorm2_getNFCInstance) X(unorm2_normalize) X(ubrk_open)   \
+  X(ubrk_setUText) X(ubrk_close) X(ubrk_first) X(ubrk_next) X(ucnv_open)     \
+  X(ucnv_close) X(ucnv_convertEx) X(utext_openUTF8) X(utext_close)
+
+#define CD_ICU_FIELD(name) __typeof__(name) *name;
+static struct {
+  CD_ICU_FUNCTIONS(CD_ICU_FIELD)
+} cd_icu_table;
+
+static pthread_once_t cd_icu_once = PTHREAD_ONCE_INIT;
+static char cd_icu_error[300];
+
+static void cd_icu_load(void) {
+  const char *library_name = "libicuuc.so." CD_STRINGIFY(U_ICU_VERSION_MAJOR_NUM);
+  void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *reason = dlerror();
+    snprintf(cd_icu_error, sizeof cd_icu_error, "cannot load ICU (%s): %s", library_name,
+             reason != NULL ? reason : "not found");
+    return;
+  }
+#define CD_ICU_RESOLVE(name)                                                           \
+  cd_icu_table.name = (__typeof__(cd_icu_table.name))dlsym(library, CD_STRINGIFY(name)); \
+  if (cd_icu_table.name == NULL && cd_icu_error[0] == '\0') {                           \
+    snprintf(cd_icu_error, sizeof cd_icu_error, "%s has no %s", library_name,          \
+             CD_STRINGIFY(name));                                                      \
+  }
+  CD_ICU_FUNCTIONS(CD_ICU_RESOLVE)
+#undef CD_ICU_RESOLVE
+}
+
+// The loaded table. Without ICU calldir cannot go on (as when the dynamic
+// linker could not find the library): it says so and exits with
+// EX_UNAVAILABLE.
+static inline __typeof__(cd_icu_table) *cd_icu(void) {
+  pthread_once(&cd_icu_once, cd_icu_load);
+  if (cd_icu_error[0] != '\0') {
+    fprintf(stderr, "error: %s\n", cd_icu_error);
+    exit(69);
+  }
+  return &cd_icu_table;
+}
+
+#undef u_charType
+#define u_charType(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(u_charType)(__VA_ARGS__)
+#undef u_charDigitValue
+#define u_charDigitValue(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(u_charDigitValue)(__VA_ARGS__)
+#undef u_isUWhiteSpace
+#define u_isUWhiteSpace(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(u_isUWhiteSpace)(__VA_ARGS__)
+#undef u_strFromUTF8
+#define u_strFromUTF8(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(u_strFromUTF8)(__VA_ARGS__)
+#undef u_strToUTF8
+#define u_strToUTF8(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(u_strToUTF8)(__VA_ARGS__)
+#undef unorm2_getNFCInstance
+#define unorm2_getNFCInstance(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(unorm2_getNFCInstance)(__VA_ARGS__)
+#undef unorm2_normalize
+#define unorm2_normalize(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(unorm2_normalize)(__VA_ARGS__)
+#undef ubrk_open
+#define ubrk_open(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ubrk_open)(__VA_ARGS__)
+#undef ubrk_setUText
+#define ubrk_setUText(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ubrk_setUText)(__VA_ARGS__)
+#undef ubrk_close
+#define ubrk_close(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ubrk_close)(__VA_ARGS__)
+#undef ubrk_first
+#define ubrk_first(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ubrk_first)(__VA_ARGS__)
+#undef ubrk_next
+#define ubrk_next(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ubrk_next)(__VA_ARGS__)
+#undef ucnv_open
+#define ucnv_open(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ucnv_open)(__VA_ARGS__)
+#undef ucnv_close
+#define ucnv_close(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ucnv_close)(__VA_ARGS__)
+#undef ucnv_convertEx
+#define ucnv_convertEx(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(ucnv_convertEx)(__VA_ARGS__)
+#undef utext_openUTF8
+#define utext_openUTF8(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(utext_openUTF8)(__VA_ARGS__)
+#undef utext_close
+#define utext_close(...) cd_icu()->U_ICU_ENTRY_POINT_RENAME(utext_close)(__VA_ARGS__)
+#endif
+
 _Static_assert(CD_ICU_SUCCESS == U_ZERO_ERROR, "CD_ICU_SUCCESS");
 _Static_assert(CD_ICU_BUFFER_OVERFLOW == U_BUFFER_OVERFLOW_ERROR,
                "CD_ICU_BUFFER_OVERFLOW");

@@ -1,12 +1,9 @@
 import CallDirectorySync
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A store served over HTTP or HTTPS by any static host (the store's
-/// directory copied there), fetched with `URLSession`.
+/// directory copied there), fetched with libcurl, which is loaded only
+/// when a transfer runs (see `_HTTPTransfer`).
 ///
 /// Each transfer fails when no byte arrives for `timeout` seconds. A
 /// download that resumes sends `Range: bytes=N-`; a `206 Partial Content`
@@ -54,20 +51,10 @@ public final class HTTPSource: SyncSource {
   private func transfer(
     _ path: String, from offset: Int64, into receiver: any DownloadReceiver
   ) throws(SyncSourceError) -> _HTTPTransfer.Outcome {
-    let target = url(of: path)
-    var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
-    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-    if offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.urlCache = nil
-    let transfer = _HTTPTransfer(path: path, url: target, requestedOffset: offset, receiver: receiver)
-    let queue = OperationQueue()
-    queue.maxConcurrentOperationCount = 1
-    let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: queue)
-    defer { session.finishTasksAndInvalidate() }
-    session.dataTask(with: request).resume()
-    return try transfer.wait()
+    let transfer = _HTTPTransfer(
+      path: path, url: url(of: path).absoluteString, requestedOffset: offset, receiver: receiver)
+    let seconds = timeout.isFinite && timeout < Double(Int32.max) ? Int64(timeout.rounded(.up)) : Int64(Int32.max)
+    return try transfer.run(timeout: seconds)
   }
 
   /// The URL of a path relative to the store.

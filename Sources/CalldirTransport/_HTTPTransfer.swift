@@ -1,18 +1,15 @@
+import CCurlShim
 import CallDirectorySync
-import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// One HTTP request's delegate: checks the status and `Content-Range`,
-/// hands the body to the receiver as it arrives, and wakes the caller
-/// blocked in ``wait()`` when the task ends.
+/// One HTTP GET through libcurl (``CCurlShim``, loaded on first use):
+/// checks the final response's status and `Content-Range`, and hands the
+/// body to the receiver as it arrives.
 ///
-/// `@unchecked Sendable`: URLSession calls it on its serial delegate queue
-/// only, while the caller waits on the semaphore; the receiver is only
-/// touched there.
-final class _HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// Redirects (301, 302, 303, 307, 308) are followed, to http and https
+/// only, at most ``maxRedirects`` of them, as URLSession did; the checks
+/// apply to the response at the end of them. The transfer runs on the
+/// calling thread, which libcurl calls back on.
+final class _HTTPTransfer {
   /// How a request ended, when it did not fail.
   enum Outcome {
     /// The body went to the receiver (or the receiver stopped it).
@@ -21,91 +18,136 @@ final class _HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     case rangeNotSatisfiable
   }
 
+  /// The most redirects followed (URLSession's limit).
+  static let maxRedirects = 20
+
   let path: String
-  let url: URL
+  /// The absolute URL, as requests and messages name it.
+  let url: String
   let requestedOffset: Int64
   private let receiver: any DownloadReceiver
-  private let finished = DispatchSemaphore(value: 0)
+  /// Set once the final response's status has been answered.
   private var outcome: Result<Outcome, SyncSourceError>?
   private var isStoppedByReceiver = false
+  private var hasStarted = false
+  /// The `Content-Range` of the response being received.
+  private var contentRange: String?
 
-  init(path: String, url: URL, requestedOffset: Int64, receiver: any DownloadReceiver) {
+  init(path: String, url: String, requestedOffset: Int64, receiver: any DownloadReceiver) {
     self.path = path
     self.url = url
     self.requestedOffset = requestedOffset
     self.receiver = receiver
   }
 
-  /// Blocks until the task ends.
-  func wait() throws(SyncSourceError) -> Outcome {
-    finished.wait()
-    switch outcome {
-    case .success(let value)?: return value
-    case .failure(let error)?: throw error
-    case nil: return .done
+  /// Runs the request; returns when it has ended.
+  /// - Parameter timeout: Seconds to connect, and seconds without a byte
+  ///   before the transfer fails (at least 1).
+  /// - Throws: `SyncSourceError` for a missing file, a status other than
+  ///   200, 206, 416, 404 and 410, a `Content-Range` that does not start at
+  ///   the offset asked for, or a network failure (libcurl's message).
+  func run(timeout: Int64) throws(SyncSourceError) -> Outcome {
+    var loadError = [CChar](repeating: 0, count: 256)
+    guard cd_curl_load(&loadError, loadError.count) == 0 else {
+      throw .failed(path: path, reason: "\(url): \(Self.text(loadError))")
     }
+    var result = cd_curl_result()
+    let range = requestedOffset > 0 ? "bytes=\(requestedOffset)-" : nil
+    withExtendedLifetime(self) {
+      let context = Unmanaged.passUnretained(self).toOpaque()
+      url.withCString { url in
+        Self.withOptionalCString(range) { range in
+          var request = cd_curl_request(
+            url: url, range: range, timeout_seconds: max(1, timeout), max_redirects: Int64(Self.maxRedirects),
+            on_header: { line, length, context in
+              guard let line, let context else { return 0 }
+              let transfer = Unmanaged<_HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
+              transfer.header(UnsafeRawBufferPointer(start: line, count: length))
+              return 0
+            },
+            on_body: { bytes, length, status, context in
+              guard let context else { return 1 }
+              let transfer = Unmanaged<_HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
+              return transfer.body(UnsafeRawBufferPointer(start: bytes, count: length), status: status) ? 0 : 1
+            },
+            context: context)
+          cd_curl_get(&request, &result)
+        }
+      }
+    }
+    if !hasStarted && outcome == nil && result.code == 0 {
+      // A complete response without a body: answer its status now.
+      _ = answer(status: result.status)
+    }
+    if let outcome { return try outcome.get() }
+    if isStoppedByReceiver { return .done }
+    guard result.code == 0 else {
+      let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      throw .failed(path: path, reason: "\(url): \(message)")
+    }
+    return .done
   }
 
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-  ) {
-    guard let http = response as? HTTPURLResponse else {
-      outcome = .failure(.failed(path: path, reason: "\(url.absoluteString) did not answer over http"))
-      return completionHandler(.cancel)
+  /// Notes the `Content-Range` of the response being received (a status
+  /// line starts the next response of a redirect).
+  private func header(_ line: UnsafeRawBufferPointer) {
+    let text = String(decoding: line, as: UTF8.self)
+    if text.hasPrefix("HTTP/") {
+      contentRange = nil
+      return
     }
+    guard let colon = text.firstIndex(of: ":"),
+      text[..<colon].lowercased() == "content-range"
+    else { return }
+    contentRange = String(text[text.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
+      .trimmingTrailingWhitespace()
+  }
+
+  /// Takes a piece of the body; `false` stops the transfer.
+  private func body(_ bytes: UnsafeRawBufferPointer, status: Int64) -> Bool {
+    if !hasStarted {
+      guard answer(status: status) else { return false }
+    }
+    guard outcome == nil, !isStoppedByReceiver else { return false }
+    if !receiver.receive(bytes) {
+      isStoppedByReceiver = true
+      return false
+    }
+    return true
+  }
+
+  /// Checks the final response's status before its body; `false` when the
+  /// body is not wanted (an error, a 416, or the receiver declined).
+  private func answer(status: Int64) -> Bool {
+    hasStarted = true
     let start: Int64
-    switch http.statusCode {
+    switch status {
     case 200:
       start = 0
     case 206:
-      guard let first = Self.firstByte(ofContentRange: http.value(forHTTPHeaderField: "Content-Range")),
-        first == requestedOffset
-      else {
+      guard let first = Self.firstByte(ofContentRange: contentRange), first == requestedOffset else {
         outcome = .failure(.failed(
           path: path,
-          reason: "\(url.absoluteString) sent bytes from another offset than \(requestedOffset) "
-            + "(Content-Range: \(http.value(forHTTPHeaderField: "Content-Range") ?? "none"))"))
-        return completionHandler(.cancel)
+          reason: "\(url) sent bytes from another offset than \(requestedOffset) "
+            + "(Content-Range: \(contentRange ?? "none"))"))
+        return false
       }
       start = first
     case 404, 410:
-      outcome = .failure(.notFound(path: path, source: url.absoluteString))
-      return completionHandler(.cancel)
+      outcome = .failure(.notFound(path: path, source: url))
+      return false
     case 416:
       outcome = .success(.rangeNotSatisfiable)
-      return completionHandler(.cancel)
+      return false
     default:
-      outcome = .failure(.failed(path: path, reason: "\(url.absoluteString) answered HTTP \(http.statusCode)"))
-      return completionHandler(.cancel)
+      outcome = .failure(.failed(path: path, reason: "\(url) answered HTTP \(status)"))
+      return false
     }
     guard receiver.start(at: start) else {
       isStoppedByReceiver = true
-      return completionHandler(.cancel)
+      return false
     }
-    completionHandler(.allow)
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    guard outcome == nil, !isStoppedByReceiver else { return }
-    let accepted = data.withUnsafeBytes { receiver.receive($0) }
-    if !accepted {
-      isStoppedByReceiver = true
-      dataTask.cancel()
-    }
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    if outcome == nil {
-      if isStoppedByReceiver {
-        outcome = .success(.done)
-      } else if let error {
-        outcome = .failure(.failed(path: path, reason: "\(url.absoluteString): \(error.localizedDescription)"))
-      } else {
-        outcome = .success(.done)
-      }
-    }
-    finished.signal()
+    return true
   }
 
   /// N of `bytes N-M/T`.
@@ -115,4 +157,25 @@ final class _HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     guard let dash = range.firstIndex(of: "-") else { return nil }
     return Int64(range[..<dash])
   }
+
+  private static func text(_ characters: [CChar]) -> String {
+    String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+  }
 }
+
+extension String {
+  /// The string without trailing spaces, tabs, CR and LF.
+  fileprivate func trimmingTrailingWhitespace() -> String {
+    var end = endIndex
+    while end > startIndex, [" ", "\t", "\r", "\n"].contains(self[index(before: end)]) { end = index(before: end) }
+    return String(self[..<end])
+  }
+}
+
+@available(*, unavailable)
+extension _HTTPTransfer: Sendable {}

@@ -203,6 +203,28 @@ import Testing
     try phone.expectHolds(store, version: 1)
   }
 
+  /// Redirects are followed (as URLSession followed them), to a limit;
+  /// statuses other than 200, 206, 404, 410 and 416 fail the sync.
+  @Test func redirectsAreFollowedAndOtherStatusesFail() throws {
+    let store = SyncStore(in: directory)
+    let key = try store.publicKeyFile()
+    let phone = device("phone")
+    try store.publish(1)
+    let server = try DroppingHTTPServer(
+      serving: store.root, drops: [:], redirects: ["moved/": "", "loop/": "loop/", "away/": "moved/"])
+    let json = try phone.synced(from: server.url + "away", key: key)
+    #expect(json["version"] as? Int == 1)
+    try phone.expectHolds(store, version: 1)
+    #expect(server.requests.contains { $0.path == "away/manifest.json" })
+    #expect(server.requests.contains { $0.path == "moved/manifest.json" })
+    #expect(server.requests.contains { $0.path == "manifest.json" })
+
+    let loop = try device("other").sync(from: server.url + "loop", key: key)
+    #expect(loop.status == 74, "\(loop.standardError)")
+    #expect(loop.standardError.hasPrefix("error: cannot fetch manifest.json: \(server.url)loop/manifest.json: "))
+    #expect(server.requests.filter { $0.path == "loop/manifest.json" }.count == 21, "the first request and 20 redirects")
+  }
+
   @Test(.enabled(if: BusyboxHTTPServer.isAvailable, "busybox is not installed (make deps installs it)"))
   func aDeltaMissingFromTheHostFallsBackToTheFullSnapshot() throws {
     let store = SyncStore(in: directory)

@@ -39,9 +39,10 @@ final class BusyboxHTTPServer {
 /// can cut a transfer short: for each path in `drops`, its first response
 /// announces the whole file and sends only that many bytes, then closes
 /// the connection. It answers `Range: bytes=N-` with 206 unless
-/// `supportsRanges` is false (then 200 and the whole file), and logs every
-/// request. Each connection serves one request; the server stops when the
-/// value goes away.
+/// `supportsRanges` is false (then 200 and the whole file), redirects a
+/// path under each prefix of `redirects` (`302`, `Location` with the
+/// prefix replaced), and logs every request. Each connection serves one
+/// request; the server stops when the value goes away.
 final class DroppingHTTPServer: @unchecked Sendable {
   let directory: String
   let port: UInt16
@@ -50,15 +51,19 @@ final class DroppingHTTPServer: @unchecked Sendable {
   private let lock = NSLock()
   private var drops: [String: Int]
   private var rangesSupported: Bool
+  private let redirects: [String: String]
   private var log: [(path: String, range: String?)] = []
   private let listener: Int32
   private let done = DispatchSemaphore(value: 0)
 
   /// - Parameters:
   ///   - drops: Paths (relative to `directory`) whose first transfer stops after so many bytes.
-  init(serving directory: String, drops: [String: Int], supportsRanges: Bool = true) throws {
+  init(
+    serving directory: String, drops: [String: Int], supportsRanges: Bool = true, redirects: [String: String] = [:]
+  ) throws {
     self.directory = directory
     self.drops = drops
+    self.redirects = redirects
     rangesSupported = supportsRanges
     (listener, port) = try LoopbackPort.listen()
     let thread = Thread { [unowned self] in self.acceptLoop() }
@@ -109,6 +114,11 @@ final class DroppingHTTPServer: @unchecked Sendable {
     let (drop, ranges) = lock.withLock { () -> (Int?, Bool) in
       log.append((path, range))
       return (drops.removeValue(forKey: path), rangesSupported)
+    }
+    if let (prefix, target) = redirects.first(where: { path.hasPrefix($0.key) }) {
+      let location = "/" + target + path.dropFirst(prefix.count)
+      send(connection, "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 5\r\nConnection: close\r\n\r\nmoved")
+      return
     }
     guard let body = FileManager.default.contents(atPath: directory + "/" + path) else {
       send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

@@ -53,7 +53,7 @@ declare -A MODULES=(
   [sync-manifest]="CalldirSystem CallDirectoryFormat CallDirectorySync"
 )
 declare -A SUPPORT=(
-  [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading"
+  [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading StretchReading"
   [provider-loader]="BlobReadingLimits BlobResealing OrderCheckingSink ScratchFile"
   [dataset-validator]="BlobReadingLimits BlobResealing"
   [sync-manifest]="ScratchFile"

@@ -18,23 +18,6 @@ protocol NumberPieceSource: AnyObject {
   func nextPiece() throws(BlobError) -> NumberPiece?
 }
 
-/// The pieces of an unlabelled section.
-final class NumberIteratorPieces: NumberPieceSource {
-  private let iterator: NumberIterator
-
-  init(_ iterator: NumberIterator) {
-    self.iterator = iterator
-  }
-
-  func nextPiece() throws(BlobError) -> NumberPiece? {
-    switch try iterator.nextChunk() {
-    case .run(let range)?: .run(range, label: 0)
-    case .numbers(let numbers)?: .values(numbers: numbers, labels: nil)
-    case nil: nil
-    }
-  }
-}
-
 /// The pieces of an identification section.
 final class IdentificationIteratorPieces: NumberPieceSource {
   private let iterator: IdentificationIterator

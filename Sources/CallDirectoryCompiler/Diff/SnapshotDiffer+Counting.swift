@@ -19,10 +19,10 @@ extension SnapshotDiffer {
     guard old.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: old.header.kind) }
     guard new.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: new.header.kind) }
     var counts = ChangeCounts()
-    try mergeNumbers(
-      try old.blocking(), try new.blocking(),
-      onlyInFirst: { range in counts.blockingRemoved += Int(range.count) },
-      onlyInSecond: { range in counts.blockingAdded += Int(range.count) })
+    try BlockingMerge.merge(
+      old, new,
+      onlyInOld: { range in counts.blockingRemoved += Int(range.count) },
+      onlyInNew: { range in counts.blockingAdded += Int(range.count) })
     var first = try MergeCursor(IdentificationIteratorPieces(try old.identification()))
     var second = try MergeCursor(IdentificationIteratorPieces(try new.identification()))
     try RangeMerge.merge(

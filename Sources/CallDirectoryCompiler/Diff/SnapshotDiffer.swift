@@ -8,8 +8,10 @@ import CalldirSystem
 /// stores as one block however long, is compared as one range, so two
 /// snapshots that each hold a 10^9-number range diff in milliseconds
 /// (O(runs), not O(numbers)). A changed label is a remove plus an add.
-/// Memory holds the two label dictionaries and the changes themselves, as
-/// ranges, never the unchanged entries.
+/// The blocking lists are merged stretch by stretch on every core
+/// (``BlockingMerge``). Memory holds the two label dictionaries, a few
+/// frames per core and the changes themselves, as ranges, never the
+/// unchanged entries.
 public enum SnapshotDiffer {
   /// What a delta holds.
   public struct Summary: Sendable, Hashable {
@@ -79,16 +81,16 @@ public enum SnapshotDiffer {
       baseVersion: old.header.version, baseDigest: old.header.contentDigest,
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
       dataset: new.header.dataset)
-    var blockingAdds = RangeList()
-    try mergeNumbers(
-      try old.blocking(), try new.blocking(),
-      onlyInFirst: { (range) throws(BlobError) in
+    let blockingAdds = _RangeBuffer()
+    try BlockingMerge.merge(
+      old, new,
+      onlyInOld: { (range) throws(BlobError) in
         try writer.appendBlockingRemove(range)
         summary.blockingRemoved += Int(range.count)
       },
-      onlyInSecond: { range in blockingAdds.append(range) })
-    for add in blockingAdds.ranges { try writer.appendBlockingAdd(add.range) }
-    summary.blockingAdded = blockingAdds.count
+      onlyInNew: { range in blockingAdds.append(range.lowerBound, range.upperBound) })
+    for add in blockingAdds.ranges { try writer.appendBlockingAdd(add) }
+    summary.blockingAdded = blockingAdds.numbers
     for remove in identificationRemoves.ranges { try writer.appendIdentificationRemove(remove.range) }
     for add in identificationAdds.ranges {
       try writer.appendIdentificationAdd(add.range, labelID: deltaID[Int(add.label)])
@@ -104,25 +106,18 @@ public enum SnapshotDiffer {
   // MARK: - Merging
 
   /// Calls the closures with the numbers only one of two ascending streams
-  /// holds, as ascending ranges.
+  /// holds, as ascending ranges (first all of `onlyInFirst`'s, then all of
+  /// `onlyInSecond`'s), merging on the calling thread.
   ///
-  /// The second stream is decoded on another thread, a batch ahead, while
-  /// this thread decodes the first and merges, so two large blobs decode in
-  /// about the time of one. An error in either stream, or in a closure,
-  /// ends the merge with nothing left running.
+  /// ``BlockingMerge`` merges two blobs' blocking sections on every core.
+  /// An error in either stream, or in a closure, ends the merge.
   /// - Complexity: O(runs and single numbers of both streams).
   static func mergeNumbers(
     _ first: NumberIterator, _ second: NumberIterator,
     onlyInFirst: (ClosedRange<Int64>) throws(BlobError) -> Void,
     onlyInSecond: (ClosedRange<Int64>) throws(BlobError) -> Void
   ) throws(BlobError) {
-    var left = try MergeCursor(NumberIteratorPieces(first))
-    var right = try MergeCursor(PrefetchingNumbers(NumberIteratorPieces(second)))
-    try RangeMerge.merge(
-      &left, &right, sameLabel: { _, _ in true },
-      onlyInFirst: { (range, _) throws(BlobError) in try onlyInFirst(range) },
-      onlyInSecond: { (range, _) throws(BlobError) in try onlyInSecond(range) },
-      relabeled: { _, _ in })
+    try BlockingMerge.sequential(first, second, onlyInOld: onlyInFirst, onlyInNew: onlyInSecond)
   }
 
   private static func labels(of reader: BlobReader) throws(BlobError) -> [String] {
@@ -151,6 +146,7 @@ struct RangeList {
   /// The numbers the ranges hold.
   private(set) var count = 0
 
+  @inline(__always)
   mutating func append(_ range: ClosedRange<Int64>, label: UInt32 = 0) {
     count += Int(range.count)
     if let last = ranges.last, last.label == label, last.range.upperBound + 1 == range.lowerBound {

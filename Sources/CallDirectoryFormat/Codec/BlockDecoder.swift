@@ -82,6 +82,9 @@ enum _BlockDecoder {
     if l > 56 {
       return _eliasFanoWide(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
+    if l <= 16 {
+      return _eliasFanoNarrow(payload, m: m, l: l, upper: upper, first: first, into: out)
+    }
     // Hot loop: all quantities are unsigned and wrapping by construction.
     // The i-th one of the high region (validated above) sits at bit
     // `64 k + tz >= shift + i`, so `high = 64 k - shift + tz - i >= 0`, and
@@ -91,30 +94,130 @@ enum _BlockDecoder {
     let mask: UInt64 = (1 &<< width) &- 1
     var wordAddress = payload + startByte
     var word = _loadWord(wordAddress, 0) & (~0 &<< UInt64(shift))
+    // `64 k - shift - i` for the word `k` being read and the entry `i`.
     var highBase: UInt64 = 0 &- UInt64(shift)
     var lowPosition = 0
     var previousX: UInt64 = 0
     var descents: UInt64 = 0
-    let next = first &+ 1
-    let target = out + 1
-    var i = 0
-    while i < m {
+    var value = first
+    var target = out + 1
+    let end = target + m
+    while target < end {
       while word == 0 {
         wordAddress += 8
         highBase &+= 64
         word = _loadWord(wordAddress, 0)
       }
-      let high = highBase &+ UInt64(word.trailingZeroBitCount) &- UInt64(i)
+      let high = highBase &+ UInt64(word.trailingZeroBitCount)
       word &= word &- 1
+      highBase &-= 1
       let low = (_loadWord(payload, lowPosition &>> 3) &>> UInt64(lowPosition & 7)) & mask
       lowPosition &+= l
       let x = (high &<< width) | low
       descents |= x &- previousX
       previousX = x
-      target[i] = Int64(bitPattern: next &+ UInt64(i) &+ x)
-      i &+= 1
+      value &+= 1
+      target.pointee = Int64(bitPattern: value &+ x)
+      target += 1
     }
     return descents >> 63 == 0 && previousX == upper
+  }
+
+  /// The Elias–Fano loop for low widths up to 16 bits, the common case
+  /// (dense and moderately sparse blocks): the low fields of eight entries
+  /// fill `l` whole bytes, so two loads give eight of them. Each width has
+  /// its own copy of the loop, with constant shifts and masks.
+  private static func _eliasFanoNarrow(
+    _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    switch l {
+    case 0: return _eliasFanoNarrow(payload, m: m, width: _Width0.self, upper: upper, first: first, into: out)
+    case 1: return _eliasFanoNarrow(payload, m: m, width: _Width1.self, upper: upper, first: first, into: out)
+    case 2: return _eliasFanoNarrow(payload, m: m, width: _Width2.self, upper: upper, first: first, into: out)
+    case 3: return _eliasFanoNarrow(payload, m: m, width: _Width3.self, upper: upper, first: first, into: out)
+    case 4: return _eliasFanoNarrow(payload, m: m, width: _Width4.self, upper: upper, first: first, into: out)
+    case 5: return _eliasFanoNarrow(payload, m: m, width: _Width5.self, upper: upper, first: first, into: out)
+    case 6: return _eliasFanoNarrow(payload, m: m, width: _Width6.self, upper: upper, first: first, into: out)
+    case 7: return _eliasFanoNarrow(payload, m: m, width: _Width7.self, upper: upper, first: first, into: out)
+    case 8: return _eliasFanoNarrow(payload, m: m, width: _Width8.self, upper: upper, first: first, into: out)
+    case 9: return _eliasFanoNarrow(payload, m: m, width: _Width9.self, upper: upper, first: first, into: out)
+    case 10: return _eliasFanoNarrow(payload, m: m, width: _Width10.self, upper: upper, first: first, into: out)
+    case 11: return _eliasFanoNarrow(payload, m: m, width: _Width11.self, upper: upper, first: first, into: out)
+    case 12: return _eliasFanoNarrow(payload, m: m, width: _Width12.self, upper: upper, first: first, into: out)
+    case 13: return _eliasFanoNarrow(payload, m: m, width: _Width13.self, upper: upper, first: first, into: out)
+    case 14: return _eliasFanoNarrow(payload, m: m, width: _Width14.self, upper: upper, first: first, into: out)
+    case 15: return _eliasFanoNarrow(payload, m: m, width: _Width15.self, upper: upper, first: first, into: out)
+    default: return _eliasFanoNarrow(payload, m: m, width: _Width16.self, upper: upper, first: first, into: out)
+    }
+  }
+
+  /// One copy per low width (a generic specialization each).
+  private static func _eliasFanoNarrow<Width: _LowWidth>(
+    _ payload: UnsafeRawPointer, m: Int, width _: Width.Type, upper: UInt64, first: UInt64,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    let l = Width.bits
+    // With `l <= 16` the high region is at most 8 * maxFramePayload = 2^19
+    // bits (checked by the caller), so every x is below 2^35 and every
+    // value below 2^63 + 2^35: the arithmetic below never wraps for a block
+    // that passes, and the differences between values are small, so the
+    // sign of `value - previous - 1` tells a descent exactly.
+    //
+    // For entry i (0-based) at high position p, x = ((p - i) << l) | low,
+    // so its value `first + 1 + i + x` is `((p << l) | low) + offset_i`
+    // with `offset_i = first + 1 - i * (2^l - 1)`: within a group of eight
+    // the offsets differ by constants.
+    let highStart = m &* l
+    let width = UInt64(l)
+    let mask: UInt64 = (1 &<< width) &- 1
+    var high = _HighPositions(payload + (highStart >> 3), shift: highStart & 7)
+    var lowAddress = payload
+    var offset = first &+ 1
+    var target = out + 1
+    let end = target + m
+    @inline(__always) func put(_ low: UInt64, _ j: UInt64) {
+      let value = ((high.next() &<< width) | low) &+ (offset &- j &* mask)
+      target.pointee = Int64(bitPattern: value)
+      target += 1
+    }
+    /// Field `j` of the 128 bits `high:low` (bit positions are constants
+    /// once `l` is).
+    @inline(__always) func field(_ low: UInt64, _ high: UInt64, _ j: Int) -> UInt64 {
+      let position = j &* l
+      if position &+ l <= 64 { return (low &>> UInt64(position)) & mask }
+      if position >= 64 { return (high &>> UInt64(position &- 64)) & mask }
+      return ((low &>> UInt64(position)) | (high &<< UInt64(64 &- position))) & mask
+    }
+    while end - target >= 8 {
+      let low = _loadWord(lowAddress, 0)
+      let high = _loadWord(lowAddress, 8)
+      lowAddress += l
+      put(field(low, high, 0), 0)
+      put(field(low, high, 1), 1)
+      put(field(low, high, 2), 2)
+      put(field(low, high, 3), 3)
+      put(field(low, high, 4), 4)
+      put(field(low, high, 5), 5)
+      put(field(low, high, 6), 6)
+      put(field(low, high, 7), 7)
+      offset &-= 8 &* mask
+    }
+    var position = (lowAddress - payload) &* 8
+    while target < end {
+      put((_loadWord(payload, position &>> 3) &>> UInt64(position & 7)) & mask, 0)
+      position &+= l
+      offset &-= mask
+    }
+    // x ascends (a value is above the one before) and ends at U.
+    var descents: UInt64 = 0
+    var previous = first
+    for i in 1...m {
+      let value = UInt64(bitPattern: out[i])
+      descents |= value &- previous &- 1
+      previous = value
+    }
+    return descents >> 63 == 0 && previous == first &+ UInt64(m) &+ upper
   }
 
   /// The Elias–Fano loop for low widths above 56 bits (two loads per field).
@@ -165,5 +268,57 @@ enum _BlockDecoder {
       out[i] = UInt32(truncatingIfNeeded: minimum &+ value)
     }
     return minimum &+ largest < limit
+  }
+}
+
+/// A low-bit width known at compile time, for the narrow Elias–Fano loops.
+protocol _LowWidth {
+  static var bits: Int { get }
+}
+
+enum _Width0: _LowWidth { static var bits: Int { 0 } }
+enum _Width1: _LowWidth { static var bits: Int { 1 } }
+enum _Width2: _LowWidth { static var bits: Int { 2 } }
+enum _Width3: _LowWidth { static var bits: Int { 3 } }
+enum _Width4: _LowWidth { static var bits: Int { 4 } }
+enum _Width5: _LowWidth { static var bits: Int { 5 } }
+enum _Width6: _LowWidth { static var bits: Int { 6 } }
+enum _Width7: _LowWidth { static var bits: Int { 7 } }
+enum _Width8: _LowWidth { static var bits: Int { 8 } }
+enum _Width9: _LowWidth { static var bits: Int { 9 } }
+enum _Width10: _LowWidth { static var bits: Int { 10 } }
+enum _Width11: _LowWidth { static var bits: Int { 11 } }
+enum _Width12: _LowWidth { static var bits: Int { 12 } }
+enum _Width13: _LowWidth { static var bits: Int { 13 } }
+enum _Width14: _LowWidth { static var bits: Int { 14 } }
+enum _Width15: _LowWidth { static var bits: Int { 15 } }
+enum _Width16: _LowWidth { static var bits: Int { 16 } }
+
+/// The positions of the ones of an Elias–Fano high region, in order,
+/// counted from the region's first bit. The caller has checked that the
+/// region holds enough ones.
+struct _HighPositions {
+  private var address: UnsafeRawPointer
+  private var word: UInt64
+  /// `64 k - shift` for the word `k` being read.
+  private var base: UInt64
+
+  @inline(__always)
+  init(_ start: UnsafeRawPointer, shift: Int) {
+    address = start
+    word = _loadWord(start, 0) & (~0 &<< UInt64(shift))
+    base = 0 &- UInt64(shift)
+  }
+
+  @inline(__always)
+  mutating func next() -> UInt64 {
+    while word == 0 {
+      address += 8
+      base &+= 64
+      word = _loadWord(address, 0)
+    }
+    let position = base &+ UInt64(word.trailingZeroBitCount)
+    word &= word &- 1
+    return position
   }
 }

@@ -9,6 +9,8 @@ struct _FrameLocation: Equatable {
   /// The last number of the previous frame (0 for the first frame): every
   /// number of the frame is above it.
   var base: UInt64
+  /// The CRC-32C stored in the frame's header.
+  var checksum: UInt32 = 0
 }
 
 /// The frames of one number section, in order, for finding the frame that
@@ -98,7 +100,8 @@ struct _FrameIndex {
       }
       checksum.update(littleEndian: header.storedChecksum)
       frames.append(_FrameLocation(
-        offset: offset, payloadLength: header.payloadLength, entryCount: header.entryCount, base: base))
+        offset: offset, payloadLength: header.payloadLength, entryCount: header.entryCount, base: base,
+        checksum: header.storedChecksum))
       remaining -= header.entryCount
       offset += UInt64(headerSize + header.payloadLength)
     }

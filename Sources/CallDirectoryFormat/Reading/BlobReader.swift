@@ -33,6 +33,8 @@ public final class BlobReader {
   private let labelStore: _LabelStore
   /// What this reader's iterators have decoded (tests bound it).
   let _statistics = _DecodeStatistics()
+  /// The frame indexes read so far, by section (``numbers(_:above:through:)``).
+  var _frameIndexes: [BlobSection: _FrameIndex] = [:]
 
   /// Opens the blob at `path`.
   ///

@@ -15,6 +15,8 @@ final class _ByteSource {
   /// The file's path (or `<memory>`), for errors.
   let path: String
   private let storage: Storage
+  /// The source whose descriptor a view reads (kept open by this reference).
+  private let owner: _ByteSource?
   /// Every read's offset and size, when set to an array (tests count reads).
   var readLog: [(offset: UInt64, count: Int)]?
 
@@ -39,6 +41,20 @@ final class _ByteSource {
     self.size = UInt64(max(0, status.size))
     self.path = path
     self.storage = .file(descriptor, closes: closes)
+    self.owner = nil
+  }
+
+  /// A view of `source` for another thread: it reads the same file (with
+  /// `pread`, which keeps no shared offset) or the same bytes, keeps
+  /// `source` open for as long as it lives, and logs no reads.
+  init(viewing source: _ByteSource) {
+    self.size = source.size
+    self.path = source.path
+    switch source.storage {
+    case .file(let descriptor, _): self.storage = .file(descriptor, closes: false)
+    case .memory(let bytes): self.storage = .memory(bytes)
+    }
+    self.owner = source
   }
 
   /// Opens the regular file at `path`. It is opened without blocking, so a
@@ -61,6 +77,7 @@ final class _ByteSource {
     self.size = UInt64(bytes.count)
     self.path = "<memory>"
     self.storage = .memory(bytes)
+    self.owner = nil
   }
 
   deinit {

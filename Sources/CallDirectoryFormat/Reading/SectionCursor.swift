@@ -118,7 +118,7 @@ final class _SectionCursor {
         delivered &+= count
       case .values(let count):
         delivered &+= UInt64(count)
-        statistics?.materializedEntries &+= UInt64(count)
+        statistics?.counted &+= UInt64(count)
       case .end:
         break
       }
@@ -220,7 +220,7 @@ final class _SectionCursor {
     let frameOffset = readOffset - UInt64(bufferEnd - bufferStart)
     recordedFrames?.append(_FrameLocation(
       offset: frameOffset, payloadLength: header.payloadLength, entryCount: header.entryCount,
-      base: previous))
+      base: previous, checksum: header.storedChecksum))
     checksum.update(littleEndian: header.storedChecksum)
     frame = _FrameDecoder(
       payload: start + headerSize, header: header, base: previous, section: info.section,

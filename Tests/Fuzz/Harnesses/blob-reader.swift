@@ -2,7 +2,7 @@ import CallDirectoryFormat
 
 /// Fuzzes `BlobReader` and `BlobLookup` on a blob in memory: the header,
 /// then one of `verify()`; every number section read one entry at a time,
-/// in batches and chunk by chunk (the three must agree); lookups of numbers
+/// in batches, chunk by chunk and as stretches (all must agree); lookups of numbers
 /// the blob holds, their neighbours and numbers taken from the input; or
 /// the labels and whole-blob reads.
 ///
@@ -32,7 +32,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case 0:
     _ = try? reader.verify(recomputingDigest: options & 2 != 0 && expandable)
   case 1:
-    for section in sections { _ = SectionReading.check(reader, section, expandingRuns: expandable) }
+    for section in sections {
+      let found = SectionReading.check(reader, section, expandingRuns: expandable)
+      StretchReading.check(reader, section, cutsNear: found)
+    }
   case 2:
     let found = sections.flatMap { SectionReading.check(reader, $0, expandingRuns: false) }
     LookupProbing.probe(BlobLookup(reader: reader), sections: sections, near: found, input: blob)
