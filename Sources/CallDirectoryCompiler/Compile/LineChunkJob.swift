@@ -114,6 +114,7 @@ final class LineChunkJob: @unchecked Sendable {
         rejects.append((line, reason, _LineText.escaped(p, count)))
       }
     }
+    let exact = ExactE164Reader(normalizer)
     // The lines as ``_forEachLine(in:firstLine:maxLineBytes:onLine:onTooLong:)``
     // cuts them, in one loop with the common line inline.
     var line = 1
@@ -127,7 +128,7 @@ final class LineChunkJob: @unchecked Sendable {
           summary.issues += 1
           rejects.append((line, "line too long", _LineText.escaped(
             UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes)))))
-        } else if bareNumbers, let number = normalizer.exactE164(utf8: UnsafeBufferPointer(start: cursor, count: length)) {
+        } else if bareNumbers, let number = exact.read(utf8: UnsafeBufferPointer(start: cursor, count: length)) {
           records += 1
           out.pointee = number
           out += 1

@@ -304,17 +304,23 @@ enum RadixSort {
   /// the first pair that rules both out.
   private static func monotony(_ values: [Int64]) -> Monotony {
     values.withUnsafeBufferPointer { buffer in
-      var ascending = true
-      var descending = true
+      guard let base = buffer.baseAddress else { return .ascending }
+      // A block at a time, the comparisons folded into two words without
+      // a branch (values are at least 0, so a difference's sign bit tells).
+      var rises: UInt64 = 0
+      var falls: UInt64 = 0
       var index = 1
-      while index < buffer.count && (ascending || descending) {
-        let previous = buffer[index - 1]
-        let next = buffer[index]
-        if next < previous { ascending = false }
-        if next > previous { descending = false }
-        index += 1
+      while index < buffer.count {
+        let end = min(buffer.count, index &+ 1024)
+        while index < end {
+          let step = base[index] &- base[index &- 1]
+          falls |= UInt64(bitPattern: step)
+          rises |= UInt64(bitPattern: 0 &- step)
+          index &+= 1
+        }
+        if falls >> 63 != 0 && rises >> 63 != 0 { return .neither }
       }
-      return ascending ? .ascending : descending ? .descending : .neither
+      return falls >> 63 == 0 ? .ascending : rises >> 63 == 0 ? .descending : .neither
     }
   }
 
@@ -333,7 +339,10 @@ enum RadixSort {
       for read in 1..<buffer.count {
         let value = base[read]
         base[write] = value
-        write &+= value != last ? 1 : 0
+        // 1 when the value differs from the last, computed (a comparison
+        // here would be compiled to a branch).
+        let difference = UInt64(bitPattern: value ^ last)
+        write &+= Int(truncatingIfNeeded: (difference | (0 &- difference)) >> 63)
         last = value
       }
     }

@@ -119,6 +119,10 @@ struct ExactE164Split {
   @inline(__always)
   var callingCode: Int { Int(truncatingIfNeeded: words[2] & 0xFFFF) }
 
+  /// How many digits the calling code has (1 to 3).
+  @inline(__always)
+  var callingCodeDigitCount: Int { Int(truncatingIfNeeded: words[2] >> 16 & 0xFF) }
+
   /// The national significant number's digits (values 0–9).
   @inline(__always)
   var nationalNumber: UnsafeBufferPointer<UInt8> {

@@ -1,0 +1,120 @@
+/// ``PhoneNumberNormalizer/exactE164(utf8:)`` for a worker that reads many
+/// lines in a row: it remembers what decided the numbers it answered, and
+/// answers a number alike in that from its digits alone.
+///
+/// What decides the exact path is the digit count and the leading digits
+/// that the calling code and its region's national prefix screen look at
+/// (the calling code's digits, then none, the prefix's digits, or one, by
+/// the screen's kind). A number of the same length that starts with the
+/// same such digits gets the same answer; lists sorted numerically or as
+/// text are long runs of them, and each of their lines then costs a
+/// digit check and a comparison. `ExactE164ReaderTests` checks it against
+/// ``PhoneNumberNormalizer/exactE164(utf8:)`` line for line.
+public final class ExactE164Reader {
+  /// What decided one remembered number: its text length (0 for an empty
+  /// slot) and its deciding digits, as ASCII in the two words the text
+  /// loads into, with the masks that keep just those bytes.
+  private struct Memory {
+    var length = 0
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var highMask: UInt64 = 0
+    var lowMask: UInt64 = 0
+  }
+
+  private let normalizer: PhoneNumberNormalizer
+  /// Remembered numbers by length and first two digits (hashed), so that
+  /// a shuffled list of a few countries finds each of them remembered too.
+  private let memories: UnsafeMutablePointer<Memory>
+  private static let slots = 256
+
+  public init(_ normalizer: PhoneNumberNormalizer) {
+    self.normalizer = normalizer
+    memories = .allocate(capacity: Self.slots)
+    memories.initialize(repeating: Memory(), count: Self.slots)
+  }
+
+  deinit { memories.deallocate() }
+
+  /// The slot for a text of `count` bytes (at least 3) starting at `base`.
+  @inline(__always)
+  private static func slot(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    (count &* 131 &+ Int(base[1]) &* 10 &+ Int(base[2])) & (slots &- 1)
+  }
+
+  /// What ``PhoneNumberNormalizer/exactE164(utf8:)`` answers for `text`.
+  @inline(__always)
+  public func read(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    let count = text.count
+    if count >= 10, count <= 16, let base = text.baseAddress, base[0] == 0x2B {
+      let memory = memories[Self.slot(base, count)]
+      if memory.length == count {
+        // Nine to fifteen digits: the last eight, and the first ones moved
+        // to the top of a word padded with ASCII zeros, as the path loads them.
+        let (highWord, lowWord) = Self.words(base, count)
+        if highWord & memory.highMask == memory.high, lowWord & memory.lowMask == memory.low,
+          PhoneNumberNormalizer.areEightDigits(highWord), PhoneNumberNormalizer.areEightDigits(lowWord)
+        {
+          return Int64(
+            PhoneNumberNormalizer.eightDigitValue(highWord) &* 100_000_000
+              &+ PhoneNumberNormalizer.eightDigitValue(lowWord))
+        }
+      }
+    }
+    return readAndRemember(text)
+  }
+
+  /// A text of 10 to 16 bytes (`+` and 9 to 15 digits) as the exact path
+  /// loads it: its first digits at the top of a word padded with ASCII
+  /// zeros, and its last eight.
+  @inline(__always)
+  private static func words(_ base: UnsafePointer<UInt8>, _ count: Int) -> (high: UInt64, low: UInt64) {
+    let raw = UnsafeRawPointer(base)
+    let zeros: UInt64 = 0x3030_3030_3030_3030
+    let shift = UInt64(8 &* (17 &- count))
+    let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self)) << shift
+      | zeros & (1 << shift &- 1)
+    return (high, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)))
+  }
+
+  /// The full exact path; an answer of 9 digits or more is remembered.
+  private func readAndRemember(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ExactE164Split.wordCount) { words -> Int64? in
+      guard let words = words.baseAddress else { return nil }
+      let number = normalizer.exactE164Number(utf8: text, digitWords: words)
+      guard number >= 0 else { return nil }
+      let split = ExactE164Split(words: words)
+      let count = text.count
+      let digitCount = count &- 1
+      guard digitCount >= 9, let base = text.baseAddress, let main = normalizer.plan.mainCores.cores[split.callingCode]
+      else { return number }
+      let screen = main.pointee.nationalPrefixScreen
+      let screened =
+        switch screen.kind {
+        case .none: 0
+        case .literal: screen.literalCount
+        case .pattern: 1
+        }
+      let deciding = min(digitCount, split.callingCodeDigitCount &+ screened)
+      // The text's digits sit at positions 16 - digitCount ..< 16 of the
+      // sixteen the two words hold, eight to a word, lowest byte first.
+      var memory = Memory(length: count)
+      let first = 16 &- digitCount
+      for position in first..<(first &+ deciding) {
+        if position < 8 {
+          memory.highMask |= 0xFF << UInt64(8 &* position)
+        } else {
+          memory.lowMask |= 0xFF << UInt64(8 &* (position &- 8))
+        }
+      }
+      let (high, low) = Self.words(base, count)
+      memory.high = high & memory.highMask
+      memory.low = low & memory.lowMask
+      memories[Self.slot(base, count)] = memory
+      return number
+    }
+  }
+}
+
+@available(*, unavailable)
+extension ExactE164Reader: Sendable {}
