@@ -38,19 +38,19 @@ MODULES_DIR=$BUILD/release
 BIN=$FUZZ/bin-$TAG
 if [ "$command" = smoke ]; then MODULES_DIR=.build/debug BIN=$FUZZ/bin-smoke TAG=smoke; fi
 
-COMPILER="CalldirSystem CICUShim UnicodeText SQLiteDatabase PhoneNumbers CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
+COMPILER="CalldirSystem CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
 # The library modules each harness links, and the Tests/Fuzz/Support files
 # it uses besides FuzzInput and FuzzCheck.
 declare -A MODULES=(
-  [blob-reader]="CalldirSystem CallDirectoryFormat"
-  [provider-loader]="CalldirSystem CallDirectoryFormat CallDirectoryProvider"
+  [blob-reader]="CalldirSystem CHardwareCRC CallDirectoryFormat"
+  [provider-loader]="CalldirSystem CHardwareCRC CallDirectoryFormat CallDirectoryProvider"
   [normalizer]="CalldirSystem CICUShim UnicodeText PhoneNumbers"
   [source-readers]=$COMPILER
   [build-config]=$COMPILER
-  [dataset-validator]="CalldirSystem CallDirectoryFormat CallDirectoryValidation"
+  [dataset-validator]="CalldirSystem CHardwareCRC CallDirectoryFormat CallDirectoryValidation"
   [wire-decoder]="CalldirSystem CallKitMock"
   [json-parser]="CalldirSystem"
-  [sync-manifest]="CalldirSystem CallDirectoryFormat CallDirectorySync"
+  [sync-manifest]="CalldirSystem CHardwareCRC CallDirectoryFormat CallDirectorySync"
 )
 declare -A SUPPORT=(
   [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading StretchReading"
@@ -84,12 +84,14 @@ build_modules() {
 # swiftc flags shared by the harnesses and the seed writer:
 # -O: optimized, like the modules; -use-ld=lld: gold warns about every ASan
 # symbol it cannot export; -I …/Modules: the modules' .swiftmodule files;
-# -Xcc -fmodule-map-file: the C modules they import (CSQLite's own map, the
-# one SwiftPM writes for CICUShim).
+# -Xcc -fmodule-map-file: the C modules they import (the system libraries'
+# own maps, the ones SwiftPM writes for the C targets).
 SWIFTC_FLAGS=(-O -use-ld=lld -I "$MODULES_DIR/Modules"
   -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap
   -Xcc -fmodule-map-file=Sources/CSodium/module.modulemap
-  -Xcc "-fmodule-map-file=$MODULES_DIR/CICUShim.build/module.modulemap")
+  -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap
+  -Xcc "-fmodule-map-file=$MODULES_DIR/CICUShim.build/module.modulemap"
+  -Xcc "-fmodule-map-file=$MODULES_DIR/CHardwareCRC.build/module.modulemap")
 
 link() {
   mkdir -p "$BIN"
@@ -99,10 +101,11 @@ link() {
     # -sanitize=fuzzer,…: links libFuzzer, whose main calls the harness's
     #   LLVMFuzzerTestOneInput; -parse-as-library: the harness has no main of
     #   its own and its globals initialize lazily.
-    # -licuuc -lsqlite3 -lsodium: what CICUShim, SQLiteDatabase and Sodium link against.
+    # -licuuc -lsqlite3 -lsodium -lcrypto: what CICUShim, SQLiteDatabase,
+    #   Sodium and CallDirectoryFormat (SHA-256) link against.
     # shellcheck disable=SC2046
     "$SWIFTC" "-sanitize=$SANITIZE" -parse-as-library "${SWIFTC_FLAGS[@]}" "${sources[@]}" \
-      $(objects_of ${MODULES[$harness]}) -licuuc -lsqlite3 -lsodium -o "$BIN/$harness"
+      $(objects_of ${MODULES[$harness]}) -licuuc -lsqlite3 -lsodium -lcrypto -o "$BIN/$harness"
   done
 }
 
@@ -116,7 +119,8 @@ seeds() {
   runtime=$(ls "$(dirname "$(command -v "$SWIFTC")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a)
   # shellcheck disable=SC2046
   "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/write-seeds.swift \
-    $(objects_of CalldirSystem CICUShim UnicodeText PhoneNumbers CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
+    $(objects_of CalldirSystem CICUShim UnicodeText PhoneNumbers CHardwareCRC CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
+    -lcrypto \
     -o "$FUZZ/write-seeds"
   "$FUZZ/write-seeds" Tests/Fuzz/Corpus
   for blob in Tests/CallDirectoryFormatTests/Fixtures/version1-*.cdir; do
