@@ -2,7 +2,7 @@ import CallDirectoryFormat
 import CallDirectorySync
 
 /// SHA-256 as `CallDirectoryFormat` computes the blobs' content digests
-/// (CommonCrypto on Darwin, libsodium elsewhere): for platforms without
+/// (CommonCrypto on Darwin, OpenSSL's libcrypto elsewhere): for platforms without
 /// CryptoKit, and for tests. On iOS, ``CryptoKitSHA256Hashing`` does the same.
 public struct CalldirSHA256Hashing: SHA256Hashing {
   /// A hashing.

@@ -17,7 +17,7 @@ public protocol SignatureVerifier: Sendable {
 }
 
 /// Computes SHA-256, to check downloaded files against the manifest; also
-/// supplied by the app (CryptoKit's `SHA256` on iOS, libsodium here).
+/// supplied by the app (CryptoKit's `SHA256` on iOS, OpenSSL's here).
 public protocol SHA256Hashing: Sendable {
   /// A hasher for one message, fed in pieces.
   func makeHasher() -> any SHA256Hasher
