@@ -118,9 +118,23 @@ final class LineChunkJob: @unchecked Sendable {
     // The lines as ``_forEachLine(in:firstLine:maxLineBytes:onLine:onTooLong:)``
     // cuts them, in one loop with the common line inline.
     var line = 1
+    // The length of the last `+` and digits line: lists run in lines of one
+    // length, and a line of that length that ends in a line feed and is all
+    // `+` and digits needs no search for its end.
+    var expected = 0
     if var cursor = piece.bytes.baseAddress {
       let end = cursor + piece.bytes.count
       while cursor < end {
+        if expected > 0, end - cursor > expected, cursor[expected] == _ASCII.lineFeed,
+          let number = exact.read(utf8: UnsafeBufferPointer(start: cursor, count: expected))
+        {
+          records += 1
+          out.pointee = number
+          out += 1
+          line += 1
+          cursor += expected + 1
+          continue
+        }
         let newline = _nextLineFeed(from: cursor, end: end)
         var length = newline - cursor
         if length > 0, newline[-1] == _ASCII.carriageReturn { length -= 1 }
@@ -132,6 +146,7 @@ final class LineChunkJob: @unchecked Sendable {
           records += 1
           out.pointee = number
           out += 1
+          expected = length == newline - cursor ? length : 0
         } else {
           general(cursor, length, line)
         }
