@@ -124,3 +124,47 @@ import Testing
     }
   }
 }
+
+/// The bulk check, which tests a block of numbers without a branch before
+/// it searches, reports the first offending number as a plain scan does,
+/// wherever it is and whatever it is.
+@Suite struct BulkCheckTests {
+  /// The first number's range, then each number against the one before
+  /// it (a number below 1 after a valid one is out of order).
+  static func plainScan(_ numbers: [Int64]) -> BlobError? {
+    for index in numbers.indices {
+      let number = numbers[index]
+      guard index > 0 else {
+        if number < 1 || number > BlobLimits.maxNumber { return .numberOutOfRange(section: .blocking, number: number) }
+        continue
+      }
+      if number > BlobLimits.maxNumber { return .numberOutOfRange(section: .blocking, number: number) }
+      if number == numbers[index - 1] { return .duplicateEntry(section: .blocking, number: number) }
+      if number < numbers[index - 1] {
+        return .outOfOrder(section: .blocking, previous: numbers[index - 1], number: number)
+      }
+    }
+    return nil
+  }
+
+  @Test func reportsWhatAPlainScanReports() throws {
+    let sorted = (0..<6000).map { Int64(10_000_000_000 + $0 * 7) }
+    for position in [0, 1, 2, 1023, 1024, 1025, 2048, 5999] {
+      for replacement: (Int64) -> Int64 in [
+        { $0 - 7 }, { $0 - 8 }, { _ in 0 }, { _ in -5 }, { _ in .min }, { _ in .max }, { _ in .max - 1 }, { $0 + 3 },
+      ] {
+        var numbers = sorted
+        numbers[position] = replacement(numbers[position])
+        let expected = Self.plainScan(numbers)
+        let writer = try FullSnapshotWriter(sink: MemoryBlobSink(), version: 1)
+        var thrown: BlobError?
+        do {
+          try numbers.withUnsafeBufferPointer { try writer.appendBlocking(contentsOf: $0) }
+        } catch let error as BlobError {
+          thrown = error
+        }
+        #expect(thrown == expected, "position \(position), value \(numbers[position])")
+      }
+    }
+  }
+}

@@ -116,6 +116,9 @@ final class _NumberSectionWriter {
     }
     var blockStart = next &- pending
     var streak = self.streak
+    // The run's state in locals (stored back before anything reads it).
+    var runFirst = self.runFirst
+    var runCount = self.runCount
     while next < total {
       let value = values[next]
       if runCount > 0 {
@@ -124,7 +127,9 @@ final class _NumberSectionWriter {
           next &+= 1
           continue
         }
+        self.runCount = runCount
         try _emitRun()
+        runCount = 0
         blockStart = next
         streak = 1
         next &+= 1
@@ -132,9 +137,10 @@ final class _NumberSectionWriter {
       }
       let held = next &- blockStart
       if held > 0 {
+        let previous = values[next &- 1]
         if held == BlobLimits.maxBlockEntries
           || (held >= _NumberSectionWriter.minimumEntriesBeforeCut
-            && _gapCuts(value: value, first: values[blockStart], last: values[next &- 1], count: held))
+            && _bulkGapCuts(value: value, first: values[blockStart], last: previous, count: held))
         {
           try _emitBlock(values + blockStart, count: held)
           blockStart = next
@@ -142,7 +148,7 @@ final class _NumberSectionWriter {
           next &+= 1
           continue
         }
-        streak = value == values[next &- 1] &+ 1 ? streak &+ 1 : 1
+        streak = value == previous &+ 1 ? streak &+ 1 : 1
       } else {
         streak = 1
       }
@@ -152,11 +158,14 @@ final class _NumberSectionWriter {
         if runStart > blockStart { try _emitBlock(values + blockStart, count: runStart &- blockStart) }
         runFirst = values[runStart]
         runCount = UInt64(streak)
+        self.runFirst = runFirst
+        self.runCount = runCount
         runLabel = 0
         streak = 0
         blockStart = next
       }
     }
+    self.runCount = runCount
     if runCount > 0 {
       _clearPending()
     } else {
@@ -171,19 +180,31 @@ final class _NumberSectionWriter {
   /// Throws unless `numbers` are in range, strictly ascending and may follow
   /// the numbers appended so far. Reports the first offending number.
   func check(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
-    guard let first = numbers.first else { return }
+    guard let first = numbers.first, let base = numbers.baseAddress else { return }
     try check(first)
-    var previous = first
+    // Ascending order and the upper bound (the lower bound follows from
+    // order once `first >= 1`), a block at a time without a branch: the
+    // sign bit of `number - previous - 1` is set when a number does not
+    // rise (both at least 1), that of `number + 1` when it is Int64.max,
+    // the one number above the largest; a block with either is searched.
     var bad = -1
-    for index in 1..<numbers.count {
-      let number = numbers[index]
-      // Ascending order and the upper bound; the lower bound follows from
-      // order once `first >= 1`.
-      if number <= previous || number > BlobLimits.maxNumber {
-        bad = index
-        break
+    var start = 1
+    while start < numbers.count, bad < 0 {
+      let end = min(numbers.count, start &+ 1024)
+      var flags: Int64 = 0
+      var previous = base[start &- 1]
+      for index in start..<end {
+        let number = base[index]
+        flags |= (number &- previous &- 1) | (number &+ 1)
+        previous = number
       }
-      previous = number
+      if flags < 0 {
+        for index in start..<end where base[index] <= base[index &- 1] || base[index] > BlobLimits.maxNumber {
+          bad = index
+          break
+        }
+      }
+      start = end
     }
     guard bad >= 0 else { return }
     let number = numbers[bad]
@@ -286,6 +307,16 @@ final class _NumberSectionWriter {
     let jump = (value &- last) / _NumberSectionWriter.gapCutFactor
     let (product, overflow) = jump.multipliedReportingOverflow(by: UInt64(count &- 1))
     return overflow || last &- first < product
+  }
+
+  /// ``_gapCuts(value:first:last:count:)`` with a cheap test first: a jump
+  /// of no more than a 2048th of the block's span cannot cut a block of at
+  /// most 2048 entries, which settles all but a block's first few entries
+  /// without the multiplication.
+  @inline(__always)
+  private func _bulkGapCuts(value: UInt64, first: UInt64, last: UInt64, count: Int) -> Bool {
+    if (value &- last) / _NumberSectionWriter.gapCutFactor <= (last &- first) >> 11 { return false }
+    return _gapCuts(value: value, first: first, last: last, count: count)
   }
 
   private func _clearPending() {
