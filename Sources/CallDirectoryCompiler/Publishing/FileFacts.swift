@@ -3,25 +3,32 @@ import CalldirSystem
 
 /// What the catalog records of a file: its size, modification time and
 /// CRC-32C (`crc32c:<8 hex digits>`; the blobs carry their own SHA-256
-/// content digests).
+/// content digests), and, when asked for, the SHA-256 of its bytes, which
+/// the manifest lists.
 struct FileFacts: Sendable, Hashable {
   var bytes: Int64
   var modifiedAt: String
   var checksum: String
+  /// The SHA-256 of the file's bytes (hex), when computed.
+  var sha256: String? = nil
 
-  /// Reads `path` front to back to checksum it.
-  static func of(_ path: String) throws(StoreError) -> FileFacts {
+  /// Reads `path` front to back to checksum it, and to hash it when
+  /// `withSHA256` (one read for both).
+  static func of(_ path: String, withSHA256: Bool = false) throws(StoreError) -> FileFacts {
     do {
       let input = try ChunkedInput(.path(path))
       var crc = CRC32C()
+      var sha = withSHA256 ? SHA256() : nil
       while !input.isEOF {
         try input.refill(keepingFrom: input.end)
-        crc.update(UnsafeRawBufferPointer(start: input.base, count: input.end))
+        let chunk = UnsafeRawBufferPointer(start: input.base, count: input.end)
+        crc.update(chunk)
+        sha?.update(chunk)
       }
       let status = try FileSystem.status(path)
       return FileFacts(
         bytes: Int64(input.bytesRead), modifiedAt: UTCTime.iso8601(status.modificationTime),
-        checksum: checksumText(crc.value))
+        checksum: checksumText(crc.value), sha256: sha.flatMap { ContentDigest(bytes: $0.finalize())?.hex })
     } catch {
       throw .file(error)
     }

@@ -8,9 +8,12 @@ import Sodium
 /// of every publish, atomic, from what the catalog recorded. Each file the
 /// manifest names is read whole: its CRC-32C must be the catalog's (a file
 /// changed on disk is never signed), and its SHA-256 goes into the manifest.
+/// A file the build has just read back once written (`readBack`, by name)
+/// is not read again.
 struct ManifestPublisher {
   let store: StoreLayout
   let catalog: Catalog
+  var readBack: [String: FileFacts] = [:]
 
   /// The manifest of `record`, the latest version.
   func manifest(of record: SnapshotRecord, fullEvery: Int) throws(StoreError) -> Manifest {
@@ -83,6 +86,9 @@ struct ManifestPublisher {
 
   /// A file the manifest names, read whole and checked against the catalog.
   private func file(_ name: String, bytes: Int64, checksum: String) throws(StoreError) -> Manifest.File {
+    if let facts = readBack[name], facts.bytes == bytes, facts.checksum == checksum, let sha256 = facts.sha256 {
+      return Manifest.File(path: name, bytes: bytes, sha256: sha256)
+    }
     let path = store.path(name)
     var crc = CRC32C()
     var sha = SHA256()

@@ -185,11 +185,16 @@ public struct Publisher {
       } ?? [])
     options.progress?("writing version \(version)")
     var fullSnapshot: Swift.Result<BlobHeader, BuildError>?
-    func writeFull() {
+    // With shards, the full blob is read back for the catalog while they
+    // are still being written.
+    var fullFacts: FileFacts?
+    func writeFull(readingBack: Bool) {
       fullSnapshot = Swift.Result { () throws(BuildError) in
-        try Self.writeSnapshot(
+        let header = try Self.writeSnapshot(
           blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
           version: version, dataset: config.dataset, to: pendingPath, deferringDirectorySyncTo: pendingSyncs)
+        if readingBack { fullFacts = try? FileFacts.of(pendingPath) }
+        return header
       }
     }
     if shardBlobs.needed(for: snapshot, config: config) {
@@ -199,10 +204,10 @@ public struct Publisher {
             of: snapshot, version: version, config: config, directory: store.snapshotsDirectory,
             at: pendingLocation(for:), deferringDirectorySyncTo: pendingSyncs)
         },
-        foreground: writeFull)
+        foreground: { writeFull(readingBack: true) })
       for path in shardBlobs.paths { pending.add(path) }
     } else {
-      writeFull()
+      writeFull(readingBack: false)
     }
     guard let fullSnapshot else { throw .store(.file(FileError(operation: "write", path: pendingPath, errno: .ioError))) }
     let header = try fullSnapshot.get()
@@ -253,7 +258,13 @@ public struct Publisher {
 
     do throws(StoreError) {
       var renames: [(from: String, to: String)] = []
-      let blobFacts = try FileFacts.of(pendingPath)
+      // Without shards the manifest lists the full blob, with its SHA-256.
+      let blobFacts: FileFacts
+      if let fullFacts {
+        blobFacts = fullFacts
+      } else {
+        blobFacts = try FileFacts.of(pendingPath, withSHA256: shardBlobs.paths.isEmpty)
+      }
       if config.deltaHistory > 0 {
         let candidates = (try catalog.map { catalog throws(StoreError) in try catalog.allSnapshots() } ?? [])
           .filter { $0.prunedAt == nil }
@@ -380,7 +391,13 @@ public struct Publisher {
       }
       result.rejectsPath = store.path(rejectsName)
       result.conflictsPath = store.path(conflictsName)
-      try publishManifest(of: record, config: config, key: key, catalog: catalog, into: &result)
+      // The blobs this build wrote were read back once written: their
+      // checksums and SHA-256 serve the manifest without another read.
+      var readBack = [snapshotName: blobFacts]
+      for (index, facts) in shardBlobs.facts.enumerated() {
+        readBack[StoreLayout.snapshotName(version, shard: index + 1)] = facts
+      }
+      try publishManifest(of: record, config: config, key: key, catalog: catalog, readBack: readBack, into: &result)
       return result
     } catch {
       throw .store(error)
@@ -390,9 +407,10 @@ public struct Publisher {
   /// Writes the manifest of `record` (the latest version) and its
   /// signature, last.
   private func publishManifest(
-    of record: SnapshotRecord, config: BuildConfig, key: Ed25519.KeyPair?, catalog: Catalog, into result: inout Result
+    of record: SnapshotRecord, config: BuildConfig, key: Ed25519.KeyPair?, catalog: Catalog,
+    readBack: [String: FileFacts] = [:], into result: inout Result
   ) throws(StoreError) {
-    let publisher = ManifestPublisher(store: store, catalog: catalog)
+    let publisher = ManifestPublisher(store: store, catalog: catalog, readBack: readBack)
     try publisher.publish(try publisher.manifest(of: record, fullEvery: config.fullEvery), key: key)
     result.manifestPath = store.path(StoreLayout.manifestName)
     result.signaturePath = key == nil ? nil : store.path(StoreLayout.manifestSignatureName)
@@ -613,7 +631,7 @@ public struct Publisher {
     for (index, bounds) in shardBounds(lowers).enumerated() {
       let shard = index + 1
       let pendingPath = paths[index]
-      let facts = try FileFacts.of(pendingPath)
+      let facts = index < blobs.facts.count ? blobs.facts[index] : try FileFacts.of(pendingPath)
       let name = StoreLayout.snapshotName(version, shard: shard)
       renames.append((pendingPath, store.path(name)))
       shards.append(ShardRecord(

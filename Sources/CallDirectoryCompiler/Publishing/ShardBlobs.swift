@@ -15,6 +15,8 @@ struct ShardBlobs {
   /// also when writing failed.
   private(set) var paths: [String] = []
   private(set) var written: [ShardWriter.Written] = []
+  /// Each shard blob's facts, its SHA-256 included, read back once written.
+  private(set) var facts: [FileFacts] = []
   /// Why the shards could not be written (thrown when they are recorded).
   private(set) var failure: StoreError?
 
@@ -50,6 +52,8 @@ struct ShardBlobs {
       writer.dataset = config.dataset
       writer.deferredSyncs = deferredSyncs
       written = try writer.write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
+      // Read back here, on this core, for the catalog and the manifest.
+      facts = try paths.map { path throws(StoreError) in try FileFacts.of(path, withSHA256: true) }
       self.lowers = lowers
     } catch let error as StoreError {
       failure = error
