@@ -328,27 +328,55 @@ enum RadixSort {
   @discardableResult
   static func sortAndDeduplicate(_ values: inout [Int64]) -> Int {
     sort(&values)
-    guard values.count > 1 else { return 0 }
-    var write = 1
+    let count = values.count
+    guard count > 1 else { return 0 }
+    // Each core compacts a stretch in place; the stretches are then moved
+    // together, the first value of each dropped when the stretch before
+    // ends with it.
+    let parts = count >= parallelThreshold ? Parallel.coreCount : 1
+    let stretches = Stretches(count: count, parts: parts)
+    let kept = SharedPointer<Int>(count: parts)
+    defer { kept.deallocate() }
+    var write = 0
     values.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
-      // Branch-free: each value is written, and kept when it differs from
-      // the last kept one (repeats come at any rate, so a branch on them
-      // would be mispredicted often).
-      var last = base[0]
-      for read in 1..<buffer.count {
-        let value = base[read]
-        base[write] = value
-        // 1 when the value differs from the last, computed (a comparison
-        // here would be compiled to a branch).
-        let difference = UInt64(bitPattern: value ^ last)
-        write &+= Int(truncatingIfNeeded: (difference | (0 &- difference)) >> 63)
-        last = value
+      let shared = SharedPointer(base)
+      stretches.forEachConcurrently { part, range in
+        kept.base[part] = range.isEmpty ? 0 : compact(shared.base + range.lowerBound, count: range.count)
+      }
+      for part in 0..<parts {
+        let range = stretches.range(part)
+        var start = range.lowerBound
+        var length = kept.base[part]
+        if length > 0, write > 0, base[start] == base[write &- 1] {
+          start &+= 1
+          length &-= 1
+        }
+        if start != write { (base + write).update(from: base + start, count: length) }
+        write &+= length
       }
     }
-    let removed = values.count - write
+    let removed = count - write
     values.removeLast(removed)
     return removed
+  }
+
+  /// Removes repeats from the ascending `count` values at `base`, in place;
+  /// returns how many are left at the front.
+  private static func compact(_ base: UnsafeMutablePointer<Int64>, count: Int) -> Int {
+    var write = 1
+    var last = base[0]
+    for read in 1..<max(1, count) {
+      let value = base[read]
+      base[write] = value
+      // Kept when it differs from the last one, computed without a
+      // comparison (which would be compiled to a branch, mispredicted at
+      // every repeat).
+      let difference = UInt64(bitPattern: value ^ last)
+      write &+= Int(truncatingIfNeeded: (difference | (0 &- difference)) >> 63)
+      last = value
+    }
+    return write
   }
 }
 
@@ -368,12 +396,15 @@ private struct Stretches: Sendable {
   let count: Int
   let parts: Int
 
+  /// The indices of stretch `part`.
+  func range(_ part: Int) -> Range<Int> {
+    let length = (count + parts - 1) / parts
+    return min(count, part * length)..<min(count, (part + 1) * length)
+  }
+
   /// Runs `body` for every stretch, on as many threads as there are parts.
   func forEachConcurrently(_ body: @Sendable (_ part: Int, _ range: Range<Int>) -> Void) {
-    let length = (count + parts - 1) / parts
-    let count = self.count
-    Parallel.forEach(parts: parts) { part in
-      body(part, min(count, part * length)..<min(count, (part + 1) * length))
-    }
+    let stretches = self
+    Parallel.forEach(parts: parts) { part in body(part, stretches.range(part)) }
   }
 }

@@ -198,6 +198,23 @@ import Testing
     }
   }
 
+  /// Large inputs are compacted a stretch per core: repeats across the
+  /// stretch boundaries (and a stretch that is all one value) still go.
+  @Test func parallelDeduplicationJoinsStretches() {
+    let count = RadixSort.parallelThreshold + 4097
+    for middle in [count / 2 - 2, count / 2 - 1, count / 2, count / 2 + 1] {
+      var values = (0..<count).map { Int64(1_000 + $0 / 3) }
+      for index in (middle - 5)...(middle + 5) { values[index] = values[middle - 5] }
+      var deduplicated = values
+      let removed = RadixSort.sortAndDeduplicate(&deduplicated)
+      #expect(deduplicated == Array(Set(values)).sorted(), "middle \(middle)")
+      #expect(removed == values.count - Set(values).count)
+    }
+    var constant = [Int64](repeating: 42, count: count)
+    #expect(RadixSort.sortAndDeduplicate(&constant) == count - 1)
+    #expect(constant == [42])
+  }
+
   @Test func parallelRadixSortMatchesSortOnSkewedInputs() {
     var generator = SplitMix64(seed: 5)
     let count = 30_000
