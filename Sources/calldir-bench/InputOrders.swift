@@ -24,8 +24,8 @@ enum InputOrder: String, CaseIterable {
 
 extension Datasets {
   /// `count` E.164 numbers of four countries with numbers of different
-  /// lengths (so that text order differs from numeric order), a fifth of
-  /// them repeats of earlier ones, shuffled.
+  /// lengths, within a country too (so that text order differs from
+  /// numeric order), a fifth of them repeats of earlier ones, shuffled.
   static func numbersWithRepeats(count: Int, usOnly: Bool, seed: UInt64) -> [Int64] {
     var generator = SplitMix64(seed: seed)
     let codes = areaCodes(&generator)
@@ -42,8 +42,11 @@ extension Datasets {
         numbers.append(Int64(442_000_000_000 + generator.next(below: 100_000_000)))
       case 2:  // +41 7X XXX XX XX: 11 digits
         numbers.append(Int64(41_750_000_000 + generator.next(below: 50_000_000)))
-      default:  // +49 30 XXXXXXXX: 12 digits
-        numbers.append(Int64(493_010_000_000 + generator.next(below: 90_000_000)))
+      default:  // +49 30 XXXXXXX(X): 11 or 12 digits, as Berlin's numbers are
+        numbers.append(
+          generator.next(below: 2) == 0
+            ? Int64(49_301_000_000 + generator.next(below: 9_000_000))
+            : Int64(493_010_000_000 + generator.next(below: 90_000_000)))
       }
     }
     for _ in unique..<count { numbers.append(numbers[Int(generator.next(below: UInt64(unique)))]) }
