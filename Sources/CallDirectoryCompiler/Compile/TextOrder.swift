@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Lists sorted as text (`sort` without `-n`, most spreadsheet exports):
 /// not numerically sorted when numbers differ in length (`+4930123` <
 /// `+493012345` < `+49302` as text), but sorted within each length, since
@@ -5,48 +7,60 @@
 /// number of a length is below every longer one, so putting the lengths
 /// one after another sorts the whole list.
 enum TextOrder {
+  /// Decimal lengths of values ≥ 0: 0 (for 0) to 19.
+  static let lengths = 20
+
   /// When each length's numbers in `values` (all ≥ 0) are ascending, or
   /// each descending (a list sorted as text, either way round), sorts
   /// `values` ascending, duplicates kept, and returns true; otherwise
   /// leaves them as they are and returns false, as soon as it can tell.
+  ///
+  /// Each of `parts` stretches is first summed up on its own core (how
+  /// many values of each length, its first and last, which way they go),
+  /// then, when the stretches agree, each scatters its values straight
+  /// to their sorted places (a descending length written from its end).
   /// - Complexity: O(n), two passes.
-  static func sortIfOrderedByLength(_ values: inout [Int64]) -> Bool {
-    var counts = [Int](repeating: 0, count: 20)
-    var ascending = [Bool](repeating: true, count: 20)
-    var descending = [Bool](repeating: true, count: 20)
-    var last = [Int64](repeating: 0, count: 20)
-    let ordered = values.withUnsafeBufferPointer { buffer -> Bool in
-      for value in buffer {
-        let length = digitCount(value)
-        if counts[length] > 0 {
-          let previous = last[length]
-          if value < previous { ascending[length] = false }
-          if value > previous { descending[length] = false }
-          if !ascending[length] && !descending[length] { return false }
-        }
-        counts[length] &+= 1
-        last[length] = value
-      }
-      return true
-    }
-    guard ordered else { return false }
-    var starts = [Int](repeating: 0, count: 20)
-    var position = 0
-    for length in 0..<20 {
-      starts[length] = position
-      position += counts[length]
-    }
+  static func sortIfOrderedByLength(_ values: inout [Int64], parts requestedParts: Int? = nil) -> Bool {
     let count = values.count
-    let sorted = [Int64](unsafeUninitializedCapacity: count) { out, initialized in
-      var next = starts
-      for value in values {
-        let length = digitCount(value)
-        out[next[length]] = value
-        next[length] &+= 1
+    let parts = max(1, min(count / 64, requestedParts ?? (count >= RadixSort.parallelThreshold ? Parallel.coreCount : 1)))
+    let stretches = Stretches(count: count, parts: parts)
+    let summaries = SharedPointer<StretchSummary>(count: parts)
+    defer {
+      summaries.base.deinitialize(count: parts)
+      summaries.deallocate()
+    }
+    values.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let input = SharedPointer(UnsafeMutablePointer(mutating: base))
+      stretches.forEachConcurrently { part, range in
+        (summaries.base + part).initialize(to: StretchSummary(input.base + range.lowerBound, count: range.count))
       }
-      for length in 0..<20 where !ascending[length] {
-        var run = UnsafeMutableBufferPointer(rebasing: out[starts[length]..<(starts[length] + counts[length])])
-        run.reverse()
+    }
+    guard let plan = ScatterPlan(summaries.base, parts: parts) else { return false }
+    let positions = SharedPointer<Int>(count: parts * lengths)
+    let directions = SharedPointer<Int>(count: lengths)
+    defer {
+      positions.deallocate()
+      directions.deallocate()
+    }
+    plan.write(positions: positions.base, directions: directions.base, summaries: summaries.base, parts: parts)
+    let sorted = [Int64](unsafeUninitializedCapacity: count) { out, initialized in
+      guard let outBase = out.baseAddress else { return }
+      let output = SharedPointer(outBase)
+      values.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        let input = SharedPointer(UnsafeMutablePointer(mutating: base))
+        stretches.forEachConcurrently { part, range in
+          let next = positions.base + part * lengths
+          let step = directions.base
+          let powers = PowersOfTen()
+          for index in range {
+            let value = input.base[index]
+            let length = powers.digitCount(value)
+            output.base[next[length]] = value
+            next[length] &+= step[length]
+          }
+        }
       }
       initialized = count
     }
@@ -56,15 +70,160 @@ enum TextOrder {
 
   /// The decimal digits of `value` (≥ 0; 0 for 0).
   @inline(__always)
-  static func digitCount(_ value: Int64) -> Int {
-    let bits = 64 &- value.leadingZeroBitCount
-    let estimate = (bits &* 1233) &>> 12
-    return estimate &+ (value >= powersOfTen[estimate] ? 1 : 0)
+  static func digitCount(_ value: Int64) -> Int { PowersOfTen().digitCount(value) }
+
+  /// Numbers this long or longer have no text key: a list holding one is
+  /// never taken for text order (the radix passes sort it).
+  static let keyedLengths = 18
+
+  /// A key of `value` (≥ 0, of `length` digits, fewer than
+  /// ``keyedLengths``) that orders as its digits do as text: the digits
+  /// padded with zeros to 17, times 32, plus their count (a prefix sorts
+  /// before the longer number); below 2^62.
+  @inline(__always)
+  static func key(_ value: Int64, length: Int, _ powers: PowersOfTen) -> Int64 {
+    (value &* powers.power(keyedLengths &- 1 &- length)) &<< 5 | Int64(length)
+  }
+}
+
+/// Powers of ten 10^0…10^18 (and Int64.max past them) behind a plain
+/// pointer: what telling a value's decimal length needs, without a global
+/// array's checks in a hot loop. Copy it into a local before the loop.
+struct PowersOfTen {
+  private nonisolated(unsafe) static let shared: UnsafeMutablePointer<Int64> = {
+    let table = UnsafeMutablePointer<Int64>.allocate(capacity: 20)
+    var power: Int64 = 1
+    for exponent in 0..<19 {
+      table[exponent] = power
+      power = power &* 10
+    }
+    table[19] = .max
+    return table
+  }()
+
+  private let table = UnsafePointer(shared)
+
+  /// 10^`exponent` (0…18).
+  @inline(__always)
+  func power(_ exponent: Int) -> Int64 {
+    table[exponent]
   }
 
-  private static let powersOfTen: [Int64] = (0..<19).map { exponent in
-    var power: Int64 = 1
-    for _ in 0..<exponent { power *= 10 }
-    return power
+  /// The decimal digits of `value` (≥ 0; 0 for 0): log10 estimated from
+  /// the bit length (bits · 1233 / 4096), then corrected by one compare.
+  @inline(__always)
+  func digitCount(_ value: Int64) -> Int {
+    let bits = 64 &- value.leadingZeroBitCount
+    let estimate = (bits &* 1233) &>> 12
+    return estimate &+ (value >= power(estimate) ? 1 : 0)
+  }
+}
+
+/// What one stretch holds: how many values of each decimal length, and
+/// the text keys (``TextOrder/key(_:length:_:)``) of its first and last values and
+/// whether they rise or fall anywhere in between.
+private struct StretchSummary {
+  var counts = [Int](repeating: 0, count: TextOrder.lengths)
+  var firstKey: Int64 = 0
+  var lastKey: Int64 = 0
+  var rises = false
+  var falls = false
+
+  /// Sums up `count` (> 0) values from `start`, stopping early (rising and
+  /// falling) as soon as a block of them shows neither order.
+  init(_ start: UnsafePointer<Int64>, count: Int) {
+    // Four tallies taken in turn, so that a value's count does not wait
+    // for the one before it when both have the same length.
+    let lengths = TextOrder.lengths
+    let tallies = UnsafeMutablePointer<Int>.allocate(capacity: 4 * lengths)
+    defer { tallies.deallocate() }
+    tallies.initialize(repeating: 0, count: 4 * lengths)
+    let powers = PowersOfTen()
+    var rises: UInt64 = 0
+    var falls: UInt64 = 0
+    var previous: Int64 = 0
+    var index = 0
+    scan: while index < count {
+      let end = min(count, index &+ 1024)
+      while index < end {
+        let value = start[index]
+        let length = powers.digitCount(value)
+        guard length < TextOrder.keyedLengths else {
+          (rises, falls) = (1 << 63, 1 << 63)
+          break scan
+        }
+        tallies[(index & 3) &* lengths &+ length] &+= 1
+        let key = TextOrder.key(value, length: length, powers)
+        if index == 0 { (firstKey, previous) = (key, key) }
+        // The signs of the step either way, without a branch.
+        let step = key &- previous
+        falls |= UInt64(bitPattern: step)
+        rises |= UInt64(bitPattern: 0 &- step)
+        previous = key
+        index &+= 1
+      }
+      if rises >> 63 != 0 && falls >> 63 != 0 { break }
+    }
+    for length in 0..<lengths {
+      counts[length] = tallies[length] + tallies[lengths + length] + tallies[2 * lengths + length]
+        + tallies[3 * lengths + length]
+    }
+    lastKey = previous
+    self.rises = rises >> 63 != 0
+    self.falls = falls >> 63 != 0
+  }
+}
+
+/// Where each stretch's values of each length go, when the stretches
+/// together are in text order one way.
+private struct ScatterPlan {
+  /// The values are in descending text order (written from the end).
+  let isFalling: Bool
+  /// Where each length's values start in the sorted output.
+  let starts: [Int]
+
+  /// The plan for stretches summed up in `summaries`, or nil when their
+  /// keys rise and fall (within a stretch or across two).
+  init?(_ summaries: UnsafePointer<StretchSummary>, parts: Int) {
+    var rises = false
+    var falls = false
+    var totals = [Int](repeating: 0, count: TextOrder.lengths)
+    for part in 0..<parts {
+      let summary = summaries[part]
+      rises = rises || summary.rises
+      falls = falls || summary.falls
+      if part > 0 {
+        let previous = summaries[part - 1].lastKey
+        rises = rises || summary.firstKey > previous
+        falls = falls || summary.firstKey < previous
+      }
+      for length in 0..<TextOrder.lengths { totals[length] += summary.counts[length] }
+    }
+    guard !(rises && falls) else { return nil }
+    isFalling = falls
+    var running = 0
+    starts = totals.map { total in
+      defer { running += total }
+      return running
+    }
+  }
+
+  /// Fills `positions` (`parts` × lengths: where part p writes its first
+  /// value of each length) and `directions` (+1 or -1 per length).
+  func write(
+    positions: UnsafeMutablePointer<Int>, directions: UnsafeMutablePointer<Int>,
+    summaries: UnsafePointer<StretchSummary>, parts: Int
+  ) {
+    for length in 0..<TextOrder.lengths {
+      directions[length] = isFalling ? -1 : 1
+      var total = 0
+      for part in 0..<parts { total += summaries[part].counts[length] }
+      var done = 0
+      for part in 0..<parts {
+        positions[part * TextOrder.lengths + length] =
+          isFalling ? starts[length] + total - 1 - done : starts[length] + done
+        done += summaries[part].counts[length]
+      }
+    }
   }
 }

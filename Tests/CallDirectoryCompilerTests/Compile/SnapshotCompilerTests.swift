@@ -172,7 +172,25 @@ import Testing
       #expect(sorted == Array(Set(values)).sorted())
       #expect(removed == values.count - Set(values).count)
     }
-    for value: Int64 in [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, Int64.max] {
+    // Cut into stretches on several cores: each length ordered within
+    // every stretch but one turned round in the second half is no text order.
+    let unique = Array(Set(values)).sorted()
+    for parts in [2, 3, 7] {
+      for shape in [asText, Array(asText.reversed())] {
+        var sorted = shape
+        #expect(TextOrder.sortIfOrderedByLength(&sorted, parts: parts))
+        #expect(sorted == values.sorted())
+      }
+      var halves = Array(asText[..<(asText.count / 2)]) + asText[(asText.count / 2)...].reversed()
+      #expect(!TextOrder.sortIfOrderedByLength(&halves, parts: parts))
+      // A number too long for a text key: sorted by the radix passes.
+      var tooLong = asText + [1_000_000_000_000_000_000]
+      #expect(!TextOrder.sortIfOrderedByLength(&tooLong, parts: parts))
+      var sorted = asText
+      RadixSort.sort(&sorted, parts: parts)
+      #expect(Array(Set(sorted)).sorted() == unique)
+    }
+    for value: Int64 in [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, 999_999_999_999_999_999, Int64.max] {
       #expect(TextOrder.digitCount(value) == (value == 0 ? 0 : String(value).count))
     }
   }
