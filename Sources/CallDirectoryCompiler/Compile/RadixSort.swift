@@ -83,17 +83,25 @@ enum RadixSort {
   /// From this many values on, ``sortInBuckets(_:parts:)`` sorts.
   static let bucketThreshold = 1 << 16
 
-  /// How many of the top differing bits pick a value's bucket: 256
-  /// buckets, whose write positions stay in the cache and the TLB while
-  /// values are scattered, and hold ~40k values each for 10M numbers.
-  static let bucketBits = 8
+  /// How many of the top differing bits pick a value's cell: 2^16 cells,
+  /// counted in the cache, then joined into buckets of about
+  /// ``bucketGoal`` values each, so that numbers crowding into a few
+  /// countries' ranges still spread over many buckets.
+  static let cellBits = 16
+
+  /// About how many values a bucket gathers (its cells permitting): few
+  /// enough to be sorted in the cache, many enough that the buckets' write
+  /// positions stay in the cache and the TLB while values are scattered.
+  static let bucketGoal = 1 << 15
 
   /// Sorts a large `values` (all ≥ 0) in two passes over memory and the
-  /// rest in cache: the values are counted and scattered, a stretch per
-  /// core, into 2^8 buckets by their top 8 differing bits; then each
-  /// bucket is sorted by its remaining differing bytes where it sits, the
-  /// buckets shared among the cores by size. (A least-significant-digit sort of the whole array
-  /// goes over memory twice per byte, five bytes for phone numbers.)
+  /// rest in cache: the values' top 16 differing bits are counted, a
+  /// stretch per core; adjacent cells are joined into buckets of about
+  /// ``bucketGoal`` values; the values are scattered into the buckets;
+  /// then each bucket is sorted by its remaining differing bytes where it
+  /// sits, the buckets shared among the cores by size. (A
+  /// least-significant-digit sort of the whole array goes over memory
+  /// twice per byte, five bytes for phone numbers.)
   private static func sortInBuckets(_ values: inout [Int64], parts: Int) {
     let count = values.count
     var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
@@ -106,36 +114,59 @@ enum RadixSort {
         let bits = differingBits(source, stretches)
         guard bits != 0 else { return }  // every value is the same
         let highest = 63 - bits.leadingZeroBitCount
-        let topBits = min(bucketBits, highest + 1)
+        let topBits = min(cellBits, highest + 1)
         let shift = UInt64(highest + 1 - topBits)
-        let buckets = 1 << topBits
-        let mask = UInt64(buckets - 1)
-        let counts = SharedPointer<Int>(count: parts * buckets)
-        defer { counts.deallocate() }
+        let cells = 1 << topBits
+        let mask = UInt64(cells - 1)
+        let cellCounts = SharedPointer<Int>(count: parts * cells)
+        defer { cellCounts.deallocate() }
         stretches.forEachConcurrently { part, range in
-          let histogram = counts.base + part * buckets
-          histogram.initialize(repeating: 0, count: buckets)
+          let histogram = cellCounts.base + part * cells
+          histogram.initialize(repeating: 0, count: cells)
           for index in range { histogram[Int((UInt64(bitPattern: source.base[index]) >> shift) & mask)] &+= 1 }
         }
+        // Adjacent cells joined into buckets of about the goal's size.
+        let bucketOfCell = SharedPointer<Int32>(count: cells)
+        defer { bucketOfCell.deallocate() }
+        var bucketSizes: [Int] = [0]
+        for cell in 0..<cells {
+          var size = 0
+          for part in 0..<parts { size += cellCounts.base[part * cells + cell] }
+          if bucketSizes[bucketSizes.count - 1] > 0 && bucketSizes[bucketSizes.count - 1] + size > bucketGoal {
+            bucketSizes.append(0)
+          }
+          bucketSizes[bucketSizes.count - 1] += size
+          bucketOfCell.base[cell] = Int32(bucketSizes.count - 1)
+        }
+        let buckets = bucketSizes.count
         // Part p's first slot in bucket b; and where each bucket starts.
+        let positions = SharedPointer<Int>(count: parts * buckets)
+        defer { positions.deallocate() }
+        positions.base.initialize(repeating: 0, count: parts * buckets)
+        for part in 0..<parts {
+          for cell in 0..<cells {
+            positions.base[part * buckets + Int(bucketOfCell.base[cell])] += cellCounts.base[part * cells + cell]
+          }
+        }
         var starts = [Int](repeating: 0, count: buckets + 1)
         var running = 0
         for bucket in 0..<buckets {
           starts[bucket] = running
           for part in 0..<parts {
-            let size = counts.base[part * buckets + bucket]
-            counts.base[part * buckets + bucket] = running
+            let size = positions.base[part * buckets + bucket]
+            positions.base[part * buckets + bucket] = running
             running += size
           }
         }
         starts[buckets] = running
         stretches.forEachConcurrently { part, range in
-          let positions = counts.base + part * buckets
+          let next = positions.base + part * buckets
+          let bucketOf = bucketOfCell.base
           for index in range {
             let value = source.base[index]
-            let bucket = Int((UInt64(bitPattern: value) >> shift) & mask)
-            target.base[positions[bucket]] = value
-            positions[bucket] &+= 1
+            let bucket = Int(bucketOf[Int((UInt64(bitPattern: value) >> shift) & mask)])
+            target.base[next[bucket]] = value
+            next[bucket] &+= 1
           }
         }
         // Buckets in `parts` groups of about equal size, each sorted from
@@ -149,7 +180,7 @@ enum RadixSort {
         }
         let groupEnds = ends
         let bucketStarts = starts
-        let lowMask = (UInt64(1) << shift) &- 1
+        let lowMask = highest == 63 ? UInt64.max : (UInt64(1) << UInt64(highest + 1)) &- 1
         Parallel.forEach(parts: parts) { group in
           for bucket in (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group] {
             let start = bucketStarts[bucket]

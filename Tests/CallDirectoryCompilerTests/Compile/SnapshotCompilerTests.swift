@@ -196,7 +196,8 @@ import Testing
   }
 
   /// Large inputs go through the buckets of the top bits: uniform, skewed
-  /// into one bucket, few distinct values, and with bytes alike below the top.
+  /// into one cell, few distinct values, with bytes alike below the top,
+  /// and at both ends of the range.
   @Test func bucketedRadixSortMatchesSort() {
     var generator = SplitMix64(seed: 8)
     let count = RadixSort.bucketThreshold * 3
@@ -206,6 +207,7 @@ import Testing
       (0..<count).map { _ in Int64(generator.next(below: 3)) * 1_000_000_007 },
       (0..<count).map { _ in Int64(generator.next(below: 1 << 12)) << 30 | 0x1234 },
       (0..<count).map { _ in 7 + Int64(generator.next(below: 2000)) },
+      (0..<count).map { index in index % 2 == 0 ? Int64.max - Int64(generator.next(below: 1 << 20)) : Int64(index) },
     ]
     for values in shapes {
       for parts in [1, 2, 3] {
