@@ -95,9 +95,11 @@ final class _NormalizeJob: @unchecked Sendable {
     var classifier = IncrementalClassifier(plan: normalizer.plan)
     let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
     defer { digitWords.deallocate() }
-    // The last calling code's verdict table (lists are mostly of one code).
-    var lookupCode = -1
-    var lookup: VerdictLookup? = nil
+    // Each calling code's verdict table once found (lists are mostly of
+    // one code, some of a few taking turns).
+    let lookups = UnsafeMutablePointer<VerdictLookup?>.allocate(capacity: 1000)
+    lookups.initialize(repeating: nil, count: 1000)
+    defer { lookups.deallocate() }
     var start = 0
     while start < count {
       let line = Self.line(in: base, from: &start, count: count)
@@ -105,9 +107,11 @@ final class _NormalizeJob: @unchecked Sendable {
       if number >= 0 {
         let split = ExactE164Split(words: digitWords)
         let code = split.callingCode
-        if code != lookupCode || lookup == nil {
+        let cached = code > 0 && code < 1000
+        var lookup = cached ? lookups[code] : nil
+        if lookup == nil {
           lookup = classifier.verdictLookup(callingCode: code)
-          lookupCode = code
+          if cached { lookups[code] = lookup }
         }
         var verdict = lookup?.word(split.nationalNumber) ?? 0
         if verdict != 0 && !json {
