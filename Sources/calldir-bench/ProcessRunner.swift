@@ -67,8 +67,27 @@ enum ProcessRunner {
       guard run.status == expectStatus else { throw BenchError.failed(arguments.joined(separator: " "), run.status) }
       runs.append(run)
     }
+    return middle(runs)
+  }
+
+  /// The median time of `runs` (at least one) with their highest peak RSS.
+  private static func middle(_ runs: [Measurement]) -> Measurement {
     let times = runs.map(\.seconds).sorted()
     return Measurement(seconds: times[times.count / 2], peakBytes: runs.map(\.peakBytes).max() ?? 0, status: 0)
+  }
+
+  /// The medians of `count` runs each of `first` and `second`, run in
+  /// turns so that both see the machine alike.
+  static func medians(_ count: Int, _ first: [String], _ second: [String], stdin: String? = nil) throws -> (
+    Measurement, Measurement
+  ) {
+    var firstRuns: [Measurement] = []
+    var secondRuns: [Measurement] = []
+    for _ in 0..<count {
+      firstRuns.append(try median(1, first, stdin: stdin))
+      secondRuns.append(try median(1, second, stdin: stdin))
+    }
+    return (middle(firstRuns), middle(secondRuns))
   }
 
   /// Whether a program can be found in PATH.

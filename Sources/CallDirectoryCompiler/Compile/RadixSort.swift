@@ -35,7 +35,10 @@ enum RadixSort {
       sortInBuckets(&values, parts: parts)
       return
     }
-    var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    var scratch = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+      buffer.baseAddress.map { HugePages.advise($0, byteCount: count * MemoryLayout<Int64>.stride) }
+      initialized = count
+    }
     let counts = SharedPointer<Int>(count: parts * 256)
     defer { counts.deallocate() }
     var inScratch = false
@@ -104,7 +107,10 @@ enum RadixSort {
   /// twice per byte, five bytes for phone numbers.)
   private static func sortInBuckets(_ values: inout [Int64], parts: Int) {
     let count = values.count
-    var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    var scratch = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+      buffer.baseAddress.map { HugePages.advise($0, byteCount: count * MemoryLayout<Int64>.stride) }
+      initialized = count
+    }
     values.withUnsafeMutableBufferPointer { values in
       scratch.withUnsafeMutableBufferPointer { scratch in
         guard let valuesBase = values.baseAddress, let scratchBase = scratch.baseAddress else { return }
