@@ -83,7 +83,8 @@ import Testing
       if ranges, turn % 3 == 2, let first = chunk.first, let last = chunk.last, last - first == Int64(chunk.count - 1) {
         try writer.appendBlocking(first...last)
       } else {
-        try chunk.withUnsafeBufferPointer { try writer.appendBlocking(contentsOf: $0) }
+        // A copy of its own: the writer may not read past the chunk it is given.
+        try Array(chunk).withUnsafeBufferPointer { try writer.appendBlocking(contentsOf: $0) }
       }
       start = end
       turn += 1

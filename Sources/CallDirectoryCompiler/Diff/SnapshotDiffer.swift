@@ -82,14 +82,18 @@ public enum SnapshotDiffer {
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
       dataset: new.header.dataset)
     let blockingAdds = _RangeBuffer()
+    var removes = _BlockingFeed(writer: writer, adds: false)
     try BlockingMerge.merge(
       old, new,
       onlyInOld: { (range) throws(BlobError) in
-        try writer.appendBlockingRemove(range)
+        try removes.append(range)
         summary.blockingRemoved += Int(range.count)
       },
       onlyInNew: { range in blockingAdds.append(range.lowerBound, range.upperBound) })
-    for add in blockingAdds.ranges { try writer.appendBlockingAdd(add) }
+    try removes.flush()
+    var adds = _BlockingFeed(writer: writer, adds: true)
+    for add in blockingAdds.ranges { try adds.append(add) }
+    try adds.flush()
     summary.blockingAdded = blockingAdds.numbers
     for remove in identificationRemoves.ranges { try writer.appendIdentificationRemove(remove.range) }
     for add in identificationAdds.ranges {
@@ -154,5 +158,44 @@ struct RangeList {
     } else {
       ranges.append((range, label))
     }
+  }
+}
+
+/// One blocking section of a delta as the differ feeds it, in order: lone
+/// numbers (most changes of a scattered list) gathered and appended a
+/// batch at a time, longer ranges appended as ranges. The same bytes as
+/// appending each range on its own.
+private struct _BlockingFeed {
+  let writer: DeltaWriter
+  /// The adds section, else the removes.
+  let adds: Bool
+  private var batch: [Int64] = []
+
+  static let batchSize = 4096
+
+  init(writer: DeltaWriter, adds: Bool) {
+    self.writer = writer
+    self.adds = adds
+    batch.reserveCapacity(Self.batchSize)
+  }
+
+  mutating func append(_ range: ClosedRange<Int64>) throws(BlobError) {
+    if range.lowerBound == range.upperBound {
+      batch.append(range.lowerBound)
+      if batch.count == Self.batchSize { try flush() }
+      return
+    }
+    try flush()
+    if adds { try writer.appendBlockingAdd(range) } else { try writer.appendBlockingRemove(range) }
+  }
+
+  /// Appends the numbers gathered so far.
+  mutating func flush() throws(BlobError) {
+    guard !batch.isEmpty else { return }
+    let (writer, adds) = (self.writer, self.adds)
+    try batch.withUnsafeBufferPointer { (numbers) throws(BlobError) in
+      if adds { try writer.appendBlockingAdds(contentsOf: numbers) } else { try writer.appendBlockingRemoves(contentsOf: numbers) }
+    }
+    batch.removeAll(keepingCapacity: true)
   }
 }

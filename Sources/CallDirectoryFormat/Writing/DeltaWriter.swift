@@ -79,6 +79,20 @@ public final class DeltaWriter {
     try _append(.blockingAdds, range)
   }
 
+  /// Appends blocking numbers to remove, strictly ascending: the same bytes
+  /// as appending them one at a time, without the per-number overhead.
+  /// The whole buffer is checked first; on a check error nothing is appended.
+  public func appendBlockingRemoves(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
+    try _append(.blockingRemoves, contentsOf: numbers)
+  }
+
+  /// Appends blocking numbers to add, strictly ascending: the same bytes
+  /// as appending them one at a time, without the per-number overhead.
+  /// The whole buffer is checked first; on a check error nothing is appended.
+  public func appendBlockingAdds(contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
+    try _append(.blockingAdds, contentsOf: numbers)
+  }
+
   /// Appends the next identification number to remove.
   public func appendIdentificationRemove(_ number: Int64) throws(BlobError) {
     try _append(.identificationRemoves, number)
@@ -125,6 +139,14 @@ public final class DeltaWriter {
       let writer = try core.section(section)
       try writer.check(number)
       try writer.append(number, label: 0)
+    }
+  }
+
+  private func _append(_ section: BlobSection, contentsOf numbers: UnsafeBufferPointer<Int64>) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
+      let writer = try core.section(section)
+      try writer.check(contentsOf: numbers)
+      try writer.append(contentsOf: numbers)
     }
   }
 

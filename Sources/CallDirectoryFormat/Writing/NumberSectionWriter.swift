@@ -109,10 +109,17 @@ final class _NumberSectionWriter {
     // Numbers pending from an earlier call are in `values`: go number by
     // number until they have gone out in a block of their own (or into a
     // run), so that what is pending is always a stretch of this buffer.
+    // (Until then, some pending numbers may come from the earlier call: a
+    // buffer too short to send them out is added whole, one by one.)
     let emitted = blocksEmitted
-    while next < total, pending > 0, blocksEmitted == emitted {
+    while next < total, pending > 0, blocksEmitted == emitted || pending > next {
       try _add(values[next], 0)
       next &+= 1
+    }
+    if pending > next {
+      count += UInt64(total)
+      lastAppended = last
+      return
     }
     var blockStart = next &- pending
     var streak = self.streak
