@@ -67,7 +67,6 @@ struct NumberCollector {
     let needed = numbers.count + incoming.count
     if let limit, needed > numbers.capacity {
       numbers.reserveCapacity(min(max(numbers.capacity * 2, needed), max(needed, limit + incoming.count)))
-      numbers.adviseHugePages()
     }
     numbers.append(contentsOf: incoming)
     sources[sources.count - 1].added += incoming.count
@@ -79,10 +78,7 @@ struct NumberCollector {
   /// into ever larger buffers, each faulted in afresh, as it is read.
   mutating func reserve(_ count: Int, limit: Int?) {
     let wanted = numbers.count + min(count, limit ?? NumberCollector.reservationCeiling)
-    if wanted > numbers.capacity {
-      numbers.reserveCapacity(wanted)
-      numbers.adviseHugePages()
-    }
+    if wanted > numbers.capacity { numbers.reserveCapacity(wanted) }
   }
 
   /// The most numbers reserved ahead without a spill limit (512 MiB).

@@ -35,10 +35,7 @@ enum RadixSort {
       sortInBuckets(&values, parts: parts)
       return
     }
-    var scratch = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-      buffer.baseAddress.map { HugePages.advise($0, byteCount: count * MemoryLayout<Int64>.stride) }
-      initialized = count
-    }
+    var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     let counts = SharedPointer<Int>(count: parts * 256)
     defer { counts.deallocate() }
     var inScratch = false
@@ -107,10 +104,7 @@ enum RadixSort {
   /// twice per byte, five bytes for phone numbers.)
   private static func sortInBuckets(_ values: inout [Int64], parts: Int) {
     let count = values.count
-    var scratch = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-      buffer.baseAddress.map { HugePages.advise($0, byteCount: count * MemoryLayout<Int64>.stride) }
-      initialized = count
-    }
+    var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     values.withUnsafeMutableBufferPointer { values in
       scratch.withUnsafeMutableBufferPointer { scratch in
         guard let valuesBase = values.baseAddress, let scratchBase = scratch.baseAddress else { return }

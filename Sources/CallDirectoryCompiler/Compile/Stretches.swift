@@ -28,15 +28,3 @@ struct Stretches: Sendable {
     Parallel.forEach(parts: parts) { part in body(part, stretches.range(part)) }
   }
 }
-
-extension Array where Element == Int64 {
-  /// Asks for huge pages behind this array's whole capacity (see
-  /// ``HugePages/advise(_:byteCount:)``); for a large buffer about to be filled.
-  mutating func adviseHugePages() {
-    let capacity = self.capacity
-    withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      HugePages.advise(UnsafeMutableRawPointer(base), byteCount: capacity * MemoryLayout<Int64>.stride)
-    }
-  }
-}

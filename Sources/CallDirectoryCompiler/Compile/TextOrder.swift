@@ -46,7 +46,6 @@ enum TextOrder {
     plan.write(positions: positions.base, directions: directions.base, summaries: summaries.base, parts: parts)
     let sorted = [Int64](unsafeUninitializedCapacity: count) { out, initialized in
       guard let outBase = out.baseAddress else { return }
-      HugePages.advise(outBase, byteCount: count * MemoryLayout<Int64>.stride)
       let output = SharedPointer(outBase)
       values.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
