@@ -10,15 +10,16 @@ enum TextOrder {
   /// Decimal lengths of values ≥ 0: 0 (for 0) to 19.
   static let lengths = 20
 
-  /// When each length's numbers in `values` (all ≥ 0) are ascending, or
-  /// each descending (a list sorted as text, either way round), sorts
-  /// `values` ascending, duplicates kept, and returns true; otherwise
-  /// leaves them as they are and returns false, as soon as it can tell.
+  /// When `values` (all ≥ 0) are in text order (sorted by their decimal
+  /// digits as text), ascending or descending, sorts them numerically
+  /// ascending, duplicates kept, and returns true; otherwise leaves them as
+  /// they are and returns false, as soon as it can tell.
   ///
   /// Each of `parts` stretches is first summed up on its own core (how
-  /// many values of each length, its first and last, which way they go),
-  /// then, when the stretches agree, each scatters its values straight
-  /// to their sorted places (a descending length written from its end).
+  /// many values of each length, the text keys of its first and last
+  /// values, which way they go), then, when the stretches agree, each
+  /// scatters its values straight to their sorted places (each length
+  /// written from its end when the list descends).
   /// - Complexity: O(n), two passes.
   static func sortIfOrderedByLength(_ values: inout [Int64], parts requestedParts: Int? = nil) -> Bool {
     let count = values.count
@@ -38,12 +39,9 @@ enum TextOrder {
     }
     guard let plan = ScatterPlan(summaries.base, parts: parts) else { return false }
     let positions = SharedPointer<Int>(count: parts * lengths)
-    let directions = SharedPointer<Int>(count: lengths)
-    defer {
-      positions.deallocate()
-      directions.deallocate()
-    }
-    plan.write(positions: positions.base, directions: directions.base, summaries: summaries.base, parts: parts)
+    defer { positions.deallocate() }
+    plan.write(positions: positions.base, summaries: summaries.base, parts: parts)
+    let step = plan.isFalling ? -1 : 1
     let sorted = [Int64](unsafeUninitializedCapacity: count) { out, initialized in
       guard let outBase = out.baseAddress else { return }
       let output = SharedPointer(outBase)
@@ -52,13 +50,12 @@ enum TextOrder {
         let input = SharedPointer(UnsafeMutablePointer(mutating: base))
         stretches.forEachConcurrently { part, range in
           let next = positions.base + part * lengths
-          let step = directions.base
           let powers = PowersOfTen()
           for index in range {
             let value = input.base[index]
             let length = powers.digitCount(value)
             output.base[next[length]] = value
-            next[length] &+= step[length]
+            next[length] &+= step
           }
         }
       }
@@ -123,15 +120,18 @@ struct PowersOfTen {
 /// the text keys (``TextOrder/key(_:length:_:)``) of its first and last values and
 /// whether they rise or fall anywhere in between.
 private struct StretchSummary {
+  /// How many values the stretch holds.
+  let count: Int
   var counts = [Int](repeating: 0, count: TextOrder.lengths)
   var firstKey: Int64 = 0
   var lastKey: Int64 = 0
   var rises = false
   var falls = false
 
-  /// Sums up `count` (> 0) values from `start`, stopping early (rising and
+  /// Sums up `count` values from `start`, stopping early (rising and
   /// falling) as soon as a block of them shows neither order.
   init(_ start: UnsafePointer<Int64>, count: Int) {
+    self.count = count
     // Four tallies taken in turn, so that a value's count does not wait
     // for the one before it when both have the same length.
     let lengths = TextOrder.lengths
@@ -188,15 +188,16 @@ private struct ScatterPlan {
     var rises = false
     var falls = false
     var totals = [Int](repeating: 0, count: TextOrder.lengths)
-    for part in 0..<parts {
+    var previous: Int64? = nil
+    for part in 0..<parts where summaries[part].count > 0 {
       let summary = summaries[part]
       rises = rises || summary.rises
       falls = falls || summary.falls
-      if part > 0 {
-        let previous = summaries[part - 1].lastKey
+      if let previous {
         rises = rises || summary.firstKey > previous
         falls = falls || summary.firstKey < previous
       }
+      previous = summary.lastKey
       for length in 0..<TextOrder.lengths { totals[length] += summary.counts[length] }
     }
     guard !(rises && falls) else { return nil }
@@ -209,13 +210,9 @@ private struct ScatterPlan {
   }
 
   /// Fills `positions` (`parts` × lengths: where part p writes its first
-  /// value of each length) and `directions` (+1 or -1 per length).
-  func write(
-    positions: UnsafeMutablePointer<Int>, directions: UnsafeMutablePointer<Int>,
-    summaries: UnsafePointer<StretchSummary>, parts: Int
-  ) {
+  /// value of each length).
+  func write(positions: UnsafeMutablePointer<Int>, summaries: UnsafePointer<StretchSummary>, parts: Int) {
     for length in 0..<TextOrder.lengths {
-      directions[length] = isFalling ? -1 : 1
       var total = 0
       for part in 0..<parts { total += summaries[part].counts[length] }
       var done = 0
