@@ -17,10 +17,12 @@ enum RadixSort {
     // Lists often come in order already: sorted (database exports,
     // published snapshots), reversed, or sorted as text, which is sorted
     // within each number length. A pass or two instead of the radix passes.
-    switch monotony(values) {
+    let cores = Parallel.coreCount
+    let parts = max(1, min(count / 16, requestedParts ?? (count >= parallelThreshold ? cores : 1)))
+    switch monotony(values, parts: parts) {
     case .ascending: return
     case .descending:
-      values.reverse()
+      reverse(&values, parts: parts)
       return
     case .neither:
       if TextOrder.sortIfOrderedByLength(&values, parts: requestedParts) { return }
@@ -29,8 +31,6 @@ enum RadixSort {
       values.sort()
       return
     }
-    let cores = Parallel.coreCount
-    let parts = max(1, min(count / 16, requestedParts ?? (count >= parallelThreshold ? cores : 1)))
     if count >= bucketThreshold {
       sortInBuckets(&values, parts: parts)
       return
@@ -331,25 +331,54 @@ enum RadixSort {
 
   private enum Monotony { case ascending, descending, neither }
 
-  /// Whether `values` never decrease, never increase, or neither; stops at
-  /// the first pair that rules both out.
-  private static func monotony(_ values: [Int64]) -> Monotony {
+  /// Reverses `values`, each of `parts` stretches of its first half
+  /// swapped with its mirror in the second half on its own core.
+  private static func reverse(_ values: inout [Int64], parts: Int) {
+    let count = values.count
+    values.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let shared = SharedPointer(base)
+      Stretches(count: count / 2, parts: parts).forEachConcurrently { _, range in
+        for index in range { swap(&shared.base[index], &shared.base[count &- 1 &- index]) }
+      }
+    }
+  }
+
+  /// Whether `values` never decrease, never increase, or neither; each of
+  /// `parts` stretches (and the step into it) is checked on its own core,
+  /// which stops at the first block that rules both out.
+  private static func monotony(_ values: [Int64], parts: Int) -> Monotony {
     values.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return .ascending }
-      // A block at a time, the comparisons folded into two words without
-      // a branch (values are at least 0, so a difference's sign bit tells).
-      var rises: UInt64 = 0
-      var falls: UInt64 = 0
-      var index = 1
-      while index < buffer.count {
-        let end = min(buffer.count, index &+ 1024)
-        while index < end {
-          let step = base[index] &- base[index &- 1]
-          falls |= UInt64(bitPattern: step)
-          rises |= UInt64(bitPattern: 0 &- step)
-          index &+= 1
+      guard let base = buffer.baseAddress, buffer.count > 1 else { return .ascending }
+      let input = SharedPointer(UnsafeMutablePointer(mutating: base))
+      let stretches = Stretches(count: buffer.count, parts: parts)
+      // Per part: the sign bits of its steps down and up.
+      let signs = SharedPointer<UInt64>(count: 2 * parts)
+      defer { signs.deallocate() }
+      stretches.forEachConcurrently { part, range in
+        // A block at a time, the comparisons folded into two words without
+        // a branch (values are at least 0, so a difference's sign bit tells).
+        var rises: UInt64 = 0
+        var falls: UInt64 = 0
+        var index = max(1, range.lowerBound)
+        while index < range.upperBound {
+          let end = min(range.upperBound, index &+ 1024)
+          while index < end {
+            let step = input.base[index] &- input.base[index &- 1]
+            falls |= UInt64(bitPattern: step)
+            rises |= UInt64(bitPattern: 0 &- step)
+            index &+= 1
+          }
+          if falls >> 63 != 0 && rises >> 63 != 0 { break }
         }
-        if falls >> 63 != 0 && rises >> 63 != 0 { return .neither }
+        signs.base[2 * part] = falls
+        signs.base[2 * part + 1] = rises
+      }
+      var falls: UInt64 = 0
+      var rises: UInt64 = 0
+      for part in 0..<parts {
+        falls |= signs.base[2 * part]
+        rises |= signs.base[2 * part + 1]
       }
       return falls >> 63 == 0 ? .ascending : rises >> 63 == 0 ? .descending : .neither
     }

@@ -214,6 +214,12 @@ import Testing
         var sorted = values
         RadixSort.sort(&sorted, parts: parts)
         #expect(sorted == values.sorted(), "\(parts) parts")
+        // In order already, either way round (an odd count keeps a middle).
+        for ordered in [values.sorted(), values.sorted(by: >), Array(values.sorted(by: >).dropFirst())] {
+          var again = ordered
+          RadixSort.sort(&again, parts: parts)
+          #expect(again == ordered.sorted(), "\(parts) parts, \(ordered.count) in order")
+        }
       }
     }
   }
