@@ -5,9 +5,11 @@ enum RadixSort {
   /// Below this many values, one thread sorts alone.
   static let parallelThreshold = 1 << 20
 
-  /// Sorts `values` ascending (all must be ≥ 0) with a least-significant-digit
-  /// radix sort on bytes, skipping byte positions where every value agrees.
-  /// Each pass counts and scatters stretches of the input on separate cores.
+  /// Sorts `values` ascending (all must be ≥ 0). Input already in order
+  /// (either way, or as text) takes a pass or two; a large one is scattered
+  /// into buckets by its top differing bits (``sortInBuckets(_:parts:)``);
+  /// each bucket, and a small input, is sorted in the cache by the bytes
+  /// where its values differ.
   /// - Complexity: O(n · k) for k differing byte positions (at most 8).
   /// - Parameter parts: How many stretches to work on concurrently (default:
   ///   one per core for large inputs).
@@ -35,49 +37,15 @@ enum RadixSort {
       sortInBuckets(&values, parts: parts)
       return
     }
+    // Fewer values than that fit the cache: one core sorts them by the
+    // bytes where they differ.
     var scratch = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-    let counts = SharedPointer<Int>(count: parts * 256)
-    defer { counts.deallocate() }
-    var inScratch = false
     values.withUnsafeMutableBufferPointer { values in
       scratch.withUnsafeMutableBufferPointer { scratch in
-        guard let valuesBase = values.baseAddress, let scratchBase = scratch.baseAddress else { return }
-        var source = SharedPointer(valuesBase)
-        var target = SharedPointer(scratchBase)
-        let stretches = Stretches(count: count, parts: parts)
-        for byte in differingBytes(source, stretches) {
-          let shift = UInt64(byte * 8)
-          let (input, output) = (source, target)
-          stretches.forEachConcurrently { part, range in
-            let histogram = counts.base + part * 256
-            histogram.initialize(repeating: 0, count: 256)
-            for index in range { histogram[Int((UInt64(bitPattern: input.base[index]) >> shift) & 0xFF)] &+= 1 }
-          }
-          // Part p's first slot for bucket b: every value of smaller buckets,
-          // plus bucket b's values in the parts before p.
-          var running = 0
-          for bucket in 0..<256 {
-            for part in 0..<parts {
-              let size = counts.base[part * 256 + bucket]
-              counts.base[part * 256 + bucket] = running
-              running += size
-            }
-          }
-          stretches.forEachConcurrently { part, range in
-            let positions = counts.base + part * 256
-            for index in range {
-              let value = input.base[index]
-              let bucket = Int((UInt64(bitPattern: value) >> shift) & 0xFF)
-              output.base[positions[bucket]] = value
-              positions[bucket] &+= 1
-            }
-          }
-          swap(&source, &target)
-          inScratch.toggle()
-        }
+        guard let data = values.baseAddress, let spare = scratch.baseAddress else { return }
+        sortRegion(data, scratch: spare, count: count, lowMask: .max, resultInPlace: true)
       }
     }
-    if inScratch { swap(&values, &scratch) }
   }
 
   /// From this many values on, ``sortInBuckets(_:parts:)`` sorts.
@@ -321,12 +289,6 @@ enum RadixSort {
     var bits: UInt64 = 0
     for part in 0..<stretches.parts { bits |= differences.base[part] }
     return bits
-  }
-
-  /// The byte positions where not every value has the same byte.
-  private static func differingBytes(_ values: SharedPointer<Int64>, _ stretches: Stretches) -> [Int] {
-    let bits = differingBits(values, stretches)
-    return (0..<8).filter { (bits >> UInt64($0 * 8)) & 0xFF != 0 }
   }
 
   private enum Monotony { case ascending, descending, neither }

@@ -86,16 +86,13 @@ enum _BlockDecoder {
       return _eliasFanoNarrow(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
     // Hot loop: all quantities are unsigned and wrapping by construction.
-    // The i-th one of the high region (validated above) sits at bit
-    // `64 k + tz >= shift + i`, so `high = 64 k - shift + tz - i >= 0`, and
-    // every x is below 2^63, so `x - previousX` has bit 63 set exactly when
-    // the sequence goes down.
+    // The i-th one of the high region (validated above) sits at position
+    // `p >= i`, so `high = p - i >= 0`, and every x is below 2^63, so
+    // `x - previousX` has bit 63 set exactly when the sequence goes down.
     let width = UInt64(l)
     let mask: UInt64 = (1 &<< width) &- 1
-    var wordAddress = payload + startByte
-    var word = _loadWord(wordAddress, 0) & (~0 &<< UInt64(shift))
-    // `64 k - shift - i` for the word `k` being read and the entry `i`.
-    var highBase: UInt64 = 0 &- UInt64(shift)
+    var positions = _HighPositions(payload + startByte, shift: shift)
+    var entry: UInt64 = 0
     var lowPosition = 0
     var previousX: UInt64 = 0
     var descents: UInt64 = 0
@@ -103,14 +100,8 @@ enum _BlockDecoder {
     var target = out + 1
     let end = target + m
     while target < end {
-      while word == 0 {
-        wordAddress += 8
-        highBase &+= 64
-        word = _loadWord(wordAddress, 0)
-      }
-      let high = highBase &+ UInt64(word.trailingZeroBitCount)
-      word &= word &- 1
-      highBase &-= 1
+      let high = positions.next() &- entry
+      entry &+= 1
       let low = (_loadWord(payload, lowPosition &>> 3) &>> UInt64(lowPosition & 7)) & mask
       lowPosition &+= l
       let x = (high &<< width) | low
@@ -228,18 +219,11 @@ enum _BlockDecoder {
     let highStart = m &* l
     let startByte = highStart >> 3
     let shift = highStart & 7
-    var k = 0
-    var word = _loadWord(payload, startByte) & (~0 << UInt64(shift))
+    var positions = _HighPositions(payload + startByte, shift: shift)
     var previousX: UInt64 = 0
     var disorder = false
     for i in 0..<m {
-      while word == 0 {
-        k &+= 1
-        word = _loadWord(payload, startByte &+ k &* 8)
-      }
-      let position = UInt64(k &* 64 &+ word.trailingZeroBitCount)
-      word &= word &- 1
-      let high = position &- UInt64(shift) &- UInt64(i)
+      let high = positions.next() &- UInt64(i)
       let x = (high &<< UInt64(l)) | _readBits(payload, i &* l, l)
       if x < previousX { disorder = true }
       previousX = x

@@ -75,20 +75,28 @@ enum InputExtraction {
           if index == text.endIndex || extensionFrom(index) { return true }
         }
         guard index < text.endIndex else { return false }
-        let value = text[index]
-        if ScalarClasses.isDigit(value) {
-          digitCount += 1
-        } else if ScalarClasses.isValidPunctuation(value) || value == 0x2A {
-          // allowed anywhere
-        } else if ScalarClasses.isValidAlpha(value) && digitCount >= 3 {
-          // letters only after the third digit
-        } else {
+        switch bodyScalar(text[index], digitsBefore: digitCount) {
+        case .digit: digitCount += 1
+        case .allowed: break
+        case .outside:
           // Not part of the body; an extension may still start here.
           return digitCount >= 3 && extensionFrom(index)
         }
         index += 1
       }
     }
+  }
+
+  /// What a scalar is to a viable body, after `digitsBefore` digits.
+  private enum BodyScalar { case digit, allowed, outside }
+
+  @inline(__always)
+  private static func bodyScalar(_ value: UInt32, digitsBefore: Int) -> BodyScalar {
+    if ScalarClasses.isDigit(value) { return .digit }
+    // Punctuation and `*` anywhere; letters only after the third digit.
+    if ScalarClasses.isValidPunctuation(value) || value == 0x2A { return .allowed }
+    if ScalarClasses.isValidAlpha(value) && digitsBefore >= 3 { return .allowed }
+    return .outside
   }
 
   /// Whether all of `text` is a viable body: optional pluses, then digits,
@@ -100,15 +108,10 @@ enum InputExtraction {
     while index < text.endIndex && ScalarClasses.isPlus(text[index]) { index += 1 }
     var digitCount = 0
     while index < text.endIndex {
-      let value = text[index]
-      if ScalarClasses.isDigit(value) {
-        digitCount += 1
-      } else if ScalarClasses.isValidPunctuation(value) || value == 0x2A {
-        // allowed anywhere
-      } else if ScalarClasses.isValidAlpha(value) && digitCount >= 3 {
-        // letters only after the third digit
-      } else {
-        return false
+      switch bodyScalar(text[index], digitsBefore: digitCount) {
+      case .digit: digitCount += 1
+      case .allowed: break
+      case .outside: return false
       }
       index += 1
     }
