@@ -36,12 +36,86 @@ public enum Parallel {
     DispatchQueue.concurrentPerform(iterations: parts, execute: body)
   }
 
+  /// ``forEach(parts:_:)`` on this thread and threads of its own, not the
+  /// shared pool's: for work that threads of the pool wait on. (A
+  /// `forEach` nested in another runs on one thread, and a pool whose
+  /// threads are blocked adds none in time.) Each thread takes the next
+  /// part until none is left.
+  public static func forEachOnOwnThreads(parts: Int, _ body: @Sendable (_ part: Int) -> Void) {
+    let threads = min(parts, coreCount)
+    guard threads > 1 else {
+      for part in 0..<max(0, parts) { body(part) }
+      return
+    }
+    withoutActuallyEscaping(body) { body in
+      let queue = _PartQueue(parts: parts, body: body)
+      var started: [pthread_t] = []
+      for _ in 1..<threads {
+        if let thread = _startThread(draining: queue) { started.append(thread) }
+      }
+      queue.drain()
+      for thread in started { pthread_join(thread, nil) }
+    }
+  }
+
   /// The online processors (at least 1); `CALLDIR_THREADS` overrides it,
   /// for benchmarks.
   public static var coreCount: Int {
     if let text = getenv("CALLDIR_THREADS"), let count = Int(String(cString: text)), count > 0 { return min(count, 64) }
     return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
   }
+}
+
+/// Parts handed out one at a time to the threads of
+/// ``Parallel/forEachOnOwnThreads(parts:_:)``.
+private final class _PartQueue: @unchecked Sendable {
+  private var mutex = pthread_mutex_t()
+  private var next = 0
+  private let parts: Int
+  private let body: @Sendable (Int) -> Void
+
+  init(parts: Int, body: @escaping @Sendable (Int) -> Void) {
+    self.parts = parts
+    self.body = body
+    pthread_mutex_init(&mutex, nil)
+  }
+
+  deinit { pthread_mutex_destroy(&mutex) }
+
+  /// Runs parts until none is left.
+  func drain() {
+    while true {
+      pthread_mutex_lock(&mutex)
+      let part = next
+      next += 1
+      pthread_mutex_unlock(&mutex)
+      guard part < parts else { return }
+      body(part)
+    }
+  }
+}
+
+/// Starts a thread that drains `queue`; nil when none could start.
+private func _startThread(draining queue: _PartQueue) -> pthread_t? {
+  let context = Unmanaged.passRetained(queue).toOpaque()
+  #if canImport(Darwin)
+    var thread: pthread_t?
+    let status = pthread_create(&thread, nil, { raw in
+      Unmanaged<_PartQueue>.fromOpaque(raw).takeRetainedValue().drain()
+      return nil
+    }, context)
+  #else
+    var thread = pthread_t()
+    let status = pthread_create(&thread, nil, { raw in
+      if let raw { Unmanaged<_PartQueue>.fromOpaque(raw).takeRetainedValue().drain() }
+      return nil
+    }, context)
+  #endif
+  guard status == 0 else {
+    Unmanaged<_PartQueue>.fromOpaque(context).release()
+    return nil
+  }
+  return thread
 }
 
 /// A closure handed to another thread; see ``Parallel/run(background:foreground:)``.

@@ -2,18 +2,6 @@
 /// whether every continuation of a given length ends in the same match
 /// mask (then the digits after the prefix need not be read).
 extension DigitAutomaton {
-  /// The state after `prefix` (values 0–9), or ``stateCount`` (the dead
-  /// state) when the automaton stops on it.
-  func state(after prefix: [UInt8]) -> Int {
-    var state = 0
-    for digit in prefix {
-      let next = transitionTable[state &* 10 &+ Int(digit % 10)]
-      if next < 0 { return stateCount }
-      state = Int(next)
-    }
-    return state
-  }
-
   /// For each state (the dead state ``stateCount`` included): the match
   /// mask every continuation of exactly `remaining` digits ends in, or -1
   /// when the continuations end in different masks.

@@ -23,7 +23,9 @@ final class TypeDescriptionTable: @unchecked Sendable {
   /// each key's lines (built on first use).
   private let text: String?
   private let regions: [String: RegionMetadata]
-  private var lines: [String: [Substring]]? = nil
+  /// Each key's lines, as ranges of `bytes` (built on first use).
+  private var lines: [String: [Range<Int>]]? = nil
+  private var bytes: [UInt8] = []
 
   /// A table parsed before.
   init(parsed: [String: [NumberTypeDescription]]) {
@@ -46,13 +48,23 @@ final class TypeDescriptionTable: @unchecked Sendable {
 
   /// The types of the region keyed `key`, in table order.
   func descriptions(forKey key: String) -> [NumberTypeDescription] {
+    // Parsed outside the lock, so that threads compiling regions of one
+    // calling code parse side by side.
+    let keyLines: [Substring]
     pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    if let found = parsed[key] { return found }
-    guard let text else { return [] }
-    if lines == nil { lines = Self.linesByKey(text) }
+    if let found = parsed[key] {
+      pthread_mutex_unlock(&mutex)
+      return found
+    }
+    if let text, lines == nil {
+      bytes = Array(text.utf8)
+      lines = Self.linesByKey(bytes)
+    }
+    keyLines = (lines?[key] ?? []).map { Substring(String(decoding: bytes[$0], as: UTF8.self)) }
+    pthread_mutex_unlock(&mutex)
+    guard text != nil else { return [] }
     var result: [NumberTypeDescription] = []
-    for line in lines?[key] ?? [] {
+    for line in keyLines {
       guard
         let (_, description) = try? NumberingPlan.typeDescription(
           NumberingPlan.typeFields(line), line: 0, regions: regions),
@@ -60,15 +72,17 @@ final class TypeDescriptionTable: @unchecked Sendable {
       else { continue }
       result.append(description)
     }
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    if let found = parsed[key] { return found }
     parsed[key] = result
     return result
   }
 
-  /// The lines of `text` after its header, by key (read as bytes: this
-  /// runs in a short command's start-up).
-  private static func linesByKey(_ text: String) -> [String: [Substring]] {
+  /// The lines of the table `bytes` after its header, by key (read as
+  /// bytes: this runs in a short command's start-up).
+  private static func linesByKey(_ bytes: [UInt8]) -> [String: [Range<Int>]] {
     var ranges: [String: [Range<Int>]] = [:]
-    let bytes = Array(text.utf8)
     var seenHeader = false
     var start = 0
     while start < bytes.count {
@@ -89,6 +103,6 @@ final class TypeDescriptionTable: @unchecked Sendable {
       let key = region == "001" ? "001+" + String(decoding: bytes[(firstTab + 1)..<secondTab], as: UTF8.self) : region
       ranges[key, default: []].append(start..<end)
     }
-    return ranges.mapValues { lines in lines.map { Substring(String(decoding: bytes[$0], as: UTF8.self)) } }
+    return ranges
   }
 }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CalldirSystem
 
 /// A numbering plan's number types, compiled: libphonenumber's
 /// `is_valid_number`, `number_type` and `region_code_for_number` for
@@ -216,10 +217,7 @@ final class CallingCodeTypes: Sendable {
   /// Compiles the regions of `callingCode`, or nil when the plan has none.
   init?(plan: NumberingPlan, callingCode code: Int) {
     guard code > 0 && code < 1000, let regions = plan.regionsByCallingCode[code], !regions.isEmpty else { return nil }
-    let classifiers = regions.prefix(Self.regionLimit).map { region in
-      let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
-      return RegionClassifier(region: region, descriptions: plan.typeDescriptions(forKey: key))
-    }
+    let classifiers = Self.compile(Array(regions.prefix(Self.regionLimit)), plan: plan)
     self.classifiers = classifiers
     cores = .allocate(capacity: classifiers.count)
     for (index, classifier) in classifiers.enumerated() { (cores + index).initialize(to: classifier.core.pointee) }
@@ -249,6 +247,24 @@ final class CallingCodeTypes: Sendable {
     }
     candidates = table
     verdicts = VerdictTable.build(classifiers: classifiers, candidates: table)
+  }
+
+  /// The classifiers of `regions`, in their order, compiled on every core
+  /// (the threads of a batch normalizer wait for them).
+  private static func compile(_ regions: [RegionMetadata], plan: NumberingPlan) -> [RegionClassifier] {
+    let compiled = UnsafeMutableBufferPointer<RegionClassifier?>.allocate(capacity: regions.count)
+    compiled.initialize(repeating: nil)
+    defer {
+      compiled.deinitialize()
+      compiled.deallocate()
+    }
+    nonisolated(unsafe) let slots = compiled
+    Parallel.forEachOnOwnThreads(parts: regions.count) { index in
+      let region = regions[index]
+      let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
+      slots[index] = RegionClassifier(region: region, descriptions: plan.typeDescriptions(forKey: key))
+    }
+    return compiled.map { $0! }
   }
 
   deinit {

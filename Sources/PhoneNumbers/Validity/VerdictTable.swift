@@ -51,28 +51,26 @@ struct VerdictTable {
     guard let main = classifiers.first,
       let length = main.region.possibleLengths.last, length > prefixDigits, length < TypeCore.lengthLimit
     else { return nil }
-    let uniform = classifiers.map { $0.automaton?.uniformMasks(remaining: length - prefixDigits) ?? [] }
+    let deciders = classifiers.map { PrefixDecider($0, length: length) }
+    let hasLeadingDigits = classifiers.map(\.core.pointee.hasLeadingDigits)
     let entries = UnsafeMutablePointer<UInt16>.allocate(capacity: entryCount)
     for index in 0..<entryCount {
-      let prefix = [UInt8(index / 1000), UInt8(index / 100 % 10), UInt8(index / 10 % 10), UInt8(index % 10)]
       let bits = candidates.map { $0[index / 10] } ?? 1
       (entries + index).initialize(
-        to: decided(prefix: prefix, length: length, classifiers: classifiers, uniform: uniform, candidates: bits)
-          ?? 0)
+        to: decided(prefix: index, deciders: deciders, hasLeadingDigits: hasLeadingDigits, candidates: bits) ?? 0)
     }
     return VerdictTable(entries: entries, length: length)
   }
 
-  /// ``NumberClassifier``'s verdict for every number of `length` digits
-  /// starting with `prefix`, packed, or nil when the later digits decide.
+  /// ``NumberClassifier``'s verdict for every number of the table's
+  /// length starting with the four digits of `prefix` (an entry index),
+  /// packed, or nil when the later digits decide.
   private static func decided(
-    prefix: [UInt8], length: Int, classifiers: [RegionClassifier], uniform: [[Int32]], candidates: UInt32
+    prefix: Int, deciders: [PrefixDecider], hasLeadingDigits: [Bool], candidates: UInt32
   ) -> UInt16? {
-    let regions = classifiers.count
+    let regions = deciders.count
     if regions == 1 {
-      guard !uniform[0].isEmpty,
-        let type = classifiers[0].decidedType(prefix: prefix, length: length, uniform: uniform[0])
-      else { return nil }
+      guard let type = deciders[0].decidedType(prefix: prefix) else { return nil }
       return pack(type: type, region: 0, resolved: true)
     }
     var bits = candidates
@@ -80,18 +78,13 @@ struct VerdictTable {
       let index = bits.trailingZeroBitCount
       bits &= bits &- 1
       guard index < regions else { break }
-      let candidate = classifiers[index]
-      if candidate.core.pointee.hasLeadingDigits {
-        guard let matches = candidate.leadingDigitsDecision(prefix: prefix) else { return nil }
+      if hasLeadingDigits[index] {
+        guard let matches = deciders[index].leadingDigitsDecision(prefix: prefix) else { return nil }
         guard matches else { continue }
-        guard !uniform[index].isEmpty,
-          let type = candidate.decidedType(prefix: prefix, length: length, uniform: uniform[index])
-        else { return nil }
+        guard let type = deciders[index].decidedType(prefix: prefix) else { return nil }
         return pack(type: type, region: index, resolved: true)
       }
-      guard !uniform[index].isEmpty,
-        let type = candidate.decidedType(prefix: prefix, length: length, uniform: uniform[index])
-      else { return nil }
+      guard let type = deciders[index].decidedType(prefix: prefix) else { return nil }
       if type != .unknown { return pack(type: type, region: index, resolved: true) }
     }
     return pack(type: .unknown, region: 0, resolved: false)
