@@ -63,4 +63,13 @@ import Testing
       if outer > 1 { #expect(record.threads.count > 1) }
     }
   }
+
+  @Test(arguments: [0, 1, 7, 200])
+  func mapOnOwnThreadsKeepsTheOrder(count: Int) {
+    let squares = Parallel.mapOnOwnThreads(count) { index in
+      usleep(index < 4 ? 1_000 : 0)
+      return index * index
+    }
+    #expect(squares == (0..<count).map { $0 * $0 })
+  }
 }

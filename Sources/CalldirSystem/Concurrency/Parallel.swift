@@ -58,6 +58,21 @@ public enum Parallel {
     }
   }
 
+  /// `(0..<count).map(transform)`, computed by
+  /// ``forEachOnOwnThreads(parts:_:)``.
+  public static func mapOnOwnThreads<T>(_ count: Int, _ transform: @Sendable (_ index: Int) -> T) -> [T] {
+    let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: max(0, count))
+    results.initialize(repeating: nil)
+    defer {
+      results.deinitialize()
+      results.deallocate()
+    }
+    nonisolated(unsafe) let slots = results
+    forEachOnOwnThreads(parts: count) { index in slots[index] = transform(index) }
+    // Every part ran (forEachOnOwnThreads returns after all of them).
+    return results.map { $0! }
+  }
+
   /// The online processors (at least 1); `CALLDIR_THREADS` overrides it,
   /// for benchmarks.
   public static var coreCount: Int {

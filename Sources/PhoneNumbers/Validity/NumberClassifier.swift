@@ -252,19 +252,11 @@ final class CallingCodeTypes: Sendable {
   /// The classifiers of `regions`, in their order, compiled on every core
   /// (the threads of a batch normalizer wait for them).
   private static func compile(_ regions: [RegionMetadata], plan: NumberingPlan) -> [RegionClassifier] {
-    let compiled = UnsafeMutableBufferPointer<RegionClassifier?>.allocate(capacity: regions.count)
-    compiled.initialize(repeating: nil)
-    defer {
-      compiled.deinitialize()
-      compiled.deallocate()
-    }
-    nonisolated(unsafe) let slots = compiled
-    Parallel.forEachOnOwnThreads(parts: regions.count) { index in
+    Parallel.mapOnOwnThreads(regions.count) { index in
       let region = regions[index]
       let key = region.regionCode == "001" ? "001+\(region.callingCode)" : region.regionCode
-      slots[index] = RegionClassifier(region: region, descriptions: plan.typeDescriptions(forKey: key))
+      return RegionClassifier(region: region, descriptions: plan.typeDescriptions(forKey: key))
     }
-    return compiled.map { $0! }
   }
 
   deinit {
@@ -397,9 +389,11 @@ final class _ClassifierBox: @unchecked Sendable {
     defer { pthread_mutex_unlock(&mutex) }
     if complete, let latest { return latest }
     var groups = latest?.groups ?? [:]
-    for code in plan.regionsByCallingCode.keys where groups[code] == nil {
-      groups[code] = CallingCodeTypes(plan: plan, callingCode: code)
-    }
+    // The codes with most regions first, so that the cores finish together.
+    let missing = plan.regionsByCallingCode.filter { groups[$0.key] == nil }
+      .sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.map(\.key)
+    let compiled = Parallel.mapOnOwnThreads(missing.count) { CallingCodeTypes(plan: plan, callingCode: missing[$0]) }
+    for (code, types) in zip(missing, compiled) { groups[code] = types }
     let classifier = NumberClassifier(plan: plan, groups: groups)
     latest = classifier
     complete = true
