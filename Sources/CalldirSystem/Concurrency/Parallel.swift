@@ -7,7 +7,7 @@
 #endif
 import Dispatch
 
-/// Work on several cores, in the two shapes calldir needs besides the
+/// Work on several cores, in the shapes calldir needs besides the
 /// ``OrderedPipeline``.
 public enum Parallel {
   /// Runs `background` on another thread while `foreground` runs on this
