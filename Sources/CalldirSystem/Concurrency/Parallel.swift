@@ -10,18 +10,22 @@ import Dispatch
 /// Work on several cores, in the shapes calldir needs besides the
 /// ``OrderedPipeline``.
 public enum Parallel {
-  /// Runs `background` on another thread while `foreground` runs on this
-  /// one; returns (or rethrows `foreground`'s error) only after both have
-  /// finished.
+  /// Runs `background` on a thread of its own while `foreground` runs on
+  /// this one; returns (or rethrows `foreground`'s error) only after both
+  /// have finished. (Not on the shared pool: callers nest, and a pool whose
+  /// threads wait for each other's background work would run it late.)
   ///
   /// The caller guarantees the two closures touch disjoint state, which is
   /// why the background closure may cross threads unchecked.
   public static func run(background: () -> Void, foreground: () throws -> Void) rethrows {
     try withoutActuallyEscaping(background) { background in
       let job = _UncheckedJob(background)
-      let group = DispatchGroup()
-      DispatchQueue.global().async(group: group) { job.run() }
-      defer { group.wait() }
+      guard let thread = _startThread(running: job) else {
+        job.run()
+        try foreground()
+        return
+      }
+      defer { pthread_join(thread, nil) }
       try foreground()
     }
   }
@@ -49,9 +53,10 @@ public enum Parallel {
     }
     withoutActuallyEscaping(body) { body in
       let queue = _PartQueue(parts: parts, body: body)
+      let job = _UncheckedJob { queue.drain() }
       var started: [pthread_t] = []
       for _ in 1..<threads {
-        if let thread = _startThread(draining: queue) { started.append(thread) }
+        if let thread = _startThread(running: job) { started.append(thread) }
       }
       queue.drain()
       for thread in started { pthread_join(thread, nil) }
@@ -110,24 +115,25 @@ private final class _PartQueue: @unchecked Sendable {
   }
 }
 
-/// Starts a thread that drains `queue`; nil when none could start.
-private func _startThread(draining queue: _PartQueue) -> pthread_t? {
-  let context = Unmanaged.passRetained(queue).toOpaque()
+/// Starts a thread that runs `job`; nil when none could start. The caller
+/// joins it.
+private func _startThread(running job: _UncheckedJob) -> pthread_t? {
+  let context = Unmanaged.passRetained(job).toOpaque()
   #if canImport(Darwin)
     var thread: pthread_t?
     let status = pthread_create(&thread, nil, { raw in
-      Unmanaged<_PartQueue>.fromOpaque(raw).takeRetainedValue().drain()
+      Unmanaged<_UncheckedJob>.fromOpaque(raw).takeRetainedValue().run()
       return nil
     }, context)
   #else
     var thread = pthread_t()
     let status = pthread_create(&thread, nil, { raw in
-      if let raw { Unmanaged<_PartQueue>.fromOpaque(raw).takeRetainedValue().drain() }
+      if let raw { Unmanaged<_UncheckedJob>.fromOpaque(raw).takeRetainedValue().run() }
       return nil
     }, context)
   #endif
   guard status == 0 else {
-    Unmanaged<_PartQueue>.fromOpaque(context).release()
+    Unmanaged<_UncheckedJob>.fromOpaque(context).release()
     return nil
   }
   return thread
