@@ -43,6 +43,39 @@ import Testing
     #expect(answered > compared / 3)
   }
 
+  /// A band (a code's numbers as a range of values) answers as the
+  /// classifier does, and not at all for numbers of other lengths.
+  @Test func bandAgreesWithTheClassifier() {
+    let classifier = plan.classifier
+    var random = AgreementRandom(seed: 7)
+    var answered = 0
+    for code in [1, 7, 33, 39, 44, 49, 61, 86, 91, 262, 599] {
+      guard let lookup = classifier.verdictLookup(callingCode: code) else { continue }
+      let band = VerdictBand(callingCode: code, lookup: lookup)
+      for _ in 0..<2_000 {
+        // The table's length, one digit fewer, one more.
+        let length = lookup.length + Int(random.next() % 3) - 1
+        var national: Int64 = 0
+        var scale: Int64 = 1
+        for _ in 0..<length {
+          national = national * 10 + Int64(random.next() % 10)
+          scale *= 10
+        }
+        let number = Int64(code) * scale + national
+        let word = band.word(number)
+        guard length == lookup.length else {
+          #expect(word == 0, "+\(code) \(national)")
+          continue
+        }
+        guard word != 0 else { continue }
+        answered += 1
+        #expect(NumberValidity(word: word) == classifier.validity(of: number), "+\(code) \(national)")
+      }
+    }
+    #expect(answered > 5_000)
+    #expect(VerdictBand().word(12_025_550_123) == 0)
+  }
+
   @Test func typesParsedLazilyAreTheTypesParsedWhole() throws {
     let whole = try NumberingPlan.typeDescriptions(
       NumberingPlan.embeddedTypesTable,

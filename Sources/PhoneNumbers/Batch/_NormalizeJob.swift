@@ -100,6 +100,8 @@ final class _NormalizeJob: @unchecked Sendable {
     let lookups = UnsafeMutablePointer<VerdictLookup?>.allocate(capacity: 1000)
     lookups.initialize(repeating: nil, count: 1000)
     defer { lookups.deallocate() }
+    // The verdicts of the last calling code other lines composed numbers of.
+    var band = VerdictBand()
     var start = 0
     while start < count {
       let line = Self.line(in: base, from: &start, count: count)
@@ -125,7 +127,22 @@ final class _NormalizeJob: @unchecked Sendable {
         continue
       }
       let outcome = normalizer.packedOutcomeAfterExactPath(utf8: line, region: region)
-      emit(line, outcome, validity: outcome >= 0 ? classifier.validity(of: outcome) : nil)
+      guard outcome >= 0 else {
+        emit(line, outcome, validity: nil)
+        continue
+      }
+      let word = band.word(outcome)
+      if word != 0 {
+        emit(line, outcome, validity: NumberValidity(word: word))
+        continue
+      }
+      emit(line, outcome, validity: classifier.validity(of: outcome))
+      // The next numbers are likely of the same code (compiled by now).
+      if !band.contains(outcome), let code = normalizer.plan.callingCode(of: outcome),
+        let lookup = classifier.verdictLookup(callingCode: code)
+      {
+        band = VerdictBand(callingCode: code, lookup: lookup)
+      }
     }
   }
 

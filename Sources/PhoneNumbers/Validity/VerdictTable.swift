@@ -125,8 +125,70 @@ struct VerdictLookup {
   @inline(__always)
   func word(_ nationalNumber: UnsafeBufferPointer<UInt8>) -> UInt64 {
     guard nationalNumber.count == length, let index = VerdictTable.index(nationalNumber) else { return 0 }
+    return word(atIndex: index)
+  }
+
+  /// The word of entry `index` (0..<``VerdictTable/entryCount``), or 0.
+  @inline(__always)
+  func word(atIndex index: Int) -> UInt64 {
     let entry = entries[index]
     guard entry != 0 else { return 0 }
     return regionWords[Int(entry >> 4 & 31)] | UInt64(entry & 15) << 32 | UInt64(entry >> 9 & 1) << 36
+  }
+}
+
+/// The numbers of one calling code whose national number has its verdict
+/// table's length, as a range of `Int64` values (the code's digits then
+/// exactly `length` more): the verdict of such a number, as the
+/// normalizer composed it, is a subtraction, a division by a constant and a
+/// table read away, without writing its digits out.
+struct VerdictBand {
+  private var lowerBound: Int64 = 0
+  private var upperBound: Int64 = 0
+  /// `length - 4`: the digits after an entry's four.
+  private var tailDigits = 0
+  private var lookup: VerdictLookup?
+
+  /// The empty band.
+  init() {}
+
+  /// The band of `callingCode`, whose verdict table `lookup` is; empty when
+  /// its numbers would not fit an `Int64`.
+  init(callingCode: Int, lookup: VerdictLookup) {
+    guard lookup.length > VerdictTable.prefixDigits, lookup.length <= 15 else { return }
+    var scale: Int64 = 1
+    for _ in 0..<lookup.length { scale *= 10 }
+    lowerBound = Int64(callingCode) * scale
+    upperBound = lowerBound + scale
+    tailDigits = lookup.length - VerdictTable.prefixDigits
+    self.lookup = lookup
+  }
+
+  /// Whether `number` is in the band.
+  @inline(__always)
+  func contains(_ number: Int64) -> Bool { number >= lowerBound && number < upperBound }
+
+  /// The ``NumberValidity/word`` the table holds for `number`, or 0 when
+  /// it is outside the band or its entry leaves the verdict to the walk.
+  @inline(__always)
+  func word(_ number: Int64) -> UInt64 {
+    guard contains(number), let lookup else { return 0 }
+    let national = UInt64(number &- lowerBound)
+    // A constant divisor per case: a multiplication, not a division.
+    let index: UInt64
+    switch tailDigits {
+    case 1: index = national / 10
+    case 2: index = national / 100
+    case 3: index = national / 1_000
+    case 4: index = national / 10_000
+    case 5: index = national / 100_000
+    case 6: index = national / 1_000_000
+    case 7: index = national / 10_000_000
+    case 8: index = national / 100_000_000
+    case 9: index = national / 1_000_000_000
+    case 10: index = national / 10_000_000_000
+    default: index = national / 100_000_000_000
+    }
+    return lookup.word(atIndex: Int(index))
   }
 }
