@@ -72,7 +72,9 @@ import Testing
 
   /// Appends `numbers` in chunks of the given sizes (cycled), every third
   /// chunk of consecutive numbers as a range instead when `ranges`.
-  static func inChunks(_ numbers: [Int64], sizes: [Int], ranges: Bool) throws -> [UInt8] {
+  /// With `ascending`, the chunks go through
+  /// `appendBlocking(ascending:hashingAside:)`, hashing aside or not.
+  static func inChunks(_ numbers: [Int64], sizes: [Int], ranges: Bool, ascending: Bool? = nil) throws -> [UInt8] {
     let sink = MemoryBlobSink()
     let writer = try FullSnapshotWriter(sink: sink, version: 3)
     var start = 0
@@ -84,7 +86,9 @@ import Testing
         try writer.appendBlocking(first...last)
       } else {
         // A copy of its own: the writer may not read past the chunk it is given.
-        try Array(chunk).withUnsafeBufferPointer { try writer.appendBlocking(contentsOf: $0) }
+        try Array(chunk).withUnsafeBufferPointer {
+          if let aside = ascending { try writer.appendBlocking(ascending: $0, hashingAside: aside) } else { try writer.appendBlocking(contentsOf: $0) }
+        }
       }
       start = end
       turn += 1
@@ -101,6 +105,10 @@ import Testing
     #expect(try Self.inChunks(numbers, sizes: [1, 7, 64, 2048, 2049, 100_000], ranges: false) == expected)
     #expect(try Self.inChunks(numbers, sizes: [63, 65, 1, 5000], ranges: true) == expected)
     #expect(try Self.inChunks(numbers, sizes: [3], ranges: true) == expected)
+    for aside in [false, true] {
+      #expect(try Self.inChunks(numbers, sizes: [numbers.count], ranges: false, ascending: aside) == expected)
+      #expect(try Self.inChunks(numbers, sizes: [63, 70_000, 1, 5000], ranges: true, ascending: aside) == expected)
+    }
   }
 
   /// Block by block, the direct encoder writes what the array encoder writes.
@@ -165,6 +173,32 @@ import Testing
           thrown = error
         }
         #expect(thrown == expected, "position \(position), value \(numbers[position])")
+      }
+    }
+  }
+
+  /// The slice-by-slice check of `appendBlocking(ascending:)` reports what
+  /// a plain scan reports, in any slice of a buffer long enough to be
+  /// hashed on a second thread, and the writer then fails: the slices
+  /// before the bad number went out, so nothing may be committed.
+  @Test func ascendingAppendReportsAndFailsTheWriter() throws {
+    let length = FullSnapshotWriter.checkedSliceLength * 3 + 5
+    let sorted = (0..<length).map { Int64(10_000_000_000 + $0 * 7) }
+    let slice = FullSnapshotWriter.checkedSliceLength
+    for position in [0, 1, slice - 1, slice, 2 * slice + 17, length - 1] {
+      for replacement: (Int64) -> Int64 in [{ $0 - 7 }, { $0 - 9 }, { _ in 0 }, { _ in .max }] {
+        var numbers = sorted
+        numbers[position] = replacement(numbers[position])
+        guard let expected = Self.plainScan(numbers) else { continue }
+        for aside in [false, true] {
+          let sink = MemoryBlobSink()
+          let writer = try FullSnapshotWriter(sink: sink, version: 1)
+          #expect(throws: expected) {
+            try numbers.withUnsafeBufferPointer { try writer.appendBlocking(ascending: $0, hashingAside: aside) }
+          }
+          #expect(throws: BlobError.self) { try writer.finish() }
+          #expect(!sink.isCommitted, "position \(position)")
+        }
       }
     }
   }

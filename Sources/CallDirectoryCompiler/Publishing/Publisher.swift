@@ -192,7 +192,8 @@ public struct Publisher {
       fullSnapshot = Swift.Result { () throws(BuildError) in
         let header = try Self.writeSnapshot(
           blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
-          version: version, dataset: config.dataset, to: pendingPath, deferringDirectorySyncTo: pendingSyncs)
+          version: version, dataset: config.dataset, to: pendingPath, deferringDirectorySyncTo: pendingSyncs,
+          hashingAside: !readingBack)
         if readingBack { fullFacts = try? FileFacts.of(pendingPath) }
         return header
       }
@@ -660,16 +661,19 @@ public struct Publisher {
 
   /// Writes a full snapshot blob to `path` (atomically) and returns its
   /// header; the sync of its directory is left to `deferredSyncs`.
+  /// - Parameter hashingAside: Whether the content digest may take a core
+  ///   of its own (false while the shard blobs are written alongside).
   static func writeSnapshot(
     blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int,
-    dataset: String = "", to path: String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs
+    dataset: String = "", to path: String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs,
+    hashingAside: Bool
   ) throws(BuildError) -> BlobHeader {
     do {
       let writer = try FullSnapshotWriter(
         sink: FileBlobSink(path: path, deferringDirectorySyncTo: deferredSyncs), version: UInt64(version),
         labels: labels, dataset: dataset)
       try blocking.forEachChunk(
-        singles: { try writer.appendBlocking(contentsOf: $0) },
+        singles: { try writer.appendBlocking(ascending: $0, hashingAside: hashingAside) },
         range: { try writer.appendBlocking($0) })
       for entry in identification {
         try writer.appendIdentification(entry.number, labelID: entry.labelID)

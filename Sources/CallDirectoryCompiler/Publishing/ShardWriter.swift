@@ -2,7 +2,8 @@ import CallDirectoryFormat
 import CalldirSystem
 
 /// Writes the shard blobs of a snapshot in one ascending walk over its
-/// blocking entries, one blob open at a time.
+/// blocking entries, one blob open at a time, on one thread (the full
+/// blob is written on the other cores meanwhile).
 struct ShardWriter {
   /// What one written shard holds.
   struct Written {
@@ -60,7 +61,7 @@ struct ShardWriter {
           try advance(to: buffer[start])
           let upper = bounds[current].upperBound
           let end = buffer[start...].partitionPoint { $0 <= upper }
-          try writer?.appendBlocking(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+          try writer?.appendBlocking(ascending: UnsafeBufferPointer(rebasing: buffer[start..<end]), hashingAside: false)
           blockingCount += end - start
           start = end
         }

@@ -100,6 +100,58 @@ public final class FullSnapshotWriter {
   /// thread hand-off costs more than it saves).
   static let parallelDigestThreshold = 1 << 16
 
+  /// Appends blocking numbers that are strictly ascending by construction
+  /// (a compiler's sorted, deduplicated output): the same bytes as
+  /// ``appendBlocking(contentsOf:)``, but checked a slice of
+  /// ``checkedSliceLength`` numbers at a time, just before the slice is
+  /// encoded (and hashed, unless `hashingAside`) while it is in the cache,
+  /// instead of in a pass of its own over the whole buffer first.
+  ///
+  /// A number out of order or out of range still throws its `BlobError`,
+  /// but the slices before it have gone out by then: the writer fails and
+  /// abandons its output, so nothing is committed.
+  ///
+  /// - Parameter hashingAside: Whether a large buffer is hashed for the
+  ///   content digest on a second thread. Pass false when other work keeps
+  ///   the other cores busy (another blob being written): one pass over
+  ///   the numbers then costs less than two.
+  package func appendBlocking(ascending numbers: UnsafeBufferPointer<Int64>, hashingAside: Bool) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
+      let writer = try core.section(.blocking)
+      let aside = hashingAside && numbers.count >= FullSnapshotWriter.parallelDigestThreshold
+      var failure: BlobError?
+      func encode() {
+        var start = 0
+        while start < numbers.count, failure == nil {
+          let slice = UnsafeBufferPointer(rebasing: numbers[start..<min(numbers.count, start + Self.checkedSliceLength)])
+          do throws(BlobError) {
+            try writer.check(contentsOf: slice)
+            try writer.append(contentsOf: slice)
+            if !aside { digest._appendBlocking(contentsOf: slice) }
+          } catch {
+            failure = error
+          }
+          start += slice.count
+        }
+      }
+      if aside {
+        // The digest of a buffer that turns out to be out of order is
+        // never used: the writer fails below.
+        Parallel.run(background: { digest._appendBlocking(contentsOf: numbers) }, foreground: encode)
+      } else {
+        encode()
+      }
+      if let failure {
+        core.fail()
+        throw failure
+      }
+    }
+  }
+
+  /// How many numbers ``appendBlocking(ascending:hashingAside:)`` checks
+  /// at a time (256 KiB: checked in the cache, then encoded from it).
+  static let checkedSliceLength = 1 << 15
+
   /// Appends consecutive blocking numbers (for example an expanded
   /// `33162######` pattern).
   /// - Complexity: O(1) space and encoding work when the range joins or

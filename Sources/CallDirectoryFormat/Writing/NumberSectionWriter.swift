@@ -67,16 +67,18 @@ final class _NumberSectionWriter {
     frame.deallocate()
   }
 
-  /// Throws unless `number` may follow the numbers appended so far.
+  /// Throws unless `number` may follow the numbers appended so far (a
+  /// number at or below the last one is a repeat or out of order, as in
+  /// ``check(contentsOf:)``, even when it is also out of range).
   func check(_ number: Int64) throws(BlobError) {
-    guard number >= 1 && number <= BlobLimits.maxNumber else {
-      throw BlobError.numberOutOfRange(section: section, number: number)
-    }
     if count > 0 {
       if number == lastAppended { throw BlobError.duplicateEntry(section: section, number: number) }
       if number < lastAppended {
         throw BlobError.outOfOrder(section: section, previous: lastAppended, number: number)
       }
+    }
+    guard number >= 1 && number <= BlobLimits.maxNumber else {
+      throw BlobError.numberOutOfRange(section: section, number: number)
     }
   }
 
@@ -199,11 +201,11 @@ final class _NumberSectionWriter {
     while start < numbers.count, bad < 0 {
       let end = min(numbers.count, start &+ 1024)
       var flags: Int64 = 0
-      var previous = base[start &- 1]
+      // Each step from the loaded pair, not a carried `previous`: the loop
+      // then runs several numbers to an instruction.
       for index in start..<end {
         let number = base[index]
-        flags |= (number &- previous &- 1) | (number &+ 1)
-        previous = number
+        flags |= (number &- base[index &- 1] &- 1) | (number &+ 1)
       }
       if flags < 0 {
         for index in start..<end where base[index] <= base[index &- 1] || base[index] > BlobLimits.maxNumber {

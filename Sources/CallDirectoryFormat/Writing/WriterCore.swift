@@ -46,12 +46,17 @@ final class _WriterCore {
     do {
       return try body()
     } catch {
-      if case .io = error {
-        failed = true
-        sink.abandon()
-      }
+      if case .io = error { fail() }
       throw error
     }
+  }
+
+  /// Fails the writer and abandons the sink: for an error found after
+  /// part of an append went out, when the output can no longer be trusted.
+  func fail() {
+    guard !failed else { return }
+    failed = true
+    sink.abandon()
   }
 
   /// The writer for `section`, closing earlier sections as needed.
