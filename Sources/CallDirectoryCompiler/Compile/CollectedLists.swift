@@ -42,6 +42,18 @@ struct CollectedLists {
     try spillIfNeeded()
   }
 
+  /// Adds a summed-up piece of the current blocking or allow source
+  /// (``NumberCollector/add(piece:order:repeats:limit:)``).
+  mutating func add(piece: UnsafeBufferPointer<Int64>, order: SourceOrder, repeats: Int) throws(CompileError) {
+    let limit = spill?.heldNumbers
+    switch current?.list {
+    case .allow?: allow.add(piece: piece, order: order, repeats: repeats, limit: limit)
+    case .block?: block.add(piece: piece, order: order, repeats: repeats, limit: limit)
+    default: return
+    }
+    try spillIfNeeded()
+  }
+
   /// Makes room for about `count` numbers of the current blocking or allow
   /// source (an estimate from its size), within the spill policy.
   mutating func reserve(_ count: Int) {

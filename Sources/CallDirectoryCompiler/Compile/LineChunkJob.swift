@@ -18,8 +18,13 @@ final class LineChunkJob: @unchecked Sendable {
   /// Why the stretch could not be read.
   private(set) var readError: SourceError?
   private let accepted = _GrowableBuffer<Int64>(capacity: 1 << 16)
-  /// Accepted numbers, in file order (a one-number pattern counts as a number).
+  /// Accepted numbers, in file order (a one-number pattern counts as a
+  /// number), less adjacent repeats when they run one way (see ``order``).
   var numbers: UnsafeBufferPointer<Int64> { accepted.elements }
+  /// How ``numbers`` run (``SourceOrder/summarize(_:count:)``).
+  private(set) var order = SourceOrder()
+  /// Accepted numbers removed from ``numbers`` as repeats of the one before.
+  private(set) var repeats = 0
   /// Accepted ranges of more than one number, in file order.
   private(set) var ranges: [ClosedRange<Int64>] = []
   /// Rejected data lines in order, numbered within the piece, with their
@@ -162,6 +167,17 @@ final class LineChunkJob: @unchecked Sendable {
     summary.physicalLines = line - 1
     summary.records = records
     accepted.grow(by: out - (accepted.base + accepted.count))
+    summarizeOrder()
+  }
+
+  /// Sums up the accepted numbers while they are in the cache, and drops
+  /// their adjacent repeats when they run one way.
+  @inline(never)
+  private func summarizeOrder() {
+    let (order, kept) = SourceOrder.summarize(accepted.base, count: accepted.count)
+    self.order = order
+    repeats = accepted.count - kept
+    accepted.truncate(to: kept)
   }
 
   func reset() {
@@ -172,6 +188,8 @@ final class LineChunkJob: @unchecked Sendable {
     stretchContents = nil
     readError = nil
     accepted.removeAll()
+    order = SourceOrder()
+    repeats = 0
     ranges.removeAll(keepingCapacity: true)
     rejects.removeAll(keepingCapacity: true)
     summary = SourceSummary()

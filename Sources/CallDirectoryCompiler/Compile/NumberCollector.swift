@@ -49,6 +49,12 @@ struct NumberCollector {
   private(set) var runsWritten = 0
   /// Numbers held in memory: sorted runs plus unsorted numbers.
   private(set) var held = 0
+  /// How `numbers` run, as far as the summaries of their pieces tell; nil
+  /// once numbers came without one.
+  private var order: SourceOrder? = SourceOrder()
+  /// Where each summed-up piece of `numbers` ends, with its numbers per
+  /// decimal length (what sorting text order needs).
+  private var pieces: [(end: Int, lengths: [Int])] = []
 
   /// Whether any run went to disk.
   var hasSpilled: Bool { runsWritten > 0 }
@@ -58,12 +64,42 @@ struct NumberCollector {
   /// Starts collecting the numbers of the source at `index` in the config.
   mutating func begin(source index: Int) {
     sources.append(SourceNumbers(source: index))
+    order = SourceOrder()
+    pieces = []
   }
 
   /// Adds numbers of the current source, growing the buffer no further
   /// than `limit` numbers when given.
   mutating func add(_ incoming: some Collection<Int64>, limit: Int?) {
     guard !sources.isEmpty else { return }
+    order = nil
+    pieces = []
+    append(incoming, limit: limit)
+  }
+
+  /// Adds a piece of the current source summed up by
+  /// ``SourceOrder/summarize(_:count:)``, which removed `repeats` adjacent
+  /// repeats from it; a first number that repeats the last one added is
+  /// dropped too. When every piece runs one way, the source is sorted
+  /// without a search for its order or its repeats.
+  mutating func add(piece: UnsafeBufferPointer<Int64>, order pieceOrder: SourceOrder, repeats: Int, limit: Int?) {
+    guard !sources.isEmpty else { return }
+    var piece = piece
+    var pieceOrder = pieceOrder
+    var repeats = repeats
+    if let first = piece.first, numbers.last == first {
+      pieceOrder = pieceOrder.droppingFirst(second: piece.count > 1 ? piece[1] : nil)
+      piece = UnsafeBufferPointer(rebasing: piece.dropFirst())
+      repeats += 1
+    }
+    append(piece, limit: limit)
+    sources[sources.count - 1].added += repeats
+    repeatsInRuns += repeats
+    order?.append(pieceOrder)
+    if order != nil { pieces.append((numbers.count, pieceOrder.lengths)) }
+  }
+
+  private mutating func append(_ incoming: some Collection<Int64>, limit: Int?) {
     let needed = numbers.count + incoming.count
     if let limit, needed > numbers.capacity {
       numbers.reserveCapacity(min(max(numbers.capacity * 2, needed), max(needed, limit + incoming.count)))
@@ -99,10 +135,32 @@ struct NumberCollector {
     guard !sources.isEmpty, !numbers.isEmpty else { return }
     var run = numbers
     numbers = []
-    let removed = RadixSort.sortAndDeduplicate(&run)
+    let removed = sortRun(&run)
     repeatsInRuns += removed
     held -= removed
     sources[sources.count - 1].runs.append(.memory(run))
+  }
+
+  /// Sorts and deduplicates `run` (the numbers collected since the last
+  /// run), the cheapest way their order allows; returns how many repeats
+  /// went. Forgets the order: the next numbers start a new run.
+  private mutating func sortRun(_ run: inout [Int64]) -> Int {
+    defer {
+      order = SourceOrder()
+      pieces = []
+    }
+    guard let order, order.count == run.count else { return RadixSort.sortAndDeduplicate(&run) }
+    // Every piece ran one way, and lost its repeats.
+    if order.isAscending { return 0 }
+    if order.isDescending {
+      RadixSort.reverse(&run)
+      return 0
+    }
+    if order.isTextOrdered {
+      TextOrder.sortByLength(&run, falling: order.textFalls, pieces: pieces)
+      return 0
+    }
+    return RadixSort.sortAndDeduplicate(&run)
   }
 
   /// Writes every run held in memory, and the current source's numbers
@@ -110,7 +168,10 @@ struct NumberCollector {
   /// `SortedRun.maximumFanIn` has them merged into one first.
   mutating func spill(to files: SpillFiles) throws(CompileError) {
     if !numbers.isEmpty {
-      repeatsInRuns += RadixSort.sortAndDeduplicate(&numbers)
+      var sorted = numbers
+      numbers = []
+      repeatsInRuns += sortRun(&sorted)
+      numbers = sorted
       let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in
         try SortedRun.spill(buffer, to: files.newPath())
       }

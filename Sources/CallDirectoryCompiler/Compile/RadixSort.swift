@@ -295,8 +295,9 @@ enum RadixSort {
 
   /// Reverses `values`, each of `parts` stretches of its first half
   /// swapped with its mirror in the second half on its own core.
-  private static func reverse(_ values: inout [Int64], parts: Int) {
+  static func reverse(_ values: inout [Int64], parts requestedParts: Int? = nil) {
     let count = values.count
+    let parts = requestedParts ?? (count >= parallelThreshold ? Parallel.coreCount : 1)
     values.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let shared = SharedPointer(base)
@@ -314,27 +315,15 @@ enum RadixSort {
       guard let base = buffer.baseAddress, buffer.count > 1 else { return .ascending }
       let input = SharedPointer(UnsafeMutablePointer(mutating: base))
       let stretches = Stretches(count: buffer.count, parts: parts)
-      // Per part: the sign bits of its steps down and up.
+      // Per part: whether it steps down, and up (1 or 0).
       let signs = SharedPointer<UInt64>(count: 2 * parts)
       defer { signs.deallocate() }
       stretches.forEachConcurrently { part, range in
-        // A block at a time, the comparisons folded into two words without
-        // a branch (values are at least 0, so a difference's sign bit tells).
-        var rises: UInt64 = 0
-        var falls: UInt64 = 0
-        var index = max(1, range.lowerBound)
-        while index < range.upperBound {
-          let end = min(range.upperBound, index &+ 1024)
-          while index < end {
-            let step = input.base[index] &- input.base[index &- 1]
-            falls |= UInt64(bitPattern: step)
-            rises |= UInt64(bitPattern: 0 &- step)
-            index &+= 1
-          }
-          if falls >> 63 != 0 && rises >> 63 != 0 { break }
-        }
-        signs.base[2 * part] = falls
-        signs.base[2 * part + 1] = rises
+        // The stretch's steps, and the step into it.
+        let start = max(0, range.lowerBound - 1)
+        let (rises, falls) = SourceOrder.numericSteps(input.base + start, count: range.upperBound - start)
+        signs.base[2 * part] = falls ? 1 : 0
+        signs.base[2 * part + 1] = rises ? 1 : 0
       }
       var falls: UInt64 = 0
       var rises: UInt64 = 0
@@ -342,7 +331,7 @@ enum RadixSort {
         falls |= signs.base[2 * part]
         rises |= signs.base[2 * part + 1]
       }
-      return falls >> 63 == 0 ? .ascending : rises >> 63 == 0 ? .descending : .neither
+      return falls == 0 ? .ascending : rises == 0 ? .descending : .neither
     }
   }
 
@@ -364,7 +353,7 @@ enum RadixSort {
       guard let base = buffer.baseAddress else { return }
       let shared = SharedPointer(base)
       stretches.forEachConcurrently { part, range in
-        kept.base[part] = range.isEmpty ? 0 : compact(shared.base + range.lowerBound, count: range.count)
+        kept.base[part] = range.isEmpty ? 0 : SourceOrder.removeAdjacentRepeats(shared.base + range.lowerBound, count: range.count)
       }
       for part in 0..<parts {
         let range = stretches.range(part)
@@ -381,23 +370,5 @@ enum RadixSort {
     let removed = count - write
     values.removeLast(removed)
     return removed
-  }
-
-  /// Removes repeats from the ascending `count` values at `base`, in place;
-  /// returns how many are left at the front.
-  private static func compact(_ base: UnsafeMutablePointer<Int64>, count: Int) -> Int {
-    var write = 1
-    var last = base[0]
-    for read in 1..<max(1, count) {
-      let value = base[read]
-      base[write] = value
-      // Kept when it differs from the last one, computed without a
-      // comparison (which would be compiled to a branch, mispredicted at
-      // every repeat).
-      let difference = UInt64(bitPattern: value ^ last)
-      write &+= Int(truncatingIfNeeded: (difference | (0 &- difference)) >> 63)
-      last = value
-    }
-    return write
   }
 }

@@ -153,9 +153,9 @@ public struct SnapshotCompiler {
       for reject in job.rejects {
         try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text)
       }
-      try lists.add(job.numbers)
+      try lists.add(piece: job.numbers, order: job.order, repeats: job.repeats)
       lists.add(ranges: job.ranges)
-      tally.accepted += job.numbers.count + job.ranges.count
+      tally.accepted += job.numbers.count + job.repeats + job.ranges.count
       tally.typeFiltered += job.dropped
       tally.national.add(job.national)
       summary.records += job.summary.records

@@ -25,7 +25,7 @@ enum TextOrder {
     let count = values.count
     let parts = max(1, min(count / 64, requestedParts ?? (count >= RadixSort.parallelThreshold ? Parallel.coreCount : 1)))
     let stretches = Stretches(count: count, parts: parts)
-    let summaries = SharedPointer<StretchSummary>(count: parts)
+    let summaries = SharedPointer<TextSummary>(count: parts)
     defer {
       summaries.base.deinitialize(count: parts)
       summaries.deallocate()
@@ -34,13 +34,58 @@ enum TextOrder {
       guard let base = buffer.baseAddress else { return }
       let input = SharedPointer(UnsafeMutablePointer(mutating: base))
       stretches.forEachConcurrently { part, range in
-        (summaries.base + part).initialize(to: StretchSummary(input.base + range.lowerBound, count: range.count))
+        (summaries.base + part).initialize(to: TextSummary(input.base + range.lowerBound, count: range.count))
       }
     }
     guard let plan = ScatterPlan(summaries.base, parts: parts) else { return false }
-    let positions = SharedPointer<Int>(count: parts * lengths)
+    scatter(&values, parts: (0..<parts).map { stretches.range($0) }, counts: (0..<parts).map { summaries.base[$0].counts }, plan: plan)
+    return true
+  }
+
+  /// Sorts `values`, known to be in text order (descending when
+  /// `falling`), numerically ascending, duplicates kept: the scatter of
+  /// ``sortIfOrderedByLength(_:parts:)`` without its pass to find out,
+  /// from the counts per length of consecutive pieces of `values` (each
+  /// piece ends at its `end`; the pieces cover all of `values`), in about
+  /// `parts` parts (default: one per core for large inputs).
+  static func sortByLength(
+    _ values: inout [Int64], falling: Bool, pieces: [(end: Int, lengths: [Int])], parts requestedParts: Int? = nil
+  ) {
+    let count = values.count
+    guard count > 1 else { return }
+    guard pieces.last?.end == count else {
+      values.sort()
+      return
+    }
+    // The pieces joined into a part per core, of about equal size.
+    let cores = requestedParts ?? (count >= RadixSort.parallelThreshold ? Parallel.coreCount : 1)
+    var parts: [Range<Int>] = []
+    var counts: [[Int]] = []
+    var start = 0
+    var partCounts = [Int](repeating: 0, count: lengths)
+    for (index, piece) in pieces.enumerated() {
+      for length in 0..<lengths { partCounts[length] += piece.lengths[length] }
+      if piece.end * cores >= (parts.count + 1) * count || index == pieces.count - 1 {
+        parts.append(start..<piece.end)
+        counts.append(partCounts)
+        start = piece.end
+        partCounts = [Int](repeating: 0, count: lengths)
+      }
+    }
+    var totals = [Int](repeating: 0, count: lengths)
+    for part in counts { for length in 0..<lengths { totals[length] += part[length] } }
+    scatter(&values, parts: parts, counts: counts, plan: ScatterPlan(totals: totals, isFalling: falling))
+  }
+
+  /// Writes each of `parts` of `values` (with `counts[p]` values of each
+  /// length) straight to the values' sorted places, a part per core (each
+  /// length written from its end when the list descends).
+  private static func scatter(_ values: inout [Int64], parts: [Range<Int>], counts: [[Int]], plan: ScatterPlan) {
+    let count = values.count
+    let partCount = parts.count
+    let positions = SharedPointer<Int>(count: partCount * lengths)
     defer { positions.deallocate() }
-    plan.write(positions: positions.base, summaries: summaries.base, parts: parts)
+    plan.write(positions: positions.base, counts: counts)
     let step = plan.isFalling ? -1 : 1
     let sorted = [Int64](unsafeUninitializedCapacity: count) { out, initialized in
       guard let outBase = out.baseAddress else { return }
@@ -48,10 +93,10 @@ enum TextOrder {
       values.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
         let input = SharedPointer(UnsafeMutablePointer(mutating: base))
-        stretches.forEachConcurrently { part, range in
+        Parallel.forEach(parts: partCount) { part in
           let next = positions.base + part * lengths
           let powers = PowersOfTen()
-          for index in range {
+          for index in parts[part] {
             let value = input.base[index]
             let length = powers.digitCount(value)
             output.base[next[length]] = value
@@ -62,7 +107,6 @@ enum TextOrder {
       initialized = count
     }
     values = sorted
-    return true
   }
 
   /// The decimal digits of `value` (≥ 0; 0 for 0).
@@ -119,7 +163,7 @@ struct PowersOfTen {
 /// What one stretch holds: how many values of each decimal length, and
 /// the text keys (``TextOrder/key(_:length:_:)``) of its first and last values and
 /// whether they rise or fall anywhere in between.
-private struct StretchSummary {
+struct TextSummary {
   /// How many values the stretch holds.
   let count: Int
   var counts = [Int](repeating: 0, count: TextOrder.lengths)
@@ -181,10 +225,23 @@ private struct ScatterPlan {
   let isFalling: Bool
   /// Where each length's values start in the sorted output.
   let starts: [Int]
+  /// How many values each length has.
+  let totals: [Int]
+
+  /// The plan for values with `totals` values of each length.
+  init(totals: [Int], isFalling: Bool) {
+    self.isFalling = isFalling
+    self.totals = totals
+    var running = 0
+    starts = totals.map { total in
+      defer { running += total }
+      return running
+    }
+  }
 
   /// The plan for stretches summed up in `summaries`, or nil when their
   /// keys rise and fall (within a stretch or across two).
-  init?(_ summaries: UnsafePointer<StretchSummary>, parts: Int) {
+  init?(_ summaries: UnsafePointer<TextSummary>, parts: Int) {
     var rises = false
     var falls = false
     var totals = [Int](repeating: 0, count: TextOrder.lengths)
@@ -201,25 +258,18 @@ private struct ScatterPlan {
       for length in 0..<TextOrder.lengths { totals[length] += summary.counts[length] }
     }
     guard !(rises && falls) else { return nil }
-    isFalling = falls
-    var running = 0
-    starts = totals.map { total in
-      defer { running += total }
-      return running
-    }
+    self.init(totals: totals, isFalling: falls)
   }
 
-  /// Fills `positions` (`parts` × lengths: where part p writes its first
-  /// value of each length).
-  func write(positions: UnsafeMutablePointer<Int>, summaries: UnsafePointer<StretchSummary>, parts: Int) {
+  /// Fills `positions` (parts × lengths: where part p writes its first
+  /// value of each length), part p holding `counts[p]` values of each.
+  func write(positions: UnsafeMutablePointer<Int>, counts: [[Int]]) {
     for length in 0..<TextOrder.lengths {
-      var total = 0
-      for part in 0..<parts { total += summaries[part].counts[length] }
       var done = 0
-      for part in 0..<parts {
+      for part in counts.indices {
         positions[part * TextOrder.lengths + length] =
-          isFalling ? starts[length] + total - 1 - done : starts[length] + done
-        done += summaries[part].counts[length]
+          isFalling ? starts[length] + totals[length] - 1 - done : starts[length] + done
+        done += counts[part][length]
       }
     }
   }

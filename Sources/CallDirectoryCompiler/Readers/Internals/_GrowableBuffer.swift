@@ -49,6 +49,9 @@ final class _GrowableBuffer<Element: BitwiseCopyable> {
 
   /// Counts `written` more elements, written after ``reserve(_:)``.
   func grow(by written: Int) { count += written }
+
+  /// Keeps the first `kept` elements (no more than there are).
+  func truncate(to kept: Int) { count = min(count, max(0, kept)) }
 }
 
 extension _GrowableBuffer where Element == UInt8 {

@@ -1,0 +1,128 @@
+import FormatFixtures
+import Testing
+
+@testable import CallDirectoryCompiler
+
+/// The order of a source summed up piece by piece as it is parsed: the
+/// pieces lose adjacent repeats only when they run one way, and a source
+/// collected from them sorts to exactly what sorting the whole gives.
+@Suite struct SourceOrderTests {
+  /// Numbers of 9 to 15 digits (so that text order differs from numeric
+  /// order), a fifth of them repeats.
+  static func numbers(count: Int, seed: UInt64) -> [Int64] {
+    var generator = SplitMix64(seed: seed)
+    var values = (0..<(count - count / 5)).map { _ -> Int64 in
+      let length = 9 + generator.next(below: 7)
+      var power: Int64 = 1
+      for _ in 1..<length { power *= 10 }
+      return power + Int64(generator.next(below: UInt64(power) * 9))
+    }
+    for _ in 0..<(count / 5) { values.append(values[Int(generator.next(below: UInt64(values.count)))]) }
+    return values
+  }
+
+  static func asText(_ values: [Int64]) -> [Int64] {
+    values.sorted { String($0).utf8.lexicographicallyPrecedes(String($1).utf8) }
+  }
+
+  static func summarize(_ values: [Int64]) -> (order: SourceOrder, kept: [Int64]) {
+    var copy = values
+    let (order, kept) = copy.withUnsafeMutableBufferPointer { SourceOrder.summarize($0.baseAddress!, count: $0.count) }
+    return (order, Array(copy[..<kept]))
+  }
+
+  @Test func aPieceLosesItsAdjacentRepeatsOnlyWhenItRunsOneWay() {
+    let values = Self.numbers(count: 5000, seed: 1)
+    let unique = Array(Set(values))
+    for (shape, expected) in [
+      (values.sorted(), unique.sorted()), (Array(values.sorted().reversed()), Array(unique.sorted().reversed())),
+      (Self.asText(values), Self.asText(unique)), (Array(Self.asText(values).reversed()), Array(Self.asText(unique).reversed())),
+    ] {
+      let (order, kept) = Self.summarize(shape)
+      #expect(kept == expected)
+      #expect(order.isOrdered)
+      #expect(order.count == kept.count)
+      // The counts per length, which text order needs.
+      if order.isTextOrdered {
+        var lengths = [Int](repeating: 0, count: TextOrder.lengths)
+        for value in kept { lengths[String(value).count] += 1 }
+        #expect(order.lengths == lengths)
+      }
+    }
+    let (order, kept) = Self.summarize(values)
+    #expect(!order.isOrdered)
+    #expect(kept == values)
+    // Numerically sorted is sorted as text within one length only.
+    #expect(!Self.summarize(values.sorted()).order.isTextOrdered)
+    #expect(Self.summarize(Self.asText(values)).order.isTextOrdered)
+    #expect(!Self.summarize(Self.asText(values)).order.isAscending)
+    #expect(Self.summarize([5]).order.isAscending)
+    #expect(Self.summarize([]).kept.isEmpty)
+  }
+
+  /// Pieces of every order a list comes in, cut at random (repeats across
+  /// cuts included), collected and sorted: the sorted unique numbers, with
+  /// every number counted as added.
+  @Test(arguments: [2, 3, 4])
+  func collectedPiecesSortLikeTheWhole(seed: UInt64) {
+    var generator = SplitMix64(seed: seed)
+    let values = Self.numbers(count: 20_000, seed: seed)
+    let sorted = values.sorted()
+    let text = Self.asText(values)
+    let tooLong = text + [1_000_000_000_000_000_000, 1_000_000_000_000_000_000]
+    let shapes: [[Int64]] = [
+      sorted, sorted.reversed(), text, text.reversed(), values, tooLong,
+      Array(sorted[..<10_000]) + sorted[..<10_000],  // a list given twice
+      Array(text[..<10_000]) + sorted[10_000...],
+      Array(repeating: 42, count: 3000),
+    ]
+    for shape in shapes {
+      let expected = Array(Set(shape)).sorted()
+      for plainEvery in [0, 3] {
+        var collector = NumberCollector()
+        collector.begin(source: 0)
+        var start = 0
+        var turn = 0
+        while start < shape.count {
+          let end = min(shape.count, start + 1 + Int(generator.next(below: 3000)))
+          turn += 1
+          if plainEvery > 0 && turn % plainEvery == 0 {
+            collector.add(shape[start..<end], limit: nil)
+          } else {
+            let (order, kept) = Self.summarize(Array(shape[start..<end]))
+            kept.withUnsafeBufferPointer {
+              collector.add(piece: $0, order: order, repeats: end - start - kept.count, limit: nil)
+            }
+          }
+          start = end
+        }
+        collector.endSource()
+        #expect(collector.added == shape.count)
+        let (union, _) = collector.takeUnion()
+        #expect(union == expected, "shape of \(shape.count), plain every \(plainEvery)")
+      }
+    }
+  }
+
+  /// The scatter of a text order cut into pieces joins them into parts
+  /// (one per core) at piece boundaries, whatever their sizes.
+  @Test func textOrderSortsFromItsPiecesOnSeveralParts() {
+    let values = Array(Set(Self.numbers(count: 30_000, seed: 5)))
+    for shape in [Self.asText(values), Self.asText(values).reversed()] {
+      for parts in [1, 2, 3, 8] {
+        for pieceSize in [1, 700, 29_000] {
+          var pieces: [(end: Int, lengths: [Int])] = []
+          var start = 0
+          while start < shape.count {
+            let end = min(shape.count, start + pieceSize)
+            pieces.append((end, Self.summarize(Array(shape[start..<end])).order.lengths))
+            start = end
+          }
+          var sorted = shape
+          TextOrder.sortByLength(&sorted, falling: shape.first! > shape.last!, pieces: pieces, parts: parts)
+          #expect(sorted == values.sorted(), "parts \(parts), pieces of \(pieceSize)")
+        }
+      }
+    }
+  }
+}
