@@ -1,4 +1,6 @@
+import Dispatch
 import FormatFixtures
+import Synchronization
 import Testing
 
 @testable import PhoneNumbers
@@ -75,14 +77,42 @@ import Testing
     let plan = NumberingPlan.standard
     for code in plan.regionCodes {
       let region = try #require(plan.region(code))
-      guard let pattern = region.generalPattern, let automaton = region.generalAutomaton else { continue }
+      guard let pattern = region.generalPattern, let automaton = DigitAutomaton(pattern) else { continue }
       for _ in 0..<40 {
         let length = Int(generator.next() % 18)
         let input = (0..<length).map { _ in UInt8(generator.next() % 10) }
         input.withUnsafeBufferPointer { buffer in
           #expect(pattern.fullMatch(buffer) == automaton.fullMatch(buffer), "\(code) \(input)")
+          // The region's own, compiled on first use.
+          #expect(region.generalAutomaton.fullMatch(buffer) == automaton.fullMatch(buffer), "\(code) \(input)")
         }
       }
     }
+  }
+}
+
+/// A region's general automaton is compiled on first use: threads that
+/// race to use a fresh plan's all get the pattern's answers.
+@Suite struct LazyGeneralAutomatonTests {
+  @Test func threadsRacingOnAFreshPlanAgreeWithThePatterns() throws {
+    let plan = try NumberingPlan(table: NumberingPlan.embeddedTable)
+    let regions = plan.regionCodes.compactMap { plan.region($0) }.filter { $0.generalPattern != nil }
+    var generator = SplitMix64(seed: 7)
+    let inputs = (0..<64).map { _ in (0..<Int(8 + generator.next() % 6)).map { _ in UInt8(generator.next() % 10) } }
+    let disagreements = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { turn in
+      // Each thread starts at another region, so that several compile at once.
+      for offset in regions.indices {
+        let region = regions[(offset + turn * 31) % regions.count]
+        for input in inputs {
+          input.withUnsafeBufferPointer { digits in
+            if region.generalAutomaton.fullMatch(digits) != region.generalPattern?.fullMatch(digits) {
+              disagreements.withLock { $0 += 1 }
+            }
+          }
+        }
+      }
+    }
+    #expect(disagreements.withLock { $0 } == 0)
   }
 }

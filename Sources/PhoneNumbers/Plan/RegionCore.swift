@@ -18,10 +18,6 @@ struct RegionCore {
   let localOnlyLengthBits: UInt64
   let minimumLength: Int
   let maximumLength: Int
-  /// The general pattern's automaton tables (owned by the owner's
-  /// `generalAutomaton`), or nil when the owner has no automaton.
-  let transitions: UnsafePointer<Int32>?
-  let accepting: UnsafePointer<Bool>?
   /// The metadata this core belongs to (unretained: it owns the core).
   let owner: Unmanaged<RegionMetadata>
 
@@ -40,10 +36,7 @@ struct RegionCore {
   /// `RegionMetadata.matchesGeneralPattern`.
   @inline(__always)
   func matchesGeneralPattern(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let transitions, let accepting else {
-      return owner._withUnsafeGuaranteedRef { $0.matchesGeneralPattern(digits) }
-    }
-    return DigitAutomaton.fullMatch(digits, transitions: transitions, accepting: accepting)
+    owner._withUnsafeGuaranteedRef { $0.generalAutomaton.fullMatch(digits) }
   }
 
   /// `RegionMetadata.internationalPrefixEnd`.

@@ -35,8 +35,8 @@ public final class RegionMetadata: Sendable {
   let localOnlyLengths: [Int]
   /// The general national-number pattern, nil when the region has none.
   let generalPattern: DigitPattern?
-  /// The same pattern as an automaton, when it could be built.
-  let generalAutomaton: DigitAutomaton?
+  /// The same pattern as an automaton, compiled on first use.
+  let generalAutomaton: LazyGeneralAutomaton
   /// `possibleLengths` and `localOnlyLengths` as bit sets (bit n for length n).
   let possibleLengthBits: UInt64
   let localOnlyLengthBits: UInt64
@@ -73,7 +73,7 @@ public final class RegionMetadata: Sendable {
     self.possibleLengths = possibleLengths
     self.localOnlyLengths = localOnlyLengths
     self.generalPattern = generalPattern
-    self.generalAutomaton = generalPattern.flatMap { DigitAutomaton($0) }
+    self.generalAutomaton = LazyGeneralAutomaton(generalPattern)
     self.possibleLengthBits = possibleLengths.reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 }
     self.localOnlyLengthBits = localOnlyLengths.reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 }
     self.minimumLength = possibleLengths.first ?? -1
@@ -95,8 +95,6 @@ public final class RegionMetadata: Sendable {
       nationalPrefixScreen: PrefixScreen(nationalPrefixForParsing),
       possibleLengthBits: possibleLengthBits, localOnlyLengthBits: localOnlyLengthBits,
       minimumLength: minimumLength, maximumLength: maximumLength,
-      transitions: generalAutomaton.map { UnsafePointer($0.transitionTable) },
-      accepting: generalAutomaton.map { UnsafePointer($0.acceptingTable) },
       owner: .passUnretained(self)))
   }
 
@@ -187,8 +185,7 @@ extension RegionMetadata {
   /// libphonenumber's `_match_national_number(number, general_desc, False)`.
   @inline(__always)
   func matchesGeneralPattern(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
-    if let generalAutomaton { return generalAutomaton.fullMatch(digits) }
-    return generalPattern?.fullMatch(digits) ?? false
+    generalAutomaton.fullMatch(digits)
   }
 
   /// libphonenumber's `_test_number_length` for the unknown number type.
