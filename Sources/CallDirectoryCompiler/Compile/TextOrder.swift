@@ -74,6 +74,11 @@ enum TextOrder {
     }
     var totals = [Int](repeating: 0, count: lengths)
     for part in counts { for length in 0..<lengths { totals[length] += part[length] } }
+    // Counts that do not add up would scatter out of place.
+    guard totals.reduce(0, +) == count else {
+      values.sort()
+      return
+    }
     scatter(&values, parts: parts, counts: counts, plan: ScatterPlan(totals: totals, isFalling: falling))
   }
 
