@@ -64,8 +64,7 @@ struct NumberCollector {
   /// Starts collecting the numbers of the source at `index` in the config.
   mutating func begin(source index: Int) {
     sources.append(SourceNumbers(source: index))
-    order = SourceOrder()
-    pieces = []
+    forgetOrder()
   }
 
   /// Adds numbers of the current source, growing the buffer no further
@@ -135,20 +134,19 @@ struct NumberCollector {
     guard !sources.isEmpty, !numbers.isEmpty else { return }
     var run = numbers
     numbers = []
-    let removed = sortRun(&run)
+    let removed = Self.sortRun(&run, order: order, pieces: pieces)
+    forgetOrder()
     repeatsInRuns += removed
     held -= removed
     sources[sources.count - 1].runs.append(.memory(run))
   }
 
   /// Sorts and deduplicates `run` (the numbers collected since the last
-  /// run), the cheapest way their order allows; returns how many repeats
-  /// went. Forgets the order: the next numbers start a new run.
-  private mutating func sortRun(_ run: inout [Int64]) -> Int {
-    defer {
-      order = SourceOrder()
-      pieces = []
-    }
+  /// run, which ran as `order` tells, in `pieces`), the cheapest way their
+  /// order allows; returns how many repeats went.
+  private static func sortRun(
+    _ run: inout [Int64], order: SourceOrder?, pieces: [(end: Int, lengths: [Int])]
+  ) -> Int {
     guard let order, order.count == run.count else { return RadixSort.sortAndDeduplicate(&run) }
     // Every piece ran one way, and lost its repeats.
     if order.isAscending { return 0 }
@@ -163,15 +161,19 @@ struct NumberCollector {
     return RadixSort.sortAndDeduplicate(&run)
   }
 
+  /// The next numbers start a new run, of an order of its own.
+  private mutating func forgetOrder() {
+    order = SourceOrder()
+    pieces = []
+  }
+
   /// Writes every run held in memory, and the current source's numbers
   /// sorted, to new run files; a source whose runs reach
   /// `SortedRun.maximumFanIn` has them merged into one first.
   mutating func spill(to files: SpillFiles) throws(CompileError) {
     if !numbers.isEmpty {
-      var sorted = numbers
-      numbers = []
-      repeatsInRuns += sortRun(&sorted)
-      numbers = sorted
+      repeatsInRuns += Self.sortRun(&numbers, order: order, pieces: pieces)
+      forgetOrder()
       let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in
         try SortedRun.spill(buffer, to: files.newPath())
       }

@@ -122,8 +122,9 @@ struct SourceOrder: Sendable {
     lengths = text.counts
   }
 
-  /// Whether some step between the `count` numbers at `base` rises, and
-  /// whether one falls; stops at the first block that shows both.
+  /// Whether some step between the `count` numbers at `base` (all at
+  /// least 0) rises, and whether one falls; stops at the first block that
+  /// shows both.
   static func numericSteps(_ base: UnsafePointer<Int64>, count: Int) -> (rises: Bool, falls: Bool) {
     var rises: UInt64 = 0
     var falls: UInt64 = 0
@@ -131,7 +132,7 @@ struct SourceOrder: Sendable {
     while index < count {
       let end = min(count, index &+ 1024)
       // Each step from the loaded pair, folded into two words without a
-      // branch (the numbers are at least 1, so a difference's sign tells).
+      // branch (the numbers are at least 0, so a difference's sign tells).
       while index < end {
         let step = base[index] &- base[index &- 1]
         falls |= UInt64(bitPattern: step)
