@@ -18,6 +18,13 @@ struct Row {
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
+/// `--only SECTION[,SECTION…]` runs those sections alone (normalize, build,
+/// diff, decode, encode, stream, paths), for working on one of them.
+let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { flag in
+  arguments.index(after: flag) < arguments.endIndex
+    ? Set(arguments[arguments.index(after: flag)].split(separator: ",").map(String.init)) : nil
+}
+func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
 let runs = quick ? 1 : 3
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("calldir").path
 let work = ProcessInfo.processInfo.environment["CALLDIR_BENCH_DIR"]
@@ -50,7 +57,7 @@ func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_
 
 // MARK: normalize vs Python phonenumbers, with and without validity
 
-do {
+if wants("normalize") {
   let count = quick ? 100_000 : 1_000_000
   log("normalize: \(count) mixed-format inputs")
   let input = try data.mixedNumbers(count: count, name: "mixed-\(count).txt")
@@ -109,7 +116,7 @@ do {
 
 // MARK: build vs sort -u, in every order a list comes in
 
-do {
+if wants("build") {
   let count = quick ? 1_000_000 : 10_000_000
   var snapshots: [String: Data] = [:]
   for order in InputOrder.allCases {
@@ -158,7 +165,7 @@ func diffRow(_ name: String, old: [Int64], tag: String) throws -> Row {
   return Row(name: name, calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 15)
 }
 
-do {
+if wants("diff") {
   let count = quick ? 1_000_000 : 10_000_000
   log("diff: two \(count)-entry snapshots, 1% adds and 1% removes")
   rows.append(try diffRow(
@@ -173,7 +180,7 @@ do {
 
 // MARK: decode speed
 
-do {
+if wants("decode") {
   let count = quick ? 5_000_000 : 20_000_000
   log("decode: \(count) entries")
   let blob = data.path("decode-\(count).cdir")
@@ -202,9 +209,39 @@ do {
     note: String(format: "%.0fM numbers/s (floor 250M/s) %@", rate, verdict(rate >= 250))))
 }
 
+// MARK: encode speed
+
+/// A sink that keeps nothing: the encoder's own cost, without the disk.
+final class DiscardingSink: BlobSink {
+  func write(_ bytes: UnsafeRawBufferPointer) throws(BlobError) {}
+  func overwrite(at offset: UInt64, with bytes: UnsafeRawBufferPointer) throws(BlobError) {}
+  func commit() throws(BlobError) {}
+  func abandon() {}
+}
+
+if wants("encode") {
+  // What each blob of a build costs its thread: blocks, frames, CRCs and
+  // the content digest of scattered numbers, on one core.
+  let count = quick ? 5_000_000 : 20_000_000
+  log("encode: \(count) entries on one thread")
+  let numbers = DatasetShapes.scattered(count: count, universeScale: 2, seed: 9)
+  var best = Double.infinity
+  for _ in 0..<(quick ? 3 : 7) {
+    let start = DispatchTime.now()
+    let writer = try FullSnapshotWriter(sink: DiscardingSink(), version: 1)
+    try numbers.withUnsafeBufferPointer { try writer.appendBlocking(ascending: $0, hashingAside: false) }
+    try writer.finish()
+    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+  }
+  rows.append(Row(
+    name: "encode \(count / 1_000_000)M", calldir: Measurement(seconds: best, peakBytes: 0, status: 0),
+    baselineName: "-", baseline: nil, floor: nil,
+    note: String(format: "%.0fM numbers/s on one thread, content digest included", Double(count) / best / 1e6)))
+}
+
 // MARK: streaming memory: a large blob against a small one
 
-for (command, name) in [(["validate"], "validate"), (["device", "load", "--device"], "device load")] {
+for (command, name) in [(["validate"], "validate"), (["device", "load", "--device"], "device load")] where wants("stream") {
   guard (try? ProcessRunner.run([binary] + command.prefix(1) + ["--help"], quiet: true).status) == 0 else {
     log("\(name): command not available, skipped")
     continue
@@ -235,7 +272,7 @@ for (command, name) in [(["validate"], "validate"), (["device", "load", "--devic
 
 // MARK: the new paths: explain, device sync, report
 
-do {
+if wants("paths") {
   log("explain: 1000 numbers")
   rows.append(try NewPathsBenchmark.explain(data, binary: binary, count: quick ? 1_000_000 : 10_000_000, runs: runs))
   log("device sync: full and 1% delta")

@@ -111,6 +111,39 @@ import Testing
     }
   }
 
+  /// The bulk path passes over quiet numbers eight at a time: a jump that
+  /// just cuts a block or just does not, a streak that just reaches the run
+  /// threshold, and a block that just fills, at every position of those
+  /// eight and at every size of a young block, write what one by one writes.
+  @Test func quietStretchesEndWhereOneByOneSeesThem() throws {
+    for position in 0..<24 {
+      for gap in [Int64(1_000), 37] {
+        var numbers: [Int64] = []
+        var value: Int64 = 10_000_000_000
+        func steps(_ count: Int, _ step: Int64) {
+          for _ in 0..<count {
+            value += step
+            numbers.append(value)
+          }
+        }
+        for young in [1, 8, 9, 31, 33, 200, 1500, 2030] {
+          steps(young + position, gap)
+          steps(1, 64 * (gap + 1))  // cuts a block of evenly spaced numbers
+          steps(young + position, gap)
+          steps(1, 64 * (gap + 1) - 1)  // does not
+          steps(position, gap)
+          steps(64, 1)  // a run, from a streak that just reaches the threshold
+          steps(position + 3, gap)
+          steps(63, 1)  // a streak that does not
+          steps(BlobLimits.maxBlockEntries + position, gap)  // a block that fills
+        }
+        let expected = try Self.oneByOne(numbers)
+        #expect(try Self.inChunks(numbers, sizes: [numbers.count], ranges: false, ascending: false) == expected)
+        #expect(try Self.inChunks(numbers, sizes: [5 + position, 1000], ranges: false) == expected)
+      }
+    }
+  }
+
   /// Block by block, the direct encoder writes what the array encoder writes.
   @Test(arguments: [11, 12, 13])
   func directEncoderMatchesArrayEncoder(seed: UInt64) {

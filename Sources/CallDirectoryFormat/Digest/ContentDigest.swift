@@ -140,36 +140,12 @@ public struct ContentDigestBuilder: Sendable {
   mutating func _appendBlocking(contentsOf numbers: UnsafeBufferPointer<Int64>) {
     guard var source = numbers.baseAddress else { return }
     var left = numbers.count
-    // A number emits at most a pending-ones escape (11 bytes) and a gap (10).
-    let perNumber = 21
     while left > 0 {
-      if staging.count - fill < perNumber * 64 { _flush() }
-      let take = min(left, (staging.count - fill) / perNumber)
-      var last = lastBlocking
-      var ones = pendingOnes
-      var at = fill
-      staging.withUnsafeMutableBufferPointer { buffer in
-        guard let out = buffer.baseAddress else { return }
-        for index in 0..<take {
-          let number = source[index]
-          let gap = UInt64(bitPattern: number &- last)
-          last = number
-          if gap == 1 {
-            ones &+= 1
-            continue
-          }
-          if ones > 0 {
-            if ones == 1 {
-              out[at] = 1
-              at &+= 1
-            } else {
-              out[at] = 0
-              at = _putVarint(ones, out, at &+ 1)
-            }
-            ones = 0
-          }
-          at = _putSmallVarint(gap, out, at)
-        }
+      if staging.count - fill < Self.bytesPerNumber * 64 { _flush() }
+      let take = min(left, (staging.count - fill) / Self.bytesPerNumber)
+      let (at, last, ones) = staging.withUnsafeMutableBufferPointer { buffer in
+        Self._writeGaps(
+          of: source, count: take, after: lastBlocking, pendingOnes: pendingOnes, to: buffer.baseAddress, at: fill)
       }
       lastBlocking = last
       pendingOnes = ones
@@ -177,6 +153,46 @@ public struct ContentDigestBuilder: Sendable {
       source += take
       left -= take
     }
+  }
+
+  /// The most bytes one blocking number adds to the stream: a pending-ones
+  /// escape (11 bytes), then its gap (10).
+  private static let bytesPerNumber = 21
+
+  /// Writes the stream of `count` numbers from `source` at `out[at...]`
+  /// (with room for ``bytesPerNumber`` bytes a number), after the number
+  /// `last` and `ones` pending gaps of 1; returns where the stream ends and
+  /// the state after the numbers. (A function of its own, so that the
+  /// state stays in registers rather than in the builder.)
+  private static func _writeGaps(
+    of source: UnsafePointer<Int64>, count: Int, after last: Int64, pendingOnes: UInt64,
+    to out: UnsafeMutablePointer<UInt8>?, at start: Int
+  ) -> (at: Int, last: Int64, ones: UInt64) {
+    guard let out, count > 0 else { return (start, last, pendingOnes) }
+    var at = start
+    var ones = pendingOnes
+    var previous = last
+    for index in 0..<count {
+      let number = source[index]
+      let gap = UInt64(bitPattern: number &- previous)
+      previous = number
+      if gap == 1 {
+        ones &+= 1
+        continue
+      }
+      if ones > 0 {
+        if ones == 1 {
+          out[at] = 1
+          at &+= 1
+        } else {
+          out[at] = 0
+          at = _putVarint(ones, out, at &+ 1)
+        }
+        ones = 0
+      }
+      at = _putSmallVarint(gap, out, at)
+    }
+    return (at, previous, ones)
   }
 
   /// Adds an identification entry already checked by the caller (writers).

@@ -129,6 +129,13 @@ final class _NumberSectionWriter {
     var runFirst = self.runFirst
     var runCount = self.runCount
     while next < total {
+      if runCount == 0, next > blockStart {
+        let quiet = next
+        next = Self._skipQuiet(values, from: quiet, blockStart: blockStart, total: total)
+        // No number passed over continued a streak: the last one starts one.
+        if next > quiet { streak = 1 }
+        if next == total { break }
+      }
       let value = values[next]
       if runCount > 0 {
         if value == runFirst &+ runCount {
@@ -184,6 +191,30 @@ final class _NumberSectionWriter {
     }
     count += UInt64(total)
     lastAppended = last
+  }
+
+  /// The index of the first of `values[from..<total]` that may change the
+  /// pending block `values[blockStart..<from]` other than by joining it:
+  /// one that continues a streak of consecutive numbers, may cut the block
+  /// (``_cannotCut(jump:span:)`` does not hold), or would be its ``BlobLimits/maxBlockEntries``-th entry and more.
+  /// Amid scattered numbers most are quiet: they are passed over eight at
+  /// a time, with one branch for the eight.
+  @inline(__always)
+  private static func _skipQuiet(_ values: UnsafePointer<UInt64>, from: Int, blockStart: Int, total: Int) -> Int {
+    let first = values[blockStart]
+    let limit = min(total, blockStart &+ BlobLimits.maxBlockEntries)
+    var next = from
+    while next &+ 8 <= limit {
+      var loud: UInt8 = 0
+      for offset in 0..<8 {
+        let last = values[next &+ offset &- 1]
+        let jump = values[next &+ offset] &- last
+        loud |= (jump == 1 ? 1 : 0) | (_cannotCut(jump: jump, span: last &- first) ? 0 : 1)
+      }
+      if loud != 0 { break }
+      next &+= 8
+    }
+    return next
   }
 
   /// Throws unless `numbers` are in range, strictly ascending and may follow
@@ -318,14 +349,22 @@ final class _NumberSectionWriter {
     return overflow || last &- first < product
   }
 
-  /// ``_gapCuts(value:first:last:count:)`` with a cheap test first: a jump
-  /// of no more than a 2048th of the block's span cannot cut a block of at
-  /// most 2048 entries, which settles all but a block's first few entries
-  /// without the multiplication.
+  /// ``_gapCuts(value:first:last:count:)`` with a cheap test first
+  /// (``_cannotCut(jump:span:)``), which settles all but a block's first
+  /// few entries without the multiplication.
   @inline(__always)
   private func _bulkGapCuts(value: UInt64, first: UInt64, last: UInt64, count: Int) -> Bool {
-    if (value &- last) / _NumberSectionWriter.gapCutFactor <= (last &- first) >> 11 { return false }
+    if Self._cannotCut(jump: value &- last, span: last &- first) { return false }
     return _gapCuts(value: value, first: first, last: last, count: count)
+  }
+
+  /// Whether a jump of `jump` after a pending block spanning `span` surely
+  /// does not cut it: a jump of no more than 64 times a 2048th of the span
+  /// cannot cut a block of at most 2048 (``BlobLimits/maxBlockEntries``)
+  /// entries.
+  @inline(__always)
+  private static func _cannotCut(jump: UInt64, span: UInt64) -> Bool {
+    jump / _NumberSectionWriter.gapCutFactor <= span >> 11
   }
 
   private func _clearPending() {
