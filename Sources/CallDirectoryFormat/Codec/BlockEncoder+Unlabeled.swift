@@ -93,12 +93,30 @@ extension _BlockEncoder {
       stream.write((values[index] &- base &- UInt64(index &- 1)) & mask, width: l)
       index &+= 1
     }
-    // The high half: for the i-th field a one at (x >> l) + i - 1. Ones are
-    // gathered into a word, which goes out when a one falls past it.
+    _writeHighHalf(values, count: n, base: base, width: width, to: &stream)
+    return length &+ stream.finish()
+  }
+
+  /// The high half of an Elias–Fano block: for the i-th field x a one at
+  /// (x >> l) + i - 1, up to the last field's, which ends the region. Ones
+  /// are gathered into a word, which goes out when a one falls past it.
+  /// (A function of its own, so that its few values stay in registers;
+  /// `width` is at most 62, as ``bestLowWidth(count:upper:)`` chooses.)
+  @inline(never)
+  private static func _writeHighHalf(
+    _ values: UnsafePointer<UInt64>, count n: Int, base: UInt64, width: UInt64, to stream: inout _BitStream
+  ) {
     var word: UInt64 = 0
     var wordStart: UInt64 = 0
+    var position: UInt64 = 0
+    // The i-th field's one lies i - 1 past its value's high part: `bias`
+    // and `rank` step along with i.
+    var bias = base
+    var rank: UInt64 = 0
     for index in 1..<n {
-      let position = ((values[index] &- base &- UInt64(index &- 1)) >> width) &+ UInt64(index &- 1)
+      position = ((values[index] &- bias) &>> width) &+ rank
+      bias &+= 1
+      rank &+= 1
       while position &- wordStart >= 63 {
         stream.write(word, width: 63)
         word = 0
@@ -107,9 +125,7 @@ extension _BlockEncoder {
       word |= 1 &<< (position &- wordStart)
     }
     // The last one ends the region: the word holds bits up to it.
-    let lastPosition = ((values[n &- 1] &- base &- UInt64(n &- 2)) >> width) &+ UInt64(n &- 2)
-    stream.write(word, width: Int(lastPosition &- wordStart) &+ 1)
-    return length &+ stream.finish()
+    stream.write(word, width: Int(position &- wordStart) &+ 1)
   }
 }
 

@@ -169,6 +169,7 @@ public struct ContentDigestBuilder: Sendable {
     to out: UnsafeMutablePointer<UInt8>?, at start: Int
   ) -> (at: Int, last: Int64, ones: UInt64) {
     guard let out, count > 0 else { return (start, last, pendingOnes) }
+    let shapes = _smallVarintShapes
     var at = start
     var ones = pendingOnes
     var previous = last
@@ -190,7 +191,7 @@ public struct ContentDigestBuilder: Sendable {
         }
         ones = 0
       }
-      at = _putSmallVarint(gap, out, at)
+      at = _putSmallVarint(gap, out, at, shapes: shapes)
     }
     return (at, previous, ones)
   }
@@ -290,15 +291,31 @@ private func _putVarint(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ a
 
 /// ``_putVarint(_:_:_:)`` without a loop for values below 2^28 (every gap
 /// of a list of phone numbers but the first few): the four 7-bit groups
-/// spread in one expression, the continuation bits set by the length, and
-/// four bytes stored at once (the caller leaves room for ten).
+/// spread in one expression, the length and the continuation bits looked
+/// up by the value's leading zeros in `shapes` (``_smallVarintShapes``),
+/// and four bytes stored at once (the caller leaves room for ten).
 @inline(__always)
-private func _putSmallVarint(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ at: Int) -> Int {
+private func _putSmallVarint(
+  _ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ at: Int, shapes: UnsafePointer<UInt32>
+) -> Int {
   guard value < 1 &<< 28 else { return _putVarint(value, out, at) }
-  let length = (70 &- (value | 1).leadingZeroBitCount) / 7
+  let shape = shapes[(value | 1).leadingZeroBitCount]
   let groups = (value & 0x7F) | (value &<< 1 & 0x7F00) | (value &<< 2 & 0x7F_0000) | (value &<< 3 & 0x7F00_0000)
-  let continuations: UInt64 = 0x80_8080 & ((1 &<< UInt64(8 &* (length &- 1))) &- 1)
   UnsafeMutableRawPointer(out + at).storeBytes(
-    of: UInt32(truncatingIfNeeded: groups | continuations).littleEndian, as: UInt32.self)
-  return at &+ length
+    of: (UInt32(truncatingIfNeeded: groups) | shape &>> 8).littleEndian, as: UInt32.self)
+  return at &+ Int(shape & 0xFF)
 }
+
+/// For each count of leading zeros a value below 2^28 can have (36 to 63),
+/// its varint's length in the low byte and its continuation bits (0x80 in
+/// every byte but the last) in the three above: one load instead of a
+/// division and a shift in the gap stream's loop.
+nonisolated(unsafe) private let _smallVarintShapes: UnsafePointer<UInt32> = {
+  let shapes = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+  for zeros in 0..<64 {
+    let length = max(1, min(4, (70 - zeros) / 7))
+    let continuations: UInt32 = 0x80_8080 & ((1 << UInt32(8 * (length - 1))) - 1)
+    shapes[zeros] = continuations << 8 | UInt32(length)
+  }
+  return UnsafePointer(shapes)
+}()
