@@ -141,9 +141,10 @@ final class ScratchDirectory {
   }
 }
 
-/// Durable renames that leave their directory syncs to a
-/// `DeferredDirectorySyncs` sync nothing until it syncs each directory once.
-@Suite(.serialized) struct DeferredDirectorySyncsTests {
+/// Commits and durable renames that leave their syncs to a
+/// `DeferredSyncs` sync nothing until it syncs each file and each
+/// directory once; a file that fails to sync fails `syncAll`.
+@Suite(.serialized) struct DeferredSyncsTests {
   @Test func renamesSyncEachDirectoryOnceAtTheEnd() throws {
     let scratch = try ScratchDirectory()
     let other = try ScratchDirectory()
@@ -151,22 +152,40 @@ final class ScratchDirectory {
 
     FaultInjection.install([])
     defer { FaultInjection.reset() }
-    let deferred = FileSystem.DeferredDirectorySyncs()
+    let deferred = FileSystem.DeferredSyncs()
     for index in 0..<5 {
       let target = index == 4 ? other.file("g") : scratch.file("g\(index)")
       try FileSystem.durableRename(scratch.file("f\(index)"), to: target, deferringSyncTo: deferred)
     }
     let file = try AtomicFile(destination: scratch.file("h"))
     try file.writer.write(Array("y".utf8))
-    try file.commit(deferringDirectorySyncTo: deferred)
-    #expect(FaultInjection.counts()[.fsync, default: 0] == 1)  // the file's own data
+    try file.commit(deferringSyncsTo: deferred)
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 0)
+    #expect(try String(decoding: FileSystem.contents(of: scratch.file("h")), as: UTF8.self) == "y")
     try deferred.syncAll()
-    #expect(FaultInjection.counts()[.fsync, default: 0] == 3)  // and the two directories
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 3)  // the file's data and the two directories
     try deferred.syncAll()
     #expect(FaultInjection.counts()[.fsync, default: 0] == 3)  // nothing left
 
     // Without one, a rename syncs at once.
     try FileSystem.durableRename(scratch.file("g0"), to: scratch.file("i0"))
     #expect(FaultInjection.counts()[.fsync, default: 0] == 4)
+  }
+
+  @Test func aFileThatFailsToSyncFailsTheSyncs() throws {
+    let scratch = try ScratchDirectory()
+    let deferred = FileSystem.DeferredSyncs()
+    for name in ["a", "b"] {
+      let file = try AtomicFile(destination: scratch.file(name))
+      try file.writer.write(Array(name.utf8))
+      try file.commit(deferringSyncsTo: deferred)
+    }
+    FaultInjection.install([FaultInjection.Rule(call: .fsync, occurrence: 1, fault: .fail(.ioError))])
+    defer { FaultInjection.reset() }
+    #expect {
+      try deferred.syncAll()
+    } throws: { error in
+      (error as? FileError)?.errno == .ioError && (error as? FileError)?.path == scratch.file("a")
+    }
   }
 }

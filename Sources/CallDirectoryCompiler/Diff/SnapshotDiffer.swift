@@ -39,7 +39,7 @@ public enum SnapshotDiffer {
   /// - Complexity: O(runs and single entries of both blobs).
   public static func writeDelta(
     from old: BlobReader, to new: BlobReader, path: String,
-    deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs? = nil
+    deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs? = nil
   ) throws(BlobError) -> Summary {
     guard old.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: old.header.kind) }
     guard new.header.kind == .full else { throw BlobError.wrongKind(expected: .full, actual: new.header.kind) }
@@ -77,7 +77,7 @@ public enum SnapshotDiffer {
     }
 
     let writer = try DeltaWriter(
-      sink: FileBlobSink(path: path, deferringDirectorySyncTo: deferredSyncs),
+      sink: FileBlobSink(path: path, deferringSyncsTo: deferredSyncs),
       baseVersion: old.header.version, baseDigest: old.header.contentDigest,
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
       dataset: new.header.dataset)

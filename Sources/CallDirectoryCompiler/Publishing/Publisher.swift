@@ -152,9 +152,9 @@ public struct Publisher {
     var pending = PendingFiles()
     defer { pending.removeAll() }
     // The blobs and reports are renamed to their pending names as they are
-    // finished; their directories are synced once, before the catalog
-    // transaction that refers to them.
-    let pendingSyncs = FileSystem.DeferredDirectorySyncs()
+    // finished; they and their directories are synced once, before the
+    // catalog transaction that refers to them.
+    let pendingSyncs = FileSystem.DeferredSyncs()
     let reportDirectory = options.dryRun ? store.dryRunDirectory : store.rejectsDirectory
     let rejects: RejectLog
     let conflicts: ConflictLog
@@ -192,7 +192,7 @@ public struct Publisher {
       fullSnapshot = Swift.Result { () throws(BuildError) in
         let header = try Self.writeSnapshot(
           blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
-          version: version, dataset: config.dataset, to: pendingPath, deferringDirectorySyncTo: pendingSyncs,
+          version: version, dataset: config.dataset, to: pendingPath, deferringSyncsTo: pendingSyncs,
           hashingAside: !readingBack)
         if readingBack { fullFacts = try? FileFacts.of(pendingPath) }
         return header
@@ -203,7 +203,7 @@ public struct Publisher {
         background: {
           shardBlobs.write(
             of: snapshot, version: version, config: config, directory: store.snapshotsDirectory,
-            at: pendingLocation(for:), deferringDirectorySyncTo: pendingSyncs)
+            at: pendingLocation(for:), deferringSyncsTo: pendingSyncs)
         },
         foreground: { writeFull(readingBack: true) })
       for path in shardBlobs.paths { pending.add(path) }
@@ -285,7 +285,7 @@ public struct Publisher {
         let deltaPending = pending.add(pendingLocation(for: name))
         guard let facts = try writeDelta(
           from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes, pendingPath: deltaPending,
-          description: "version \(base.version)", deferringDirectorySyncTo: pendingSyncs, warnings: &warnings)
+          description: "version \(base.version)", deferringSyncsTo: pendingSyncs, warnings: &warnings)
         else { continue }
         renames.append((deltaPending, store.path(name)))
         deltas.append(DeltaRecord(
@@ -294,7 +294,7 @@ public struct Publisher {
 
       let (shards, shardDeltas) = try recordShards(
         shardBlobs, version: version, bases: bases, catalog: catalog, pending: &pending, renames: &renames,
-        deferringDirectorySyncTo: pendingSyncs, warnings: &warnings)
+        deferringSyncsTo: pendingSyncs, warnings: &warnings)
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
@@ -371,7 +371,7 @@ public struct Publisher {
       pending.forgetAll()
       // Put in place, each directory synced once, before the manifest
       // that points to them.
-      let publishedSyncs = FileSystem.DeferredDirectorySyncs()
+      let publishedSyncs = FileSystem.DeferredSyncs()
       for (from, to) in renames {
         do {
           try rename(from, to: to, deferringSyncTo: publishedSyncs)
@@ -426,7 +426,7 @@ public struct Publisher {
   }
 
   private func rename(
-    _ from: String, to: String, deferringSyncTo deferred: FileSystem.DeferredDirectorySyncs? = nil
+    _ from: String, to: String, deferringSyncTo deferred: FileSystem.DeferredSyncs? = nil
   ) throws(StoreError) {
     do {
       try FileSystem.durableRename(from, to: to, deferringSyncTo: deferred)
@@ -618,7 +618,7 @@ public struct Publisher {
   /// place with it) and writes their deltas from the bases' shards.
   private func recordShards(
     _ blobs: ShardBlobs, version: Int, bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
-    renames: inout [(from: String, to: String)], deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs,
+    renames: inout [(from: String, to: String)], deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs,
     warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
     if let failure = blobs.failure { throw failure }
@@ -645,7 +645,7 @@ public struct Publisher {
         let deltaPending = pending.add(pendingLocation(for: deltaName))
         guard let deltaFacts = try writeDelta(
           from: store.path(baseShard.path), to: pendingPath, maxBytes: facts.bytes, pendingPath: deltaPending,
-          description: "version \(base.version) shard \(shard)", deferringDirectorySyncTo: deferredSyncs,
+          description: "version \(base.version) shard \(shard)", deferringSyncsTo: deferredSyncs,
           warnings: &warnings)
         else { continue }
         renames.append((deltaPending, store.path(deltaName)))
@@ -665,12 +665,12 @@ public struct Publisher {
   ///   of its own (false while the shard blobs are written alongside).
   static func writeSnapshot(
     blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int,
-    dataset: String = "", to path: String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs,
+    dataset: String = "", to path: String, deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs,
     hashingAside: Bool
   ) throws(BuildError) -> BlobHeader {
     do {
       let writer = try FullSnapshotWriter(
-        sink: FileBlobSink(path: path, deferringDirectorySyncTo: deferredSyncs), version: UInt64(version),
+        sink: FileBlobSink(path: path, deferringSyncsTo: deferredSyncs), version: UInt64(version),
         labels: labels, dataset: dataset)
       try blocking.forEachChunk(
         singles: { try writer.appendBlocking(ascending: $0, hashingAside: hashingAside) },
@@ -693,12 +693,12 @@ public struct Publisher {
   /// input cannot be read (then with a warning).
   private func writeDelta(
     from base: String, to target: String, maxBytes: Int64, pendingPath: String, description: String,
-    deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs, warnings: inout [String]
+    deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs, warnings: inout [String]
   ) throws(StoreError) -> FileFacts? {
     do {
       let summary = try SnapshotDiffer.writeDelta(
         from: try BlobReader(path: base), to: try BlobReader(path: target), path: pendingPath,
-        deferringDirectorySyncTo: deferredSyncs)
+        deferringSyncsTo: deferredSyncs)
       guard summary.bytes <= maxBytes else {
         try? FileSystem.removeFile(pendingPath)
         return nil

@@ -36,7 +36,7 @@ struct ShardBlobs {
   /// `deferredSyncs`. Touches nothing but its own files and this value.
   mutating func write(
     of snapshot: CompiledSnapshot, version: Int, config: BuildConfig, directory: String,
-    at location: (String) -> String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs
+    at location: (String) -> String, deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs
   ) {
     let limit = config.maxEntriesPerExtension
     do {

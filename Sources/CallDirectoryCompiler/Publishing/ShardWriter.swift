@@ -18,7 +18,7 @@ struct ShardWriter {
   /// The dataset every shard carries.
   var dataset = ""
   /// Where the syncs of the shards' directory are left, if not done at once.
-  var deferredSyncs: FileSystem.DeferredDirectorySyncs?
+  var deferredSyncs: FileSystem.DeferredSyncs?
 
   /// Writes shard k's entries (those inside `bounds[k]`) to `paths[k]`.
   func write(blocking: BlockingEntries, bounds: [ClosedRange<Int64>], paths: [String]) throws -> [Written] {
@@ -34,7 +34,7 @@ struct ShardWriter {
         NumberSet.lowerBound(numbers, bounds[shard].lowerBound)..<NumberSet.upperBound(numbers, bounds[shard].upperBound)]
       let (subset, remapped) = Self.labelSubset(slice, labels: labels)
       writer = try FullSnapshotWriter(
-        sink: FileBlobSink(path: paths[shard], deferringDirectorySyncTo: deferredSyncs), version: UInt64(version),
+        sink: FileBlobSink(path: paths[shard], deferringSyncsTo: deferredSyncs), version: UInt64(version),
         labels: subset, dataset: dataset)
       entries = remapped
       blockingCount = 0

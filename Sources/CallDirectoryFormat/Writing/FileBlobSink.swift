@@ -11,14 +11,14 @@ public final class FileBlobSink: BlobSink {
   /// The final path.
   public let path: String
   private var file: AtomicFile?
-  private let deferredSyncs: FileSystem.DeferredDirectorySyncs?
+  private let deferredSyncs: FileSystem.DeferredSyncs?
 
   /// Creates the temporary file next to `path`. With `deferredSyncs`, the
-  /// directory sync after the rename is left to it (see
-  /// ``FileSystem/DeferredDirectorySyncs``).
+  /// file's sync and its directory's after the rename are left to it (see
+  /// ``FileSystem/DeferredSyncs``): the blob has lasted once it has synced.
   /// - Throws: `BlobError.io` if it cannot be created, or if `path` exists
   ///   and is not a regular file.
-  public init(path: String, deferringDirectorySyncTo deferredSyncs: FileSystem.DeferredDirectorySyncs? = nil) throws(BlobError) {
+  public init(path: String, deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs? = nil) throws(BlobError) {
     self.path = path
     self.deferredSyncs = deferredSyncs
     do {
@@ -54,13 +54,14 @@ public final class FileBlobSink: BlobSink {
   }
 
   /// Flushes, `fsync`s, renames the temporary file over ``path`` and
-  /// `fsync`s the directory. On failure the temporary file is removed and
-  /// the destination is untouched.
+  /// `fsync`s the directory (or leaves both syncs to the deferred syncs).
+  /// On failure the temporary file is removed and the destination is
+  /// untouched.
   public func commit() throws(BlobError) {
     let file = try _openFile()
     self.file = nil
     do {
-      try file.commit(deferringDirectorySyncTo: deferredSyncs)
+      try file.commit(deferringSyncsTo: deferredSyncs)
     } catch {
       file.discard()
       throw .io(error)

@@ -93,9 +93,18 @@ public final class AtomicFile {
     }
   }
 
-  /// Seals the file if needed and renames it over the destination, durably.
-  public func commit(deferringDirectorySyncTo deferred: FileSystem.DeferredDirectorySyncs? = nil) throws(FileError) {
-    try seal()
+  /// Seals the file if needed and renames it over the destination,
+  /// durably; with `deferred`, the file's sync and its directory's are
+  /// left to it (``FileSystem/DeferredSyncs/syncAll()``), and the file's
+  /// writeback starts now.
+  public func commit(deferringSyncsTo deferred: FileSystem.DeferredSyncs? = nil) throws(FileError) {
+    if let deferred, !isSealed {
+      try writer.flush()
+      isSealed = true
+      deferred.add(fileSyncOf: writer.descriptor, path: destination)
+    } else {
+      try seal()
+    }
     try FileSystem.durableRename(temporaryPath, to: destination, deferringSyncTo: deferred)
     isFinished = true
   }

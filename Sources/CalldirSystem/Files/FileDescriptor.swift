@@ -134,6 +134,12 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     _ = try valueOrErrno { system_fsync(rawValue) }.get()
   }
 
+  /// Starts writing what was written back to the disk, without waiting
+  /// (Linux; elsewhere nothing): ``sync()`` later waits for less.
+  public func startWriteback() {
+    system_startWriteback(rawValue)
+  }
+
   /// What `fstat` says.
   public func status() throws(Errno) -> FileStatus {
     var info = stat()

@@ -1,13 +1,21 @@
 extension FileSystem {
-  /// Directory syncs left for later: a writer that renames many files into
-  /// a few directories (a build's blobs and reports) passes one of these
-  /// to each rename and syncs each directory once, with ``syncAll()``,
-  /// before the step that needs the renames to have lasted (a catalog
-  /// transaction, a manifest). Safe to share between threads.
-  public final class DeferredDirectorySyncs: Sendable {
+  /// Syncs left for later: a writer that commits many files into a few
+  /// directories (a build's blobs and reports) passes one of these to each
+  /// commit and rename, and syncs each file and each directory once, with
+  /// ``syncAll()``, before the step that needs them to have lasted (a
+  /// catalog transaction, a manifest). Meanwhile the files' writeback runs
+  /// while the writer goes on. Safe to share between threads.
+  public final class DeferredSyncs: Sendable {
     private let directories = _Locked<[String]>([])
+    /// Committed files whose data is not yet known to be on the disk,
+    /// still open.
+    private let files = _Locked<[(descriptor: FileDescriptor, path: String)]>([])
 
     public init() {}
+
+    deinit {
+      for file in files.withLock({ $0 }) { try? file.descriptor.close() }
+    }
 
     /// Remembers the directory that holds `path`.
     public func add(containing path: String) {
@@ -15,8 +23,35 @@ extension FileSystem {
       directories.withLock { if !$0.contains(directory) { $0.append(directory) } }
     }
 
-    /// Syncs every directory remembered, each once, and forgets them.
+    /// Takes an open file, written in full, to sync (and close) later; its
+    /// writeback starts now.
+    public func add(fileSyncOf descriptor: FileDescriptor, path: String) {
+      descriptor.startWriteback()
+      files.withLock { $0.append((descriptor, path)) }
+    }
+
+    /// Syncs and closes every file remembered, then syncs every directory
+    /// remembered, each once, and forgets them. The first failure is
+    /// thrown once every file is closed.
     public func syncAll() throws(FileError) {
+      let pendingFiles = files.withLock { files in
+        defer { files = [] }
+        return files
+      }
+      var failure: FileError?
+      for file in pendingFiles {
+        do {
+          try file.descriptor.sync()
+        } catch {
+          failure = failure ?? FileError(operation: "sync", path: file.path, errno: error)
+        }
+        do {
+          try file.descriptor.close()
+        } catch {
+          failure = failure ?? FileError(operation: "close", path: file.path, errno: error)
+        }
+      }
+      if let failure { throw failure }
       let pending = directories.withLock { directories in
         defer { directories = [] }
         return directories

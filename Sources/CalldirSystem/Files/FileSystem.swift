@@ -52,7 +52,7 @@ public enum FileSystem {
   /// but a regular file (a directory, a device, a FIFO, a symbolic link):
   /// calldir never turns one into a file.
   public static func durableRename(
-    _ source: String, to destination: String, deferringSyncTo deferred: DeferredDirectorySyncs? = nil
+    _ source: String, to destination: String, deferringSyncTo deferred: DeferredSyncs? = nil
   ) throws(FileError) {
     if let existing = try statusIfPresent(destination, followingLinks: false), existing.kind != .regular {
       throw FileError(

@@ -74,6 +74,26 @@ func system_fsync(_ fd: CInt) -> CInt {
   return fsync(fd)
 }
 
+/// Starts writing the file's dirty pages back without waiting for them
+/// (`sync_file_range` on Linux; nothing elsewhere): a later sync then has
+/// less to wait for. Only advice, so it is not a fault-injection point.
+func system_startWriteback(_ fd: CInt) {
+  #if os(Linux)
+    // SYNC_FILE_RANGE_WRITE: start writing every dirty page out.
+    _ = _syncFileRange?(fd, 0, 0, 2)
+  #endif
+}
+
+#if os(Linux)
+  /// glibc's `sync_file_range`, which its headers declare only for
+  /// `_GNU_SOURCE` (so Swift does not see it); nil if it is missing.
+  nonisolated(unsafe) private let _syncFileRange: (@convention(c) (CInt, Int64, Int64, UInt32) -> CInt)? = {
+    // RTLD_DEFAULT: the global scope of the process.
+    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (CInt, Int64, Int64, UInt32) -> CInt).self)
+  }()
+#endif
+
 func system_close(_ fd: CInt) -> CInt {
   if case .fail(let code)? = injected(.close) {
     // The descriptor is released anyway, as close(2) does on error.
