@@ -64,7 +64,9 @@ SMOKE_SECONDS ?= 5
 fuzz-smoke: deps
 	FUZZ_SECONDS=$(SMOKE_SECONDS) FUZZ_JOBS=2 bash Tests/Fuzz/fuzz.sh smoke
 
-# Benchmarks against the baselines a user would otherwise use (QUICK=1 for a short run).
+# Benchmarks against the baselines a user would otherwise use (QUICK=1 for a
+# short run; ONLY=build,diff for some sections: normalize, build, diff,
+# decode, encode, stream, paths).
 bench: deps
 	@dpkg-query -W -f='$${Status}' time 2>/dev/null | grep -q "install ok installed" || \
 	  { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq time; }
@@ -72,7 +74,7 @@ bench: deps
 	  echo "bench: Python phonenumbers unavailable; the normalize baseline is skipped"
 	$(SWIFT) build $(RELEASE) --product calldir
 	$(SWIFT) build $(RELEASE) --product calldir-bench
-	.build/release/calldir-bench $(if $(QUICK),--quick,)
+	.build/release/calldir-bench $(if $(QUICK),--quick,) $(if $(ONLY),--only $(ONLY),)
 
 # The cost curve of `calldir build` (time, peak RSS, spilled runs) over input
 # sizes, e.g. make bench-scale SIZES=1e6,1e7,1e8,1e9 LIMITS=2G (inputs go to

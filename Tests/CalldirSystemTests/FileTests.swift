@@ -172,6 +172,23 @@ final class ScratchDirectory {
     #expect(FaultInjection.counts()[.fsync, default: 0] == 4)
   }
 
+  @Test func manyFilesWaitWithABoundedNumberOfDescriptors() throws {
+    let scratch = try ScratchDirectory()
+    FaultInjection.install([])
+    defer { FaultInjection.reset() }
+    let deferred = FileSystem.DeferredSyncs()
+    let count = FileSystem.DeferredSyncs.maxOpenFiles + 5
+    for index in 0..<count {
+      let file = try AtomicFile(destination: scratch.file("f\(index)"))
+      try file.writer.write(Array("\(index)".utf8))
+      try file.commit(deferringSyncsTo: deferred)
+    }
+    // The oldest beyond the bound were synced (and closed) at once.
+    #expect(FaultInjection.counts()[.fsync, default: 0] == 5)
+    try deferred.syncAll()
+    #expect(FaultInjection.counts()[.fsync, default: 0] == count + 1)  // and the directory
+  }
+
   @Test func aFileThatFailsToSyncFailsTheSyncs() throws {
     let scratch = try ScratchDirectory()
     let deferred = FileSystem.DeferredSyncs()

@@ -101,7 +101,7 @@ public final class AtomicFile {
     if let deferred, !isSealed {
       try writer.flush()
       isSealed = true
-      deferred.add(fileSyncOf: writer.descriptor, path: destination)
+      try deferred.add(fileSyncOf: writer.descriptor, path: destination)
     } else {
       try seal()
     }

@@ -24,10 +24,34 @@ extension FileSystem {
     }
 
     /// Takes an open file, written in full, to sync (and close) later; its
-    /// writeback starts now.
-    public func add(fileSyncOf descriptor: FileDescriptor, path: String) {
+    /// writeback starts now. At most ``maxOpenFiles`` wait open: beyond
+    /// them the oldest is synced and closed now.
+    public func add(fileSyncOf descriptor: FileDescriptor, path: String) throws(FileError) {
       descriptor.startWriteback()
-      files.withLock { $0.append((descriptor, path)) }
+      let oldest = files.withLock { files -> (descriptor: FileDescriptor, path: String)? in
+        files.append((descriptor, path))
+        return files.count > Self.maxOpenFiles ? files.removeFirst() : nil
+      }
+      if let oldest { try Self.syncAndClose(oldest) }
+    }
+
+    /// How many files wait open for their sync at most (a build with many
+    /// deltas must not run out of descriptors).
+    public static let maxOpenFiles = 32
+
+    private static func syncAndClose(_ file: (descriptor: FileDescriptor, path: String)) throws(FileError) {
+      var failure: FileError?
+      do {
+        try file.descriptor.sync()
+      } catch {
+        failure = FileError(operation: "sync", path: file.path, errno: error)
+      }
+      do {
+        try file.descriptor.close()
+      } catch {
+        failure = failure ?? FileError(operation: "close", path: file.path, errno: error)
+      }
+      if let failure { throw failure }
     }
 
     /// Syncs and closes every file remembered, then syncs every directory
@@ -41,14 +65,9 @@ extension FileSystem {
       var failure: FileError?
       for file in pendingFiles {
         do {
-          try file.descriptor.sync()
+          try Self.syncAndClose(file)
         } catch {
-          failure = failure ?? FileError(operation: "sync", path: file.path, errno: error)
-        }
-        do {
-          try file.descriptor.close()
-        } catch {
-          failure = failure ?? FileError(operation: "close", path: file.path, errno: error)
+          failure = failure ?? error
         }
       }
       if let failure { throw failure }

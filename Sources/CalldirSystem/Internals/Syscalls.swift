@@ -87,7 +87,7 @@ func system_startWriteback(_ fd: CInt) {
 #if os(Linux)
   /// glibc's `sync_file_range`, which its headers declare only for
   /// `_GNU_SOURCE` (so Swift does not see it); nil if it is missing.
-  nonisolated(unsafe) private let _syncFileRange: (@convention(c) (CInt, Int64, Int64, UInt32) -> CInt)? = {
+  private let _syncFileRange: (@convention(c) (CInt, Int64, Int64, UInt32) -> CInt)? = {
     // RTLD_DEFAULT: the global scope of the process.
     guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
     return unsafeBitCast(symbol, to: (@convention(c) (CInt, Int64, Int64, UInt32) -> CInt).self)
