@@ -207,6 +207,7 @@ public struct Publisher {
         },
         foreground: { writeFull(readingBack: true) })
       for path in shardBlobs.paths { pending.add(path) }
+      shardBlobs.readBack()
     } else {
       writeFull(readingBack: false)
     }

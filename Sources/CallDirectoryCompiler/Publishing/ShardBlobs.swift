@@ -15,7 +15,7 @@ struct ShardBlobs {
   /// also when writing failed.
   private(set) var paths: [String] = []
   private(set) var written: [ShardWriter.Written] = []
-  /// Each shard blob's facts, its SHA-256 included, read back once written.
+  /// Each shard blob's facts, its SHA-256 included (``readBack()``).
   private(set) var facts: [FileFacts] = []
   /// Why the shards could not be written (thrown when they are recorded).
   private(set) var failure: StoreError?
@@ -52,8 +52,6 @@ struct ShardBlobs {
       writer.dataset = config.dataset
       writer.deferredSyncs = deferredSyncs
       written = try writer.write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
-      // Read back here, on this core, for the catalog and the manifest.
-      facts = try paths.map { path throws(StoreError) in try FileFacts.of(path, withSHA256: true) }
       self.lowers = lowers
     } catch let error as StoreError {
       failure = error
@@ -61,6 +59,21 @@ struct ShardBlobs {
       failure = .file(error)
     } catch {
       failure = .file(FileError(operation: "write shards in", path: directory, errno: .ioError, detail: "\(error)"))
+    }
+  }
+
+  /// Reads the written shard blobs back for the catalog and the manifest
+  /// (size, CRC-32C, SHA-256), on every core.
+  mutating func readBack() {
+    guard failure == nil, !paths.isEmpty else { return }
+    let paths = self.paths
+    let results = Parallel.mapOnOwnThreads(paths.count) { index in
+      Swift.Result { () throws(StoreError) in try FileFacts.of(paths[index], withSHA256: true) }
+    }
+    do throws(StoreError) {
+      facts = try results.map { result throws(StoreError) in try result.get() }
+    } catch {
+      failure = error
     }
   }
 }
