@@ -144,6 +144,36 @@ import Testing
     }
   }
 
+  /// The bulk digest (gap varints from a table by leading zeros) hashes
+  /// what adding the numbers one by one hashes, for gaps at every varint
+  /// length's edges and runs of ones before them.
+  @Test func bulkDigestMatchesOneByOneAtEveryVarintLength() throws {
+    var gaps: [Int64] = []
+    for bits in stride(from: 7, through: 42, by: 7) {
+      for gap in [(Int64(1) << bits) - 1, Int64(1) << bits, (Int64(1) << bits) + 1] {
+        gaps += [1, gap, 1, 1, 1, gap, 2]
+      }
+    }
+    var numbers: [Int64] = []
+    var value: Int64 = 0
+    for gap in gaps {
+      value += gap
+      numbers.append(value)
+    }
+    var single = ContentDigestBuilder()
+    for number in numbers { try single.addBlocking(number) }
+    for chunk in [1, 2, 5, numbers.count] {
+      var bulk = ContentDigestBuilder()
+      var start = 0
+      while start < numbers.count {
+        let end = min(numbers.count, start + chunk)
+        numbers[start..<end].withUnsafeBufferPointer { bulk._appendBlocking(contentsOf: $0) }
+        start = end
+      }
+      #expect(bulk.finalize() == single.finalize())
+    }
+  }
+
   /// Block by block, the direct encoder writes what the array encoder writes.
   @Test(arguments: [11, 12, 13])
   func directEncoderMatchesArrayEncoder(seed: UInt64) {
