@@ -196,9 +196,10 @@ final class _NumberSectionWriter {
   /// The index of the first of `values[from..<total]` that may change the
   /// pending block `values[blockStart..<from]` other than by joining it:
   /// one that continues a streak of consecutive numbers, may cut the block
-  /// (``_cannotCut(jump:span:)`` does not hold), or would be its ``BlobLimits/maxBlockEntries``-th entry and more.
-  /// Amid scattered numbers most are quiet: they are passed over eight at
-  /// a time, with one branch for the eight.
+  /// (``_cannotCut(jump:span:)`` does not hold), or would be its
+  /// ``BlobLimits/maxBlockEntries``-th entry or a later one. Amid scattered
+  /// numbers most are quiet: they are passed over eight at a time, with one
+  /// branch for the eight.
   @inline(__always)
   private static func _skipQuiet(_ values: UnsafePointer<UInt64>, from: Int, blockStart: Int, total: Int) -> Int {
     let first = values[blockStart]
