@@ -23,7 +23,7 @@ enum TextOrder {
   /// - Complexity: O(n), two passes.
   static func sortIfOrderedByLength(_ values: inout [Int64], parts requestedParts: Int? = nil) -> Bool {
     let count = values.count
-    let parts = max(1, min(count / 64, requestedParts ?? (count >= RadixSort.parallelThreshold ? Parallel.coreCount : 1)))
+    let parts = max(1, min(count / 64, requestedParts ?? defaultParts(count)))
     let stretches = Stretches(count: count, parts: parts)
     let summaries = SharedPointer<TextSummary>(count: parts)
     defer {
@@ -57,8 +57,8 @@ enum TextOrder {
       values.sort()
       return
     }
-    // The pieces joined into a part per core, of about equal size.
-    let cores = requestedParts ?? (count >= RadixSort.parallelThreshold ? Parallel.coreCount : 1)
+    // The pieces joined into parts of about equal size, two per core.
+    let cores = requestedParts ?? defaultParts(count)
     var parts: [Range<Int>] = []
     var counts: [[Int]] = []
     var start = 0
@@ -82,8 +82,16 @@ enum TextOrder {
     scatter(&values, parts: parts, counts: counts, plan: ScatterPlan(totals: totals, isFalling: falling))
   }
 
+  /// Two parts per core for large inputs (``scatter(_:parts:counts:plan:)``
+  /// writes two at a time), one for small ones.
+  private static func defaultParts(_ count: Int) -> Int {
+    count >= RadixSort.parallelThreshold ? 2 * Parallel.coreCount : 1
+  }
+
   /// Writes each of `parts` of `values` (with `counts[p]` values of each
-  /// length) straight to the values' sorted places, a part per core (each
+  /// length) straight to the values' sorted places, two parts at a time
+  /// per core, a value of each in turn: each part's next place of a length
+  /// waits for its last write there, and two such chains overlap (each
   /// length written from its end when the list descends).
   private static func scatter(_ values: inout [Int64], parts: [Range<Int>], counts: [[Int]], plan: ScatterPlan) {
     let count = values.count
@@ -98,15 +106,29 @@ enum TextOrder {
       values.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
         let input = SharedPointer(UnsafeMutablePointer(mutating: base))
-        Parallel.forEach(parts: partCount) { part in
-          let next = positions.base + part * lengths
+        Parallel.forEach(parts: (partCount + 1) / 2) { pair in
           let powers = PowersOfTen()
-          for index in parts[part] {
+          @inline(__always) func put(_ index: Int, _ next: UnsafeMutablePointer<Int>) {
             let value = input.base[index]
             let length = powers.digitCount(value)
             output.base[next[length]] = value
             next[length] &+= step
           }
+          let first = parts[2 * pair]
+          let next = positions.base + 2 * pair * lengths
+          guard 2 * pair + 1 < partCount else {
+            for index in first { put(index, next) }
+            return
+          }
+          let second = parts[2 * pair + 1]
+          let otherNext = next + lengths
+          let together = min(first.count, second.count)
+          for offset in 0..<together {
+            put(first.lowerBound &+ offset, next)
+            put(second.lowerBound &+ offset, otherNext)
+          }
+          for index in (first.lowerBound + together)..<first.upperBound { put(index, next) }
+          for index in (second.lowerBound + together)..<second.upperBound { put(index, otherNext) }
         }
       }
       initialized = count

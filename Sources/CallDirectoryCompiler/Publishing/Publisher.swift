@@ -105,31 +105,53 @@ public struct Publisher {
   public let configPath: String
   public let store: StoreLayout
   public var options: Options
-  public var compiler: SnapshotCompiler
+  /// How sources are read and compiled; nil for the standard compiler,
+  /// made when ``build()`` starts (its numbering plan is parsed on another
+  /// core while the config loads and the store opens).
+  public var compiler: SnapshotCompiler?
 
-  public init(configPath: String, store: StoreLayout, options: Options = Options(), compiler: SnapshotCompiler = SnapshotCompiler()) {
+  public init(configPath: String, store: StoreLayout, options: Options = Options(), compiler: SnapshotCompiler? = nil) {
     self.configPath = configPath
     self.store = store
     self.options = options
     self.compiler = compiler
-    self.compiler.progress = options.progress
-    self.compiler.memoryLimit = options.memoryLimit
-    self.compiler.spillDirectory = options.dryRun ? store.dryRunDirectory : store.snapshotsDirectory
-    self.compiler.asOf = options.asOf
+  }
+
+  /// The compiler a build uses, with the options' settings.
+  private func makeCompiler() -> SnapshotCompiler {
+    var compiler = self.compiler ?? SnapshotCompiler()
+    compiler.progress = options.progress
+    compiler.memoryLimit = options.memoryLimit
+    compiler.spillDirectory = options.dryRun ? store.dryRunDirectory : store.snapshotsDirectory
+    compiler.asOf = options.asOf
+    return compiler
   }
 
   /// Runs the build.
   public func build() throws(BuildError) -> Result {
     let clock = ContinuousClock()
     let started = clock.now
-    let config: BuildConfig
-    do {
-      config = try BuildConfig.load(contentsOf: configPath, checkFiles: false)
-    } catch {
-      throw .config(error)
-    }
     var warnings: [String] = []
-    let opened = try openStore(warnings: &warnings)
+    // The standard compiler's numbering plan takes milliseconds to parse:
+    // it is made on another core while the config loads and the store opens
+    // (which mostly waits for the disk when the catalog is new).
+    var madeCompiler: SnapshotCompiler?
+    var setUp: Swift.Result<(config: BuildConfig, opened: OpenStore), BuildError>?
+    Parallel.run(background: { madeCompiler = makeCompiler() }) {
+      setUp = Swift.Result { () throws(BuildError) in
+        let config: BuildConfig
+        do throws(ConfigError) {
+          config = try BuildConfig.load(contentsOf: configPath, checkFiles: false)
+        } catch {
+          throw .config(error)
+        }
+        return (config, try openStore(warnings: &warnings))
+      }
+    }
+    guard let setUp, let compiler = madeCompiler else {
+      throw .store(.catalog("internal error: the build did not set up"))
+    }
+    let (config, opened) = try setUp.get()
     defer { withExtendedLifetime(opened.lock) {} }
     let catalog = opened.catalog
     let latest = opened.latest
