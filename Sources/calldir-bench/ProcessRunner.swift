@@ -77,14 +77,16 @@ enum ProcessRunner {
   }
 
   /// The medians of `count` runs each of `first` and `second`, run in
-  /// turns so that both see the machine alike.
-  static func medians(_ count: Int, _ first: [String], _ second: [String], stdin: String? = nil) throws -> (
-    Measurement, Measurement
-  ) {
+  /// turns so that both see the machine alike (its speed drifts by the
+  /// minute on a shared virtual machine); `prepare` runs before each run
+  /// of `first`.
+  static func medians(
+    _ count: Int, _ first: [String], _ second: [String], stdin: String? = nil, prepare: () throws -> Void = {}
+  ) throws -> (Measurement, Measurement) {
     var firstRuns: [Measurement] = []
     var secondRuns: [Measurement] = []
     for _ in 0..<count {
-      firstRuns.append(try median(1, first, stdin: stdin))
+      firstRuns.append(try median(1, first, stdin: stdin, prepare: prepare))
       secondRuns.append(try median(1, second, stdin: stdin))
     }
     return (middle(firstRuns), middle(secondRuns))

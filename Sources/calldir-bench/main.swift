@@ -26,6 +26,8 @@ let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { flag in
 }
 func wants(_ section: String) -> Bool { only?.contains(section) ?? true }
 let runs = quick ? 1 : 3
+/// Runs of each side of a ratio floor (build, diff), taken in turns.
+let ratioRuns = quick ? 1 : 5
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("calldir").path
 let work = ProcessInfo.processInfo.environment["CALLDIR_BENCH_DIR"]
   ?? FileManager.default.currentDirectoryPath + "/.build/bench" + (quick ? "-quick" : "")
@@ -127,11 +129,10 @@ if wants("build") {
     try "{\"sources\": [{\"path\": \"\(input)\", \"format\": \"lines\", \"list\": \"block\"\(region)}]}"
       .write(toFile: config, atomically: true, encoding: .utf8)
     let store = data.path("store-\(count)")
-    let calldir = try ProcessRunner.median(runs, [binary, "build", "--config", config, "--store", store]) {
-      try? FileManager.default.removeItem(atPath: store)
-    }
+    let (calldir, sort) = try ProcessRunner.medians(
+      ratioRuns, [binary, "build", "--config", config, "--store", store], ["env", "LC_ALL=C", "sort", "-u", input]
+    ) { try? FileManager.default.removeItem(atPath: store) }
     snapshots[order.rawValue] = FileManager.default.contents(atPath: store + "/snapshots/snapshot-000001.cdir")
-    let sort = try ProcessRunner.median(runs, ["env", "LC_ALL=C", "sort", "-u", input])
     rows.append(Row(
       name: "build \(count / 1_000_000)M lines, \(order.rawValue)", calldir: calldir, baselineName: "LC_ALL=C sort -u",
       baseline: sort, floor: order == .shuffled ? 10 : 5))
@@ -160,8 +161,9 @@ func diffRow(_ name: String, old: [Int64], tag: String) throws -> Row {
   }
   let oldText = try data.file("diff-\(tag)-old.txt") { sink in for number in old.map(String.init).sorted() { sink.write(number) } }
   let newText = try data.file("diff-\(tag)-new.txt") { sink in for number in new.map(String.init).sorted() { sink.write(number) } }
-  let calldir = try ProcessRunner.median(runs, [binary, "diff", oldBlob, newBlob, "--output", data.path("diff.cdir")])
-  let comm = try ProcessRunner.median(runs, ["env", "LC_ALL=C", "comm", "-3", oldText, newText])
+  let (calldir, comm) = try ProcessRunner.medians(
+    ratioRuns, [binary, "diff", oldBlob, newBlob, "--output", data.path("diff.cdir")],
+    ["env", "LC_ALL=C", "comm", "-3", oldText, newText])
   return Row(name: name, calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 15)
 }
 
