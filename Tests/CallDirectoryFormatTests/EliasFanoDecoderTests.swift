@@ -47,12 +47,26 @@ import Testing
     return out
   }
 
+  /// The decoders to hold to the specification: the Swift loops, and the
+  /// AVX-512 one where this CPU has it.
+  static let paths = [false] + (_BlockDecoder.vectorizedAvailable ? [true] : [])
+
+  /// The block decoded by each of ``paths``, which must agree; the answer.
   static func decode(_ bytes: [UInt8], m: Int, l: Int, upper: UInt64, first: UInt64) -> [Int64]? {
+    let answers = paths.map { decode(bytes, m: m, l: l, upper: upper, first: first, vectorized: $0) }
+    #expect(Set(answers.map { $0.map { $0.map(String.init).joined(separator: ",") } ?? "refused" }).count == 1,
+      "the decoders disagree: l \(l), m \(m)")
+    return answers[0]
+  }
+
+  static func decode(_ bytes: [UInt8], m: Int, l: Int, upper: UInt64, first: UInt64, vectorized: Bool) -> [Int64]? {
     var out = [Int64](repeating: -1, count: m + 1 + 8)
-    let padded = bytes + [UInt8](repeating: 0, count: 32)
+    // The 16 readable bytes after the block that callers keep, and no more.
+    let padded = bytes + [UInt8](repeating: 0, count: 16)
     let ok = padded.withUnsafeBytes { raw in
       out.withUnsafeMutableBufferPointer { target in
-        _BlockDecoder.eliasFano(raw.baseAddress!, m: m, l: l, upper: upper, first: first, into: target.baseAddress!)
+        _BlockDecoder.eliasFano(
+          raw.baseAddress!, m: m, l: l, upper: upper, first: first, into: target.baseAddress!, vectorized: vectorized)
       }
     }
     // Nothing is written past the block's m + 1 numbers.
@@ -69,7 +83,13 @@ import Testing
       let n = [2, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 500, 2047, 2048][trial % 14]
       let spread = l >= 56 ? UInt64(1) << 40 : UInt64(1) << UInt64(min(l + 1, 40))
       var values: [UInt64] = [UInt64(1 + rng.next(below: 1_000_000))]
-      for _ in 1..<n { values.append(values.last! + 1 + rng.next(below: max(1, spread))) }
+      // Every fifth block of a narrow width jumps once midway, far enough
+      // that its high half holds whole words without a one.
+      let jumpAt = l <= 20 && trial % 5 == 4 ? n / 2 : -1
+      for k in 1..<n {
+        let jump = k == jumpAt ? UInt64(300 + trial) << UInt64(l) : 0
+        values.append(values.last! + 1 + rng.next(below: max(1, spread)) + jump)
+      }
       if l >= 56 && trial % 2 == 0 { values[n - 1] = values[n - 2] + (UInt64(1) << UInt64(l)) }
       let (bytes, upper) = Self.payload(values, l: l)
       let m = n - 1

@@ -1,3 +1,7 @@
+#if os(Linux)
+  import CVectorDecode
+#endif
+
 /// Validating decoders for bitmap, Elias–Fano and packed-label payloads.
 ///
 /// Every function checks its payload completely and returns `false` rather
@@ -48,12 +52,26 @@ enum _BlockDecoder {
     return true
   }
 
+  /// Whether ``eliasFano(_:m:l:upper:first:into:vectorized:)`` may use
+  /// the AVX-512 decoder (Linux on x86-64 CPUs that have it).
+  #if os(Linux)
+    static let vectorizedAvailable = cvectordecode_available() == 1
+  #else
+    static let vectorizedAvailable = false
+  #endif
+
+  /// Blocks with fewer coded entries than this are decoded in Swift (the
+  /// vector decoder's set-up costs more than it saves).
+  static let vectorizedMinimumEntries = 16
+
   /// Decodes an Elias–Fano block of `m + 1` numbers: `first`, then
   /// `first + i + x_i` for the `m` coded `x_i` with low width `l` and
-  /// maximum `upper`.
+  /// maximum `upper`. Low widths up to 16 go to the AVX-512 decoder when
+  /// `vectorized` (tests pass false to hold the Swift loops to the same
+  /// answers on a CPU that has it).
   static func eliasFano(
     _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
-    into out: UnsafeMutablePointer<Int64>
+    into out: UnsafeMutablePointer<Int64>, vectorized: Bool = vectorizedAvailable
   ) -> Bool {
     out[0] = Int64(bitPattern: first)
     let highStart = m &* l
@@ -83,6 +101,12 @@ enum _BlockDecoder {
       return _eliasFanoWide(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
     if l <= 16 {
+      #if os(Linux)
+        if vectorized && m >= vectorizedMinimumEntries {
+          return cvectordecode_elias_fano_narrow(
+            payload.assumingMemoryBound(to: UInt8.self), Int64(m), Int32(l), upper, first, out) == 1
+        }
+      #endif
       return _eliasFanoNarrow(payload, m: m, l: l, upper: upper, first: first, into: out)
     }
     // Hot loop: all quantities are unsigned and wrapping by construction.

@@ -1,0 +1,25 @@
+#ifndef CVECTORDECODE_H
+#define CVECTORDECODE_H
+
+#include <stdint.h>
+
+/// 1 when this CPU and system can run the AVX-512 decoder below (x86-64
+/// with AVX-512 F, BW, DQ, VBMI and VBMI2, and the system saving their
+/// registers), else 0.
+int cvectordecode_available(void);
+
+/// Decodes the `m` coded entries of an Elias–Fano block with low width
+/// `l` (0...16) into `out[1...m]`: entry i (0-based) is
+/// `first + 1 + i + (((p_i - i) << l) | low_i)`, p_i being the position
+/// of the i-th one of the high region (which starts at bit `m * l` of
+/// `payload`) and low_i the i-th `l`-bit field from bit 0.
+///
+/// The caller has checked that the high region holds exactly `m` ones
+/// and keeps 16 readable bytes after it. Writes nothing outside
+/// `out[1...m]`. Returns 1 when the values ascend strictly from `first`
+/// (`out[0]`) and the last x is `upper`, else 0 (the block is corrupt).
+/// Only call it when cvectordecode_available() returned 1.
+int cvectordecode_elias_fano_narrow(
+    const uint8_t *payload, int64_t m, int l, uint64_t upper, uint64_t first, int64_t *out);
+
+#endif
