@@ -70,6 +70,8 @@ import Testing
         guard word != 0 else { continue }
         answered += 1
         #expect(NumberValidity(word: word) == classifier.validity(of: number), "+\(code) \(national)")
+        // The same through the public band a build's region check holds.
+        #expect(classifier.verdictBand(callingCode: code).validity(of: number) == classifier.validity(of: number))
       }
     }
     #expect(answered > 5_000)

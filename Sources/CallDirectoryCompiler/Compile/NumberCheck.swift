@@ -11,6 +11,9 @@ struct NumberCheck: Sendable {
   /// Whether numbers written without a country code are counted for the
   /// wrong-region guard (the source has a region).
   let countsNational: Bool
+  /// The verdicts the source region's calling code's table decides (most
+  /// of a regional source's numbers are of that code).
+  let regionBand: VerdictBand
 
   /// The check for a source with `rules` read in `region`, or nil when
   /// nothing needs checking. Only the wrong-region guard (no `require`, no
@@ -30,6 +33,8 @@ struct NumberCheck: Sendable {
       types.reduce(0) { $0 | 1 << UInt16($1.index) }
     }
     self.countsNational = region != nil
+    let classifier = self.classifier
+    self.regionBand = region.map { classifier.verdictBand(callingCode: $0.callingCode) } ?? VerdictBand()
   }
 
   /// Whether `type` passes `types`.
@@ -47,21 +52,25 @@ struct NumberCheck: Sendable {
 /// lives, which the loops' callers ensure by holding it.
 struct RecordCheck {
   private let classifier: Unmanaged<NumberClassifier>
+  private let regionBand: VerdictBand
   let requireValid: Bool
   let typeMask: UInt16?
   let countsNational: Bool
 
   init(_ check: NumberCheck) {
     classifier = .passUnretained(check.classifier)
+    regionBand = check.regionBand
     requireValid = check.requireValid
     typeMask = check.typeMask
     countsNational = check.countsNational
   }
 
-  /// The classifier's validity of `number`.
+  /// The classifier's validity of `number`: read off the region's verdict
+  /// table when that decides it, without writing the number's digits out.
   @inline(__always)
   func validity(of number: Int64) -> NumberValidity? {
-    classifier._withUnsafeGuaranteedRef { $0.validity(of: number) }
+    if let verdict = regionBand.validity(of: number) { return verdict }
+    return classifier._withUnsafeGuaranteedRef { $0.validity(of: number) }
   }
 
   /// Whether `type` passes `types`.

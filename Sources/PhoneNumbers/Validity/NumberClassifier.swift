@@ -136,6 +136,14 @@ public final class NumberClassifier: Sendable {
     return VerdictLookup(entries: verdicts, length: entry.verdictLength, regionWords: regionWords)
   }
 
+  /// The verdicts of `callingCode`'s numbers that its table decides, read
+  /// from the number's value alone (for a list mostly of one code, such
+  /// as a source's numbers written without one); the empty band when the
+  /// code has no table here. Valid while this classifier lives.
+  public func verdictBand(callingCode code: Int) -> VerdictBand {
+    verdictLookup(callingCode: code).map { VerdictBand(callingCode: code, lookup: $0) } ?? VerdictBand()
+  }
+
   /// The number type of `number` (``PhoneNumberType/unknown`` when it is not
   /// valid), or nil when it starts with no calling code of the plan.
   public func numberType(of number: Int64) -> PhoneNumberType? {

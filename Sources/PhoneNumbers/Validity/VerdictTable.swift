@@ -142,7 +142,10 @@ struct VerdictLookup {
 /// exactly `length` more): the verdict of such a number, as the
 /// normalizer composed it, is a subtraction, a division by a constant and a
 /// table read away, without writing its digits out.
-struct VerdictBand {
+///
+/// Valid while the ``NumberClassifier`` it came from lives. (Sendable: the
+/// tables it reads are the classifier's, never written once built.)
+public struct VerdictBand: @unchecked Sendable {
   private var lowerBound: Int64 = 0
   private var upperBound: Int64 = 0
   /// `length - 4`: the digits after an entry's four.
@@ -150,7 +153,7 @@ struct VerdictBand {
   private var lookup: VerdictLookup?
 
   /// The empty band.
-  init() {}
+  public init() {}
 
   /// The band of `callingCode`, whose verdict table `lookup` is; empty when
   /// its numbers would not fit an `Int64`.
@@ -167,6 +170,14 @@ struct VerdictBand {
   /// Whether `number` is in the band.
   @inline(__always)
   func contains(_ number: Int64) -> Bool { number >= lowerBound && number < upperBound }
+
+  /// What ``NumberClassifier/validity(of:)`` answers for `number`, when
+  /// the table decides it; nil when the number is outside the band or its
+  /// verdict needs the walk (ask the classifier then).
+  @inline(__always)
+  public func validity(of number: Int64) -> NumberValidity? {
+    NumberValidity(word: word(number))
+  }
 
   /// The ``NumberValidity/word`` the table holds for `number`, or 0 when
   /// it is outside the band or its entry leaves the verdict to the walk.
