@@ -89,6 +89,7 @@ final class LineChunkJob: @unchecked Sendable {
     var out = accepted.reserve(piece.bytes.count / 2 + 1)
     var records = 0
     let recordCheck = check.map(RecordCheck.init)
+    let reader = FormattedNumberReader(normalizer, region: region)
     // Any line but `+` and digits: the reader's own rules, without events.
     func general(_ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
       switch Format._parseLine(p, count) {
@@ -97,7 +98,7 @@ final class LineChunkJob: @unchecked Sendable {
       case .record(let lower, let upper):
         records += 1
         let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-        switch RecordAcceptance.number(field, normalizer: normalizer, region: region, check: recordCheck, national: &national) {
+        switch RecordAcceptance.number(field, reader: reader, check: recordCheck, national: &national) {
         case .number(let number):
           out.pointee = number
           out += 1

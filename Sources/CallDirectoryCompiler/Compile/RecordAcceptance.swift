@@ -20,7 +20,13 @@ enum RecordAcceptance {
   static func number(
     _ field: UnsafeBufferPointer<UInt8>, normalizer: PhoneNumberNormalizer, region: RegionMetadata?
   ) -> Verdict {
-    switch normalizer.normalize(utf8: field, region: region) {
+    verdict(normalizer.normalize(utf8: field, region: region), field: field)
+  }
+
+  /// ``number(_:normalizer:region:)`` for the normalizer's `result` on `field`.
+  @inline(__always)
+  private static func verdict(_ result: Result<Int64, NormalizationRejection>, field: UnsafeBufferPointer<UInt8>) -> Verdict {
+    switch result {
     case .success(let number):
       if WildcardCheck.mayHoldPattern(field), let reason = WildcardCheck.reason(for: field) {
         return .rejected(reason)
@@ -43,6 +49,28 @@ enum RecordAcceptance {
     guard let check else { return number(field, normalizer: normalizer, region: region) }
     var writtenNationally = false
     let result = normalizer.normalize(utf8: field, region: region, writtenNationally: &writtenNationally)
+    return verdict(result, writtenNationally: writtenNationally, field: field, check: check, national: &national)
+  }
+
+  /// ``number(_:normalizer:region:check:national:)`` with the numbers read
+  /// by `reader` (one region's, for many records in a row).
+  @inline(__always)
+  static func number(
+    _ field: UnsafeBufferPointer<UInt8>, reader: FormattedNumberReader, check: RecordCheck?,
+    national: inout NationalTally
+  ) -> Verdict {
+    var writtenNationally = false
+    let result = reader.normalize(utf8: field, writtenNationally: &writtenNationally)
+    guard let check else { return verdict(result, field: field) }
+    return verdict(result, writtenNationally: writtenNationally, field: field, check: check, national: &national)
+  }
+
+  /// The verdict under `check` on the normalizer's `result` for `field`.
+  @inline(__always)
+  private static func verdict(
+    _ result: Result<Int64, NormalizationRejection>, writtenNationally: Bool, field: UnsafeBufferPointer<UInt8>,
+    check: RecordCheck, national: inout NationalTally
+  ) -> Verdict {
     switch result {
     case .success(let number):
       if WildcardCheck.mayHoldPattern(field), let reason = WildcardCheck.reason(for: field) {

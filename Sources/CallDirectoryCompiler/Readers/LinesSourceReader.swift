@@ -45,6 +45,13 @@ public struct LinesSourceReader: SourceReader {
 /// ``LinesSourceReader`` for the rules.
 @inline(__always)
 func _parseLinesLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
+  if count <= _PlainNumberLine.maximumBytes, let record = _PlainNumberLine.record(p, count) { return record }
+  return _parseLinesLineByRules(p, count)
+}
+
+/// ``_parseLinesLine(_:_:)`` without its shortcut for plain number lines.
+@inline(__always)
+func _parseLinesLineByRules(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
   var index = 0
   var cut = count
   var sawHigh = false
@@ -164,6 +171,42 @@ enum _LineByte: UInt8 {
         case 0x80...: .high
         default: .plain
         }
+    }
+    return UnsafePointer(table)
+  }()
+}
+
+/// The line most lists hold besides bare E.164: a number written with
+/// digits, `+`, spaces, parentheses and hyphens only (`(212) 555-1234`,
+/// `+1 212 555 1234`). None of those bytes starts a comment, a wildcard, a
+/// tab or a description (a dash starts one only before a letter), so the
+/// rules above keep the line without its outer spaces; one pass of table
+/// lookups tells such a line.
+enum _PlainNumberLine {
+  /// Longer lines take the full rules.
+  static let maximumBytes = 24
+
+  /// The line's outcome when it is such a line, else nil.
+  @inline(__always)
+  static func record(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome? {
+    let kinds = self.kinds
+    var others: UInt8 = 0
+    for index in 0..<count { others |= kinds[Int(p[index])] }
+    guard others == 0 else { return nil }
+    var lower = 0
+    var upper = count
+    _trim(p, &lower, &upper)
+    return lower == upper ? .skip : .record(lower, upper)
+  }
+
+  /// 0 for digits, `+`, `(`, `)`, `-` and space, 1 for every other byte.
+  private nonisolated(unsafe) static let kinds: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    for byte in 0..<256 {
+      switch UInt8(byte) {
+      case _ASCII.zero..._ASCII.nine, _ASCII.plus, _ASCII.space, 0x28, 0x29, _ASCII.hyphen: table[byte] = 0
+      default: table[byte] = 1
+      }
     }
     return UnsafePointer(table)
   }()

@@ -46,6 +46,9 @@ public struct BatchNormalizer {
     var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
     let outputs = (0..<max(1, threadCount)).map { _ in _ByteBuffer() }
+    // One per thread, kept from block to block: what each learned of the
+    // list's shapes serves the next block too.
+    let readers = outputs.map { _ in FormattedNumberReader(normalizer, region: region) }
     var filled = 0
     var atEnd = false
     var writable = true
@@ -81,7 +84,7 @@ public struct BatchNormalizer {
           continue
         }
       }
-      process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs)
+      process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs, readers: readers)
       for part in outputs where part.count > 0 {
         if writable { writable = write(UnsafeRawBufferPointer(start: part.base, count: part.count)) }
         part.count = 0
@@ -94,7 +97,7 @@ public struct BatchNormalizer {
 
   /// Normalizes the lines of `block` (whole lines; at the end of the input
   /// the last may lack its LF) into `outputs`, one part per thread.
-  private func process(_ block: UnsafeBufferPointer<UInt8>, outputs: [_ByteBuffer]) {
+  private func process(_ block: UnsafeBufferPointer<UInt8>, outputs: [_ByteBuffer], readers: [FormattedNumberReader]) {
     guard let base = block.baseAddress, block.count > 0 else { return }
     // Small batches are not worth a thread.
     let parts = block.count < 1 << 16 ? 1 : outputs.count
@@ -108,7 +111,7 @@ public struct BatchNormalizer {
     let jobs = (0..<parts).map { part in
       _NormalizeJob(
         lines: UnsafeBufferPointer(start: base + bounds[part], count: bounds[part + 1] - bounds[part]),
-        output: outputs[part], normalizer: normalizer, region: region, json: json,
+        output: outputs[part], reader: readers[part], normalizer: normalizer, region: region, json: json,
         requireValid: requireValid)
     }
     Parallel.forEach(parts: parts) { part in jobs[part].run() }

@@ -12,6 +12,8 @@
 final class _NormalizeJob: @unchecked Sendable {
   let lines: UnsafeBufferPointer<UInt8>
   let output: _ByteBuffer
+  /// Reads the lines the exact path declines (used by this job's thread only).
+  let reader: FormattedNumberReader
   let normalizer: PhoneNumberNormalizer
   let region: RegionMetadata?
   let json: Bool
@@ -19,10 +21,11 @@ final class _NormalizeJob: @unchecked Sendable {
   /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
   let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
-  init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, normalizer: PhoneNumberNormalizer,
-       region: RegionMetadata?, json: Bool, requireValid: Bool) {
+  init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, reader: FormattedNumberReader,
+       normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool) {
     self.lines = lines
     self.output = output
+    self.reader = reader
     self.normalizer = normalizer
     self.region = region
     self.json = json
@@ -78,7 +81,7 @@ final class _NormalizeJob: @unchecked Sendable {
       if normalizer.exactE164Number(utf8: line, digitWords: digitWords) >= 0 {
         output.appendDigitLine(afterPlus: line, readableEnd: end)
       } else {
-        emit(line, normalizer.packedOutcomeAfterExactPath(utf8: line, region: region), validity: nil)
+        emit(line, reader.packedOutcome(utf8: line), validity: nil)
       }
     }
   }
@@ -126,7 +129,7 @@ final class _NormalizeJob: @unchecked Sendable {
         emit(line, number, validity: NumberValidity(word: verdict))
         continue
       }
-      let outcome = normalizer.packedOutcomeAfterExactPath(utf8: line, region: region)
+      let outcome = reader.packedOutcome(utf8: line)
       guard outcome >= 0 else {
         emit(line, outcome, validity: nil)
         continue

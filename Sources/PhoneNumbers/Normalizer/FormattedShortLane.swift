@@ -17,6 +17,18 @@ extension PhoneNumberNormalizer {
   func shortFormattedPackedOutcome(
     utf8 bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>?
   ) -> Int64 {
+    Self.shortFormattedPackedOutcome(utf8: bytes, hasRegion: region != nil) { digits, startsWithPlus in
+      resolve(digits, startsWithPlus: startsWithPlus, region: region, national: national)
+    }
+  }
+
+  /// ``shortFormattedPackedOutcome(utf8:region:national:)`` with its last
+  /// step left to `resolving`, as in ``fastPackedOutcome(utf8:hasRegion:resolving:)``.
+  @inline(__always)
+  static func shortFormattedPackedOutcome(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, hasRegion: Bool,
+    resolving: (UnsafeBufferPointer<UInt8>, Bool) -> Int64
+  ) -> Int64 {
     let count = bytes.count
     guard count >= 8 && count <= 16, let base = bytes.baseAddress else { return PackedOutcome.notHandled }
     // The bytes in two words, padded with spaces past the end (a space is
@@ -47,7 +59,7 @@ extension PhoneNumberNormalizer {
     let viable = length >= 2 && ((length == 2 && digitCount == 2) || (length > 2 && digitCount >= 3))
     guard viable else { return PackedOutcome.rejection(.notANumber) }
     let startsWithPlus = plusBits != 0
-    guard region != nil || startsWithPlus else { return PackedOutcome.rejection(.missingDefaultRegion) }
+    guard hasRegion || startsWithPlus else { return PackedOutcome.rejection(.missingDefaultRegion) }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits -> Int64 in
       guard let target = digits.baseAddress else { return PackedOutcome.notHandled }
       // Every byte written at the next digit's place, the place moving on
@@ -65,9 +77,7 @@ extension PhoneNumberNormalizer {
         index &+= Int(truncatingIfNeeded: digitBits >> UInt32(position) & 1)
         word >>= 8
       }
-      return resolve(
-        UnsafeBufferPointer(start: target, count: digitCount), startsWithPlus: startsWithPlus, region: region,
-        national: national)
+      return resolving(UnsafeBufferPointer(start: target, count: digitCount), startsWithPlus)
     }
   }
 

@@ -240,6 +240,110 @@ extension PhoneNumberNormalizer {
   }
 }
 
+/// How ``PhoneNumberNormalizer/resolve(_:startsWithPlus:region:national:)``
+/// read a digit string whose answer follows from its length, its leading
+/// `+` and its first `deciding` digits alone: every digit string alike in
+/// those is the number `callingCode` followed by its digits from `skip` on.
+struct ResolutionShape {
+  /// How many leading digits the answer depends on.
+  let deciding: Int
+  let callingCode: Int
+  /// The digits before the national significant number (a calling code
+  /// written without `+`, or none).
+  let skip: Int
+  /// Whether the digits were read as a national number of the region.
+  let national: Bool
+}
+
+extension PhoneNumberNormalizer {
+  /// The shape of ``resolve(_:startsWithPlus:region:national:)``'s answer
+  /// for `digits`, when it is a number decided by their length, their `+`
+  /// and a few leading digits: no step matched a prefix, none had to run a
+  /// pattern or a general-pattern match, every length check passed. Nil
+  /// otherwise. It follows `resolve` step by step; a reader that remembers
+  /// shapes checks each against `resolve`'s own answer before keeping it.
+  func resolutionShape(
+    _ digits: UnsafeBufferPointer<UInt8>, startsWithPlus: Bool, region: RegionMetadata?
+  ) -> ResolutionShape? {
+    let mains = plan.mainCores.cores
+    let count = digits.count
+    if startsWithPlus {
+      // `extractCallingCode` with `+`: the first known code of 1 to 3 digits.
+      guard count > 2, digits[0] != 0 else { return nil }
+      var code = 0
+      for length in 1...3 {
+        code = code &* 10 &+ Int(digits[length &- 1])
+        guard let main = mains[code] else { continue }
+        let national = UnsafeBufferPointer(rebasing: digits[length...])
+        guard let screened = Self.digitsRulingOut(main.pointee.nationalPrefixScreen, national),
+          Self.composes(national.count, main: main)
+        else { return nil }
+        return ResolutionShape(deciding: length &+ screened, callingCode: code, skip: length, national: false)
+      }
+      return nil
+    }
+    guard let region = region.map({ UnsafePointer($0.core) }),
+      let international = Self.digitsRulingOut(region.pointee.internationalPrefixScreen, digits)
+    else { return nil }
+    let codeDigits = region.pointee.callingCodeDigitCount
+    let deciding = max(international, codeDigits)
+    if region.pointee.startsWithCallingCode(digits) {
+      // The region's own code, taken whatever the patterns say only when
+      // the digits are too long for the region as written.
+      let code = region.pointee.callingCode
+      guard region.pointee.lengthCheck(count) == .tooLong, code < 1000, let main = mains[code] else { return nil }
+      let national = UnsafeBufferPointer(rebasing: digits[codeDigits...])
+      guard let first = Self.digitsRulingOut(region.pointee.nationalPrefixScreen, national),
+        let second = Self.digitsRulingOut(main.pointee.nationalPrefixScreen, national),
+        Self.composes(national.count, main: main)
+      else { return nil }
+      return ResolutionShape(
+        deciding: max(deciding, codeDigits &+ max(first, second)), callingCode: code, skip: codeDigits,
+        national: false)
+    }
+    let code = region.pointee.callingCode
+    guard code < 1000, let main = region.pointee.isMainRegion ? region : mains[code],
+      let screened = Self.digitsRulingOut(region.pointee.nationalPrefixScreen, digits),
+      Self.composes(count, main: main)
+    else { return nil }
+    return ResolutionShape(deciding: max(deciding, screened), callingCode: code, skip: 0, national: true)
+  }
+
+  /// How many leading digits of `digits` show that `screen`'s prefix does
+  /// not match at their start (the first that differs from a plain prefix,
+  /// the first digit for a pattern that cannot start with it; none when the
+  /// length alone tells), or nil when it matches or its pattern must run.
+  @inline(__always)
+  private static func digitsRulingOut(_ screen: PrefixScreen, _ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+    switch screen.kind {
+    case .none:
+      return 0
+    case .literal:
+      guard digits.count >= screen.literalCount else { return 0 }
+      var packed = screen.literalDigits
+      for index in 0..<screen.literalCount {
+        if UInt64(digits[index]) != packed & 15 { return index &+ 1 }
+        packed >>= 4
+      }
+      return nil
+    case .pattern:
+      return screen.excludes(digits) ? min(1, digits.count) : nil
+    }
+  }
+
+  /// Whether a national significant number of `count` digits passes the
+  /// length checks of `resolve` and `compose` and fits the shape's
+  /// arithmetic (at most 15 digits after a code below 1000).
+  @inline(__always)
+  private static func composes(_ count: Int, main: UnsafePointer<RegionCore>) -> Bool {
+    guard count >= 2 && count <= 15 else { return false }
+    switch main.pointee.lengthCheck(count) {
+    case .possible, .possibleLocalOnly: return true
+    case .tooShort, .tooLong, .invalidLength: return false
+    }
+  }
+}
+
 extension PhoneNumberNormalizer {
   /// The value of `count` (8 to 16) digits (values 0–9) at `digits`, read
   /// as two words of eight (the first one's leading digits shifted to its

@@ -96,6 +96,14 @@ public struct PhoneNumberNormalizer: Sendable {
   ) -> Int64 {
     let fast = fastPackedOutcome(utf8: utf8, region: region, national: national)
     if fast != PackedOutcome.notHandled { return fast }
+    return packedOutcomeAfterFastPath(utf8: utf8, region: region, national: national)
+  }
+
+  /// ``packedOutcome(utf8:region:national:)`` for text the byte fast path
+  /// has declined too: full-width digits, then the general path.
+  func packedOutcomeAfterFastPath(
+    utf8: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>?
+  ) -> Int64 {
     let fullWidth = fullWidthPackedOutcome(utf8: utf8, region: region, national: national)
     if fullWidth != PackedOutcome.notHandled { return fullWidth }
     if utf8.count <= 250 && !utf8.contains(where: { $0 >= 0x80 }) {

@@ -23,7 +23,22 @@ extension PhoneNumberNormalizer {
   func fastPackedOutcome(
     utf8 bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>? = nil
   ) -> Int64 {
-    let short = shortFormattedPackedOutcome(utf8: bytes, region: region, national: national)
+    Self.fastPackedOutcome(utf8: bytes, hasRegion: region != nil) { digits, startsWithPlus in
+      resolve(digits, startsWithPlus: startsWithPlus, region: region, national: national)
+    }
+  }
+
+  /// ``fastPackedOutcome(utf8:region:national:)`` with the last step,
+  /// from the number's digits and whether it starts with `+` to the
+  /// packed outcome, left to `resolving` (``resolve(_:startsWithPlus:region:national:)``
+  /// or a reader that remembers its answers); `hasRegion` tells whether
+  /// there is a default region.
+  @inline(__always)
+  static func fastPackedOutcome(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, hasRegion: Bool,
+    resolving: (UnsafeBufferPointer<UInt8>, Bool) -> Int64
+  ) -> Int64 {
+    let short = Self.shortFormattedPackedOutcome(utf8: bytes, hasRegion: hasRegion, resolving: resolving)
     if short != PackedOutcome.notHandled { return short }
     let count = bytes.count
     // libphonenumber refuses inputs over 250 characters; leave those to the
@@ -82,10 +97,8 @@ extension PhoneNumberNormalizer {
       }
       guard viable else { return PackedOutcome.rejection(.notANumber) }
       let startsWithPlus = bytes[start] == 0x2B
-      guard region != nil || startsWithPlus else { return PackedOutcome.rejection(.missingDefaultRegion) }
-      return resolve(
-        UnsafeBufferPointer(rebasing: digits[0..<digitCount]), startsWithPlus: startsWithPlus, region: region,
-        national: national)
+      guard hasRegion || startsWithPlus else { return PackedOutcome.rejection(.missingDefaultRegion) }
+      return resolving(UnsafeBufferPointer(rebasing: digits[0..<digitCount]), startsWithPlus)
     }
   }
 }

@@ -175,3 +175,32 @@ import Testing
     }
   }
 }
+
+/// The shortcut for lines of digits, `+`, spaces, parentheses and hyphens
+/// gives what the full rules give, on such lines and on lines with one
+/// other byte put in (a comment, a wildcard, a tab, a description, a
+/// slash, a letter, non-ASCII).
+@Suite struct PlainNumberLineTests {
+  @Test func agreesWithTheFullRules() {
+    let plain = Array("0123456789+ ()-".utf8)
+    let others = Array("#*/.\tAx'\u{7F}".utf8) + [0xC3, 0xE2]
+    var state: UInt64 = 9
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % bound
+    }
+    for length in 0...(_PlainNumberLine.maximumBytes + 2) {
+      for _ in 0..<400 {
+        var line = (0..<length).map { _ in plain[next(plain.count)] }
+        if length > 0 && next(3) == 0 { line[next(length)] = others[next(others.count)] }
+        if length > 2 && next(4) == 0 { line[0] = 0x20 }
+        if length > 2 && next(4) == 0 { line[length - 1] = 0x20 }
+        let (shortcut, rules) = line.withUnsafeBufferPointer { buffer -> (_LineOutcome, _LineOutcome) in
+          let p = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+          return (_parseLinesLine(p, buffer.count), _parseLinesLineByRules(p, buffer.count))
+        }
+        #expect(shortcut == rules, "\(line)")
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+/// ``PhoneNumberNormalizer/normalize(utf8:region:writtenNationally:)`` for
+/// a worker that reads many numbers of one region in a row: it remembers
+/// how the numbers it resolved were read, and reads a number alike in that
+/// from its digits alone.
+///
+/// Once the byte fast path has the digits of a number and whether it
+/// starts with `+`, the rest of `parse` often depends on no more than their
+/// count and a few leading digits (see ``ResolutionShape``): `212 555 1234`
+/// and `(646) 555-9876` in the US are both ten digits that neither start
+/// with the international prefix `011`, nor the calling code `1`, nor the
+/// national prefix `1`, so both are `1` and their digits. The reader keeps
+/// one such shape per digit count, `+` and first two digits; a number that
+/// matches one costs a comparison and its value. Shapes are kept only
+/// after `resolve`'s own answer has been checked against them.
+/// `FormattedNumberReaderTests` checks the reader against the normalizer.
+public final class FormattedNumberReader {
+  /// One remembered shape: the digit count and `+` it holds for (`tag`,
+  /// -1 for an empty slot), its deciding digits as bytes of the first
+  /// eight digits' word, with the mask that keeps them.
+  private struct Memory {
+    var tag = -1
+    var prefix: UInt64 = 0
+    var mask: UInt64 = 0
+    var callingCode: Int64 = 0
+    var skip = 0
+    var national = false
+  }
+
+  private let normalizer: PhoneNumberNormalizer
+  private let region: RegionMetadata?
+  private let hasRegion: Bool
+  private let memories: UnsafeMutablePointer<Memory>
+  /// Slots by digit count (0 to 16), `+` and the first two digits.
+  private static let slots = 17 * 2 * 100
+
+  /// A reader of numbers written without a country code as numbers of
+  /// `region` (none: only numbers with `+` can be read).
+  public init(_ normalizer: PhoneNumberNormalizer, region: RegionMetadata?) {
+    self.normalizer = normalizer
+    self.region = region
+    hasRegion = region != nil
+    memories = .allocate(capacity: Self.slots)
+    memories.initialize(repeating: Memory(), count: Self.slots)
+  }
+
+  deinit { memories.deallocate() }
+
+  /// How many shapes the reader remembers.
+  var rememberedShapes: Int {
+    (0..<Self.slots).reduce(0) { $0 + (memories[$1].tag >= 0 ? 1 : 0) }
+  }
+
+  /// What ``PhoneNumberNormalizer/normalize(utf8:region:writtenNationally:)``
+  /// answers for `utf8` and the reader's region.
+  public func normalize(
+    utf8: UnsafeBufferPointer<UInt8>, writtenNationally: inout Bool
+  ) -> Result<Int64, NormalizationRejection> {
+    var national = false
+    let packed = withUnsafeMutablePointer(to: &national) { packedOutcome(utf8: utf8, national: $0) }
+    writtenNationally = national
+    return PackedOutcome.result(packed)
+  }
+
+  /// The packed outcome, as ``PhoneNumberNormalizer/packedOutcome(utf8:region:national:)``
+  /// gives it (`national`, when given, must be false on entry). The byte
+  /// fast path answers whatever the exact E.164 path would, alike. Only the shapes
+  /// are read on the way to an answer the reader remembers: the
+  /// normalizer and the region, which every worker shares, are touched
+  /// (and counted) only past it.
+  @inline(__always)
+  func packedOutcome(utf8: UnsafeBufferPointer<UInt8>, national: UnsafeMutablePointer<Bool>? = nil) -> Int64 {
+    let memories = self.memories
+    let fast = PhoneNumberNormalizer.fastPackedOutcome(utf8: utf8, hasRegion: hasRegion) { digits, startsWithPlus in
+      let count = digits.count
+      guard count >= 2 && count <= 16, let base = digits.baseAddress else {
+        return resolve(digits, startsWithPlus: startsWithPlus, national: national)
+      }
+      let tag = count &* 2 &+ (startsWithPlus ? 1 : 0)
+      let memory = memories[tag &* 100 &+ Int(base[0]) &* 10 &+ Int(base[1])]
+      guard memory.tag == tag, Self.leadingWord(base, count) & memory.mask == memory.prefix else {
+        return resolve(digits, startsWithPlus: startsWithPlus, national: national)
+      }
+      if memory.national { national?.pointee = true }
+      return memory.callingCode &* Int64(NumberDigits.powerOfTen(count &- memory.skip))
+        &+ Self.value(base + memory.skip, count &- memory.skip)
+    }
+    if fast != PackedOutcome.notHandled { return fast }
+    return afterFastPath(utf8, national: national)
+  }
+
+  @inline(never)
+  private func afterFastPath(_ utf8: UnsafeBufferPointer<UInt8>, national: UnsafeMutablePointer<Bool>?) -> Int64 {
+    normalizer.packedOutcomeAfterFastPath(utf8: utf8, region: region, national: national)
+  }
+
+  /// `resolve`'s answer for `digits`, whose shape is then remembered when
+  /// it has one.
+  @inline(never)
+  private func resolve(
+    _ digits: UnsafeBufferPointer<UInt8>, startsWithPlus: Bool, national: UnsafeMutablePointer<Bool>?
+  ) -> Int64 {
+    var writtenNationally = false
+    let packed = normalizer.resolve(digits, startsWithPlus: startsWithPlus, region: region, national: &writtenNationally)
+    if writtenNationally { national?.pointee = true }
+    let count = digits.count
+    guard packed >= 0, count >= 2 && count <= 16, let base = digits.baseAddress,
+      let shape = normalizer.resolutionShape(digits, startsWithPlus: startsWithPlus, region: region),
+      shape.deciding <= 8, shape.national == writtenNationally
+    else { return packed }
+    let tag = count &* 2 &+ (startsWithPlus ? 1 : 0)
+    let deciding = min(shape.deciding, count)
+    let mask: UInt64 = deciding == 8 ? ~0 : (1 << UInt64(8 &* deciding)) &- 1
+    let memory = Memory(
+      tag: tag, prefix: Self.leadingWord(base, count) & mask, mask: mask, callingCode: Int64(shape.callingCode),
+      skip: shape.skip, national: shape.national)
+    // Kept only when it gives `resolve`'s answer.
+    if memory.callingCode &* Int64(NumberDigits.powerOfTen(count &- shape.skip))
+      &+ Self.value(base + shape.skip, count &- shape.skip) == packed
+    {
+      memories[tag &* 100 &+ Int(base[0]) &* 10 &+ Int(base[1])] = memory
+    }
+    return packed
+  }
+
+  /// The first eight of `count` digits (fewer: zeros after them), one to
+  /// a byte, the first in the lowest.
+  @inline(__always)
+  private static func leadingWord(_ base: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+    if count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+    var word: UInt64 = 0
+    for index in 0..<count { word |= UInt64(base[index]) << UInt64(8 &* index) }
+    return word
+  }
+
+  /// The value of `count` digits (at most 15) at `digits`.
+  @inline(__always)
+  private static func value(_ digits: UnsafePointer<UInt8>, _ count: Int) -> Int64 {
+    if count >= 8 { return Int64(PhoneNumberNormalizer.value(of: digits, count: count)) }
+    var value: Int64 = 0
+    for index in 0..<count { value = value &* 10 &+ Int64(digits[index]) }
+    return value
+  }
+}
+
+@available(*, unavailable)
+extension FormattedNumberReader: Sendable {}

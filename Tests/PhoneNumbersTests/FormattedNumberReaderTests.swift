@@ -1,0 +1,156 @@
+import FormatFixtures
+import Testing
+
+@testable import PhoneNumbers
+
+/// The reader that remembers how numbers were read answers every input
+/// exactly as the normalizer does, result and `writtenNationally` alike,
+/// in every region and whatever came before; and the shapes it remembers
+/// hold for every digit string they claim.
+@Suite struct FormattedNumberReaderTests {
+  let normalizer = PhoneNumberNormalizer()
+
+  func check(_ inputs: [String], region: RegionMetadata?, sourceLocation: SourceLocation = #_sourceLocation) {
+    let reader = FormattedNumberReader(normalizer, region: region)
+    for input in inputs {
+      let bytes = Array(input.utf8)
+      var readerNational = false
+      var normalizerNational = false
+      let (remembered, expected) = bytes.withUnsafeBufferPointer { buffer in
+        (
+          reader.normalize(utf8: buffer, writtenNationally: &readerNational),
+          normalizer.normalize(utf8: buffer, region: region, writtenNationally: &normalizerNational)
+        )
+      }
+      let label = "\(input.debugDescription) / \(region?.regionCode ?? "none")"
+      #expect(remembered == expected, "\(label)", sourceLocation: sourceLocation)
+      #expect(readerNational == normalizerNational, "writtenNationally: \(label)", sourceLocation: sourceLocation)
+    }
+  }
+
+  /// The digits of a prefix pattern that is a plain string (`0`, `011`).
+  func literal(_ pattern: DigitPattern?) -> String {
+    pattern?.literal.map { $0.map(String.init).joined() } ?? ""
+  }
+
+  /// Numbers of every region in the forms lists hold them (national, with
+  /// the national prefix, with the calling code with and without `+`,
+  /// after the international prefix, with separators), each followed by
+  /// itself with one digit changed at each place and by neighbours that
+  /// share all but their last digits, so that remembered shapes are both
+  /// hit and nearly hit.
+  @Test func agreesWithTheNormalizerInEveryRegion() {
+    var generator = SplitMix64(seed: 11)
+    func digits(_ count: Int) -> String {
+      String((0..<count).map { _ in Character(String(generator.next(below: 10))) })
+    }
+    func formatted(_ number: String) -> String {
+      var text = ""
+      for (index, character) in number.enumerated() {
+        if index > 0 && generator.next(below: 4) == 0 { text += [" ", "-", ") ", " ("][Int(generator.next(below: 4))] }
+        text.append(character)
+      }
+      return text
+    }
+    for code in normalizer.plan.regionCodes {
+      guard let region = normalizer.plan.region(code) else { continue }
+      let callingCode = String(region.callingCode)
+      let nationalPrefix = literal(region.nationalPrefixForParsing)
+      let internationalPrefix = literal(region.internationalPrefix)
+      var inputs: [String] = []
+      for _ in 0..<6 {
+        let national = digits(Int(generator.next(below: 9)) + 4)
+        let forms = [
+          national, nationalPrefix + national, callingCode + national, "+" + callingCode + national,
+          "+" + callingCode + nationalPrefix + national, internationalPrefix + callingCode + national,
+          callingCode + nationalPrefix + national,
+        ]
+        for form in forms {
+          inputs.append(form)
+          inputs.append(formatted(form))
+          for position in form.indices {
+            guard form[position] != "+" else { continue }
+            var changed = form
+            changed.replaceSubrange(position...position, with: String(generator.next(below: 10)))
+            inputs.append(changed)
+            inputs.append(form)
+          }
+          let stem = form.dropLast(min(3, form.count - 1))
+          for _ in 0..<8 { inputs.append(stem + digits(form.count - stem.count)) }
+          inputs.append(form + digits(1))
+          inputs.append(String(form.dropLast()))
+        }
+      }
+      check(inputs, region: region)
+      var shuffled = inputs
+      shuffled.shuffle(using: &generator)
+      check(shuffled, region: region)
+    }
+  }
+
+  /// Without a region only numbers with `+` can be read.
+  @Test func agreesWithoutARegion() {
+    check(["+1 212 555 0100", "212 555 0100", "+44 20 7946 0018", "+44 (0) 20 7946 0018", "+442079460018", "+1 212 555 0199"], region: nil)
+  }
+
+  /// The libphonenumber oracle corpus, one reader per region, read twice
+  /// (the second time from what the first taught it).
+  @Test func agreesOnTheOracleCorpus() throws {
+    let cases = try CorpusCase.load()
+    let byRegion = Dictionary(grouping: cases, by: \.region)
+    for (code, group) in byRegion.sorted(by: { $0.key < $1.key }) {
+      let region = code == "ZZ" ? nil : normalizer.plan.region(code)
+      let inputs = group.map(\.input)
+      check(inputs + inputs, region: region)
+    }
+  }
+
+  /// Every shape holds for every digit string it claims: digit strings of
+  /// the same length, `+` and first deciding digits, with their other
+  /// digits random, resolve to the calling code and their digits from
+  /// `skip` on, written nationally as the shape says.
+  @Test func shapesHoldForEveryDigitStringAlikeInTheirDecidingDigits() {
+    var generator = SplitMix64(seed: 12)
+    var shapes = 0
+    for code in normalizer.plan.regionCodes {
+      guard let region = normalizer.plan.region(code) else { continue }
+      let prefixes = [[], Array(String(region.callingCode).utf8).map { $0 - 0x30 }] + [
+        region.nationalPrefixForParsing?.literal, region.internationalPrefix?.literal,
+      ].compactMap { $0 }
+      for _ in 0..<24 {
+        let prefix = prefixes[Int(generator.next(below: UInt64(prefixes.count)))]
+        let count = prefix.count + Int(generator.next(below: 12)) + 2
+        let number = prefix + (prefix.count..<count).map { _ in UInt8(generator.next(below: 10)) }
+        let startsWithPlus = generator.next(below: 3) == 0
+        guard let shape = number.withUnsafeBufferPointer({
+          normalizer.resolutionShape($0, startsWithPlus: startsWithPlus, region: region)
+        }) else { continue }
+        shapes += 1
+        for _ in 0..<16 {
+          var alike = number
+          for index in min(shape.deciding, count)..<count { alike[index] = UInt8(generator.next(below: 10)) }
+          var national = false
+          let resolved = alike.withUnsafeBufferPointer {
+            normalizer.resolve($0, startsWithPlus: startsWithPlus, region: region, national: &national)
+          }
+          let expected = alike[shape.skip...].reduce(Int64(shape.callingCode)) { $0 * 10 + Int64($1) }
+          #expect(resolved == expected, "\(alike) + \(startsWithPlus) / \(code): \(shape)")
+          #expect(national == shape.national, "\(alike) / \(code)")
+        }
+      }
+    }
+    // Most regions read most such numbers by a shape.
+    #expect(shapes > 400)
+  }
+
+  /// Lists of one region hit remembered shapes.
+  @Test func remembersTheShapesOfAList() throws {
+    let region = try #require(normalizer.plan.region("US"))
+    let reader = FormattedNumberReader(normalizer, region: region)
+    for input in ["(212) 555-0100", "212-555-0101", "+1 212 555 0102", "12125550103"] {
+      var national = false
+      _ = Array(input.utf8).withUnsafeBufferPointer { reader.normalize(utf8: $0, writtenNationally: &national) }
+    }
+    #expect(reader.rememberedShapes == 3)
+  }
+}
