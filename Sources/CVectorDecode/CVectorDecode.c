@@ -139,6 +139,115 @@ EF_TARGET int cvectordecode_elias_fano_narrow(
   return (tail >> 63) == 0 && (uint64_t)out[m] == first + (uint64_t)m + upper;
 }
 
+
+/// Bit fields written least-significant-bit first, eight bytes at a time.
+typedef struct {
+  uint8_t *cursor;
+  uint64_t accumulator;
+  int filled;
+} bit_writer;
+
+/// Writes `value`, which fits in `width` bits (0...64).
+static inline void put_bits(bit_writer *writer, uint64_t value, int width) {
+  writer->accumulator |= value << writer->filled;
+  const int total = writer->filled + width;
+  if (total >= 64) {
+    memcpy(writer->cursor, &writer->accumulator, 8);
+    writer->cursor += 8;
+    writer->accumulator = writer->filled == 0 ? 0 : value >> (64 - writer->filled);
+    writer->filled = total - 64;
+  } else {
+    writer->filled = total;
+  }
+}
+
+EF_TARGET size_t cvectordecode_elias_fano_encode_narrow(
+    const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out) {
+  const uint64_t *coded = values + 1;
+  bit_writer writer = {out, 0, 0};
+  const uint64_t mask = ((uint64_t)1 << l) - 1;
+  const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i eight = _mm512_set1_epi64(8);
+  const __m128i width = _mm_cvtsi32_si128(l);
+
+  // The low fields, eight at a time: each shifted to its place among
+  // the four of its half, the halves' lanes or-ed into two words of 4l bits.
+  int64_t i = 0;
+  if (l > 0) {
+    const __m512i low_mask = _mm512_set1_epi64((int64_t)mask);
+    const __m512i places = _mm512_set_epi64(3 * l, 2 * l, l, 0, 3 * l, 2 * l, l, 0);
+    __m512i bias = _mm512_add_epi64(lane, _mm512_set1_epi64((int64_t)base));
+    for (; i + 8 <= m; i += 8) {
+      const __m512i x = _mm512_sub_epi64(_mm512_loadu_si512(coded + i), bias);
+      const __m512i lows = _mm512_sllv_epi64(_mm512_and_si512(x, low_mask), places);
+      put_bits(&writer, (uint64_t)_mm512_mask_reduce_or_epi64(0x0F, lows), 4 * l);
+      put_bits(&writer, (uint64_t)_mm512_mask_reduce_or_epi64(0xF0, lows), 4 * l);
+      bias = _mm512_add_epi64(bias, eight);
+    }
+    for (; i < m; i++) put_bits(&writer, (coded[i] - base - (uint64_t)i) & mask, l);
+  }
+
+  // The high region: a one at (x_i >> l) + i. The ones of eight entries
+  // usually fall in the current 64-bit word and the next: one variable
+  // shift per word places them, an or gathers them; eight that reach
+  // further go one by one.
+  uint64_t word = 0;
+  uint64_t word_start = 0;
+  uint64_t position = 0;
+  const __m512i ones = _mm512_set1_epi64(1);
+  const __m512i sixty_four = _mm512_set1_epi64(64);
+  __m512i bias = _mm512_add_epi64(lane, _mm512_set1_epi64((int64_t)base));
+  __m512i rank = lane;
+  i = 0;
+  for (; i + 8 <= m; i += 8) {
+    const __m512i x = _mm512_sub_epi64(_mm512_loadu_si512(coded + i), bias);
+    const __m512i positions = _mm512_add_epi64(_mm512_srl_epi64(x, width), rank);
+    bias = _mm512_add_epi64(bias, eight);
+    rank = _mm512_add_epi64(rank, eight);
+    const __m512i relative = _mm512_sub_epi64(positions, _mm512_set1_epi64((int64_t)word_start));
+    // The largest is the last lane's: the positions ascend.
+    const uint64_t reach = (uint64_t)_mm_extract_epi64(_mm512_extracti64x2_epi64(relative, 3), 1);
+    position = reach + word_start;
+    if (reach < 128) {
+      // Shifts by 64 or more (or by a wrapped negative) give zero.
+      word |= (uint64_t)_mm512_reduce_or_epi64(_mm512_sllv_epi64(ones, relative));
+      if (reach >= 64) {
+        put_bits(&writer, word, 64);
+        word = (uint64_t)_mm512_reduce_or_epi64(_mm512_sllv_epi64(ones, _mm512_sub_epi64(relative, sixty_four)));
+        word_start += 64;
+      }
+      continue;
+    }
+    uint64_t lanes[8];
+    _mm512_storeu_si512(lanes, positions);
+    for (int j = 0; j < 8; j++) {
+      while (lanes[j] - word_start >= 64) {
+        put_bits(&writer, word, 64);
+        word = 0;
+        word_start += 64;
+      }
+      word |= (uint64_t)1 << (lanes[j] - word_start);
+    }
+  }
+  for (; i < m; i++) {
+    position = ((coded[i] - base - (uint64_t)i) >> l) + (uint64_t)i;
+    while (position - word_start >= 64) {
+      put_bits(&writer, word, 64);
+      word = 0;
+      word_start += 64;
+    }
+    word |= (uint64_t)1 << (position - word_start);
+  }
+  // The last one ends the region.
+  put_bits(&writer, word, (int)(position - word_start) + 1);
+  while (writer.filled > 0) {
+    *writer.cursor++ = (uint8_t)writer.accumulator;
+    writer.accumulator >>= 8;
+    writer.filled -= 8;
+  }
+  return (size_t)(writer.cursor - out);
+}
+
 #else
 
 int cvectordecode_available(void) { return 0; }
@@ -150,6 +259,16 @@ int cvectordecode_elias_fano_narrow(
   (void)l;
   (void)upper;
   (void)first;
+  (void)out;
+  return 0;
+}
+
+size_t cvectordecode_elias_fano_encode_narrow(
+    const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out) {
+  (void)values;
+  (void)m;
+  (void)l;
+  (void)base;
   (void)out;
   return 0;
 }

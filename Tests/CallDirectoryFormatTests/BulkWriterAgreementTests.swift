@@ -174,7 +174,45 @@ import Testing
     }
   }
 
-  /// Block by block, the direct encoder writes what the array encoder writes.
+  /// Blocks of every low width the AVX-512 encoder takes (gaps around
+  /// 2^k), of every length modulo eight, some with jumps that carry the
+  /// high region past the next word: its bytes are the Swift encoder's
+  /// and the array encoder's.
+  @Test func vectorEncoderMatchesAtEveryLowWidth() {
+    var generator = SplitMix64(seed: 21)
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: _BlockEncoder.maxBlockBytes)
+    defer { scratch.deallocate() }
+    var widths = Set<Int>()
+    for bits in 0...18 {
+      for count in [2, 16, 17, 23, 24, 25, 100, 1000, BlobLimits.maxBlockEntries] {
+        let jumps = generator.next(below: 3) == 0
+        var values: [UInt64] = []
+        var value = generator.next(below: 1 << 40) + 1
+        for _ in 0..<count {
+          value += generator.next(below: 2 << UInt64(bits)) + 1
+          if jumps && generator.next(below: 16) == 0 { value += generator.next(below: 1 << UInt64(bits + 9)) }
+          values.append(value)
+        }
+        let previous = values[0] - generator.next(below: 1000) - 1
+        var expected: [UInt8] = []
+        values.withUnsafeBufferPointer { block in
+          _BlockEncoder.encode(values: block, labels: nil, previous: previous, into: &expected)
+          for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+            let length = _BlockEncoder.encodeUnlabeled(
+              block.baseAddress!, count: count, previous: previous, into: scratch, vectorized: vectorized)
+            #expect(
+              Array(UnsafeBufferPointer(start: scratch, count: length)) == expected,
+              "\(count) values, gaps below \(2 << bits), vectorized: \(vectorized)")
+          }
+        }
+        if expected[0] >> 6 == _BlockKind.eliasFano.rawValue { widths.insert(Int(expected[0] & 63)) }
+      }
+    }
+    #expect(widths.isSuperset(of: 1...16))
+  }
+
+  /// Block by block, the direct encoder writes what the array encoder
+  /// writes, with the AVX-512 encoder (where the CPU has it) and without.
   @Test(arguments: [11, 12, 13])
   func directEncoderMatchesArrayEncoder(seed: UInt64) {
     var generator = SplitMix64(seed: seed)
@@ -189,8 +227,11 @@ import Testing
         let block = UnsafeBufferPointer(rebasing: buffer[start..<(start + count)])
         var expected: [UInt8] = []
         _BlockEncoder.encode(values: block, labels: nil, previous: previous, into: &expected)
-        let length = _BlockEncoder.encodeUnlabeled(block.baseAddress!, count: count, previous: previous, into: scratch)
-        #expect(Array(UnsafeBufferPointer(start: scratch, count: length)) == expected)
+        for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+          let length = _BlockEncoder.encodeUnlabeled(
+            block.baseAddress!, count: count, previous: previous, into: scratch, vectorized: vectorized)
+          #expect(Array(UnsafeBufferPointer(start: scratch, count: length)) == expected, "vectorized: \(vectorized)")
+        }
       }
       start += count
     }
@@ -249,7 +290,7 @@ import Testing
     let sorted = (0..<length).map { Int64(10_000_000_000 + $0 * 7) }
     let slice = FullSnapshotWriter.checkedSliceLength
     for position in [0, 1, slice - 1, slice, 2 * slice + 17, length - 1] {
-      for replacement: (Int64) -> Int64 in [{ $0 - 7 }, { $0 - 9 }, { _ in 0 }, { _ in .max }] {
+      for replacement: (Int64) -> Int64 in [{ $0 - 7 }, { $0 - 9 }, { $0 + 7 }, { _ in 0 }, { _ in -1 }, { _ in .min }, { _ in .max }] {
         var numbers = sorted
         numbers[position] = replacement(numbers[position])
         guard let expected = Self.plainScan(numbers) else { continue }

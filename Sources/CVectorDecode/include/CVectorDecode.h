@@ -1,6 +1,7 @@
 #ifndef CVECTORDECODE_H
 #define CVECTORDECODE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// 1 when this CPU and system can run the AVX-512 decoder below (x86-64
@@ -21,5 +22,15 @@ int cvectordecode_available(void);
 /// Only call it when cvectordecode_available() returned 1.
 int cvectordecode_elias_fano_narrow(
     const uint8_t *payload, int64_t m, int l, uint64_t upper, uint64_t first, int64_t *out);
+
+/// Writes the bit fields of an Elias–Fano block with low width `l`
+/// (0...16) and `m` (at least 1) coded entries at `out`, as the Swift
+/// encoder does: x_i = values[i + 1] - base - i for i in 0..<m, their low
+/// `l` bits from bit 0, then from bit m * l the high region, a one at
+/// (x_i >> l) + i, up to the last; zero bits to a whole byte. The values
+/// ascend strictly, above base - 1. Returns the bytes written. Only call
+/// it when cvectordecode_available() returned 1.
+size_t cvectordecode_elias_fano_encode_narrow(
+    const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out);
 
 #endif

@@ -1,5 +1,9 @@
 import CalldirSystem
 
+#if os(Linux)
+  import CVectorDecode
+#endif
+
 extension _BlockEncoder {
   /// The most bytes one block takes, whatever its coding and labels (an
   /// Elias–Fano block of ``BlobLimits/maxBlockEntries`` 62-bit fields with
@@ -15,9 +19,14 @@ extension _BlockEncoder {
   /// 64-bit accumulator, several low fields to a write, and the ones of
   /// the high half are gathered in a word before they go out.
   ///
+  /// Elias–Fano blocks with a low width up to 16 go to the AVX-512 encoder
+  /// when `vectorized` (tests pass false to hold the Swift loops to the
+  /// same bytes).
+  ///
   /// - Precondition: as for ``encode(values:labels:previous:into:)``.
   static func encodeUnlabeled(
-    _ values: UnsafePointer<UInt64>, count n: Int, previous: UInt64, into out: UnsafeMutablePointer<UInt8>
+    _ values: UnsafePointer<UInt64>, count n: Int, previous: UInt64, into out: UnsafeMutablePointer<UInt8>,
+    vectorized: Bool = _BlockDecoder.vectorizedAvailable
   ) -> Int {
     let first = values[0]
     let last = values[n &- 1]
@@ -58,6 +67,11 @@ extension _BlockEncoder {
     var length = 1 &+ Varint.write(gap, to: out + 1)
     length &+= Varint.write(count &- 1, to: out + length)
     length &+= Varint.write(upper, to: out + length)
+    #if os(Linux)
+      if vectorized && l <= 16 && m >= _BlockDecoder.vectorizedMinimumEntries {
+        return length &+ cvectordecode_elias_fano_encode_narrow(values, Int64(m), Int32(l), first &+ 1, out + length)
+      }
+    #endif
     var stream = _BitStream(out + length)
     let width = UInt64(l)
     let mask: UInt64 = l == 64 ? ~0 : (1 &<< width) &- 1

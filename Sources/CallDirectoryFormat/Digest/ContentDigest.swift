@@ -138,21 +138,33 @@ public struct ContentDigestBuilder: Sendable {
   /// (writers); the same stream as adding them one by one, produced a
   /// staging buffer at a time without per-number calls.
   mutating func _appendBlocking(contentsOf numbers: UnsafeBufferPointer<Int64>) {
-    guard var source = numbers.baseAddress else { return }
+    _ = _appendBlocking(checkingAscent: numbers)
+  }
+
+  /// ``_appendBlocking(contentsOf:)`` for numbers whose order is not yet
+  /// checked: returns false when one of them does not rise above the one
+  /// before it (or above the last number added), and the digest is then
+  /// of no use. (Checked on the way, so that a writer need not pass over
+  /// the numbers once more to check them.)
+  mutating func _appendBlocking(checkingAscent numbers: UnsafeBufferPointer<Int64>) -> Bool {
+    guard var source = numbers.baseAddress else { return true }
     var left = numbers.count
+    var rises = true
     while left > 0 {
       if staging.count - fill < Self.bytesPerNumber * 64 { _flush() }
       let take = min(left, (staging.count - fill) / Self.bytesPerNumber)
-      let (at, last, ones) = staging.withUnsafeMutableBufferPointer { buffer in
+      let (at, last, ones, ascending) = staging.withUnsafeMutableBufferPointer { buffer in
         Self._writeGaps(
           of: source, count: take, after: lastBlocking, pendingOnes: pendingOnes, to: buffer.baseAddress, at: fill)
       }
       lastBlocking = last
       pendingOnes = ones
       fill = at
+      rises = rises && ascending
       source += take
       left -= take
     }
+    return rises
   }
 
   /// The most bytes one blocking number adds to the stream: a pending-ones
@@ -162,19 +174,24 @@ public struct ContentDigestBuilder: Sendable {
   /// Writes the stream of `count` numbers from `source` at `out[at...]`
   /// (with room for ``bytesPerNumber`` bytes a number), after the number
   /// `last` and `ones` pending gaps of 1; returns where the stream ends and
-  /// the state after the numbers. (A function of its own, so that the
-  /// state stays in registers rather than in the builder.)
+  /// the state after the numbers, and whether each number rose above the
+  /// one before it. (A function of its own, so that the state stays in
+  /// registers rather than in the builder.)
   private static func _writeGaps(
     of source: UnsafePointer<Int64>, count: Int, after last: Int64, pendingOnes: UInt64,
     to out: UnsafeMutablePointer<UInt8>?, at start: Int
-  ) -> (at: Int, last: Int64, ones: UInt64) {
-    guard let out, count > 0 else { return (start, last, pendingOnes) }
+  ) -> (at: Int, last: Int64, ones: UInt64, ascending: Bool) {
+    guard let out, count > 0 else { return (start, last, pendingOnes, true) }
     let shapes = _smallVarintShapes
     var at = start
     var ones = pendingOnes
     var previous = last
+    // The sign bit of `number - previous - 1` is set once a number does
+    // not rise while both are at least 0, that of `number` when it is not.
+    var falls: Int64 = 0
     for index in 0..<count {
       let number = source[index]
+      falls |= (number &- previous &- 1) | number
       let gap = UInt64(bitPattern: number &- previous)
       previous = number
       if gap == 1 {
@@ -193,7 +210,7 @@ public struct ContentDigestBuilder: Sendable {
       }
       at = _putSmallVarint(gap, out, at, shapes: shapes)
     }
-    return (at, previous, ones)
+    return (at, previous, ones, falls >= 0)
   }
 
   /// Adds an identification entry already checked by the caller (writers).

@@ -125,9 +125,18 @@ public final class FullSnapshotWriter {
         while start < numbers.count, failure == nil {
           let slice = UnsafeBufferPointer(rebasing: numbers[start..<min(numbers.count, start + Self.checkedSliceLength)])
           do throws(BlobError) {
-            try writer.check(contentsOf: slice)
+            if aside {
+              try writer.check(contentsOf: slice)
+            } else if let first = slice.first, let last = slice.last {
+              // Hashed first, its order checked on the way: a slice that
+              // does not rise is then searched for the error to report.
+              try writer.check(first)
+              if last > BlobLimits.maxNumber || !digest._appendBlocking(checkingAscent: slice) {
+                try writer.check(contentsOf: slice)
+                throw BlobError.misuse("blocking numbers must ascend")
+              }
+            }
             try writer.append(contentsOf: slice)
-            if !aside { digest._appendBlocking(contentsOf: slice) }
           } catch {
             failure = error
           }
