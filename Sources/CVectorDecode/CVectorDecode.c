@@ -248,6 +248,97 @@ EF_TARGET size_t cvectordecode_elias_fano_encode_narrow(
   return (size_t)(writer.cursor - out);
 }
 
+
+/// Writes `value` as a LEB128 varint at `out + at`; returns where it ends.
+static inline size_t put_varint(uint64_t value, uint8_t *out, size_t at) {
+  while (value >= 0x80) {
+    out[at++] = (uint8_t)(value | 0x80);
+    value >>= 7;
+  }
+  out[at++] = (uint8_t)value;
+  return at;
+}
+
+EF_TARGET size_t cvectordecode_write_gaps(
+    const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
+    int64_t *falls) {
+  int64_t previous = *last;
+  uint64_t ones = *pending_ones;
+  int64_t fell = 0;
+  const __m512i two = _mm512_set1_epi64(2);
+  const __m512i below = _mm512_set1_epi64((1LL << 28) - 2);
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i group_bits = _mm512_set1_epi64(0x7F);
+  const __m512i continuations = _mm512_set1_epi64(0x808080);
+  const __m512i thirty_two = _mm512_set1_epi64(32);
+  const __m512i byte_places = _mm512_set1_epi64(0x0706050403020100LL);
+  const __m512i byte_copies = _mm512_set1_epi64(0x0101010101010101LL);
+  const __m512i one = _mm512_set1_epi64(1);
+  int64_t i = 0;
+  while (i < count) {
+    if (ones == 0 && i + 8 <= count) {
+      const __m512i numbers = _mm512_loadu_si512(source + i);
+      const __m512i before = _mm512_alignr_epi64(numbers, _mm512_set1_epi64(previous), 7);
+      const __m512i gaps = _mm512_sub_epi64(numbers, before);
+      // Eight gaps of 2 to 2^28 - 1 after numbers of at least 0: no run of
+      // ones to count, no descent, varints of one to four bytes.
+      const __mmask8 plain =
+          _mm512_cmplt_epu64_mask(_mm512_sub_epi64(gaps, two), below) & _mm512_cmpge_epi64_mask(numbers, zero);
+      if (plain == 0xFF) {
+        // The 7-bit groups spread to bytes; the length from three compares.
+        const __m512i groups = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_and_si512(gaps, group_bits),
+                _mm512_and_si512(_mm512_slli_epi64(gaps, 1), _mm512_slli_epi64(group_bits, 8))),
+            _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi64(gaps, 2), _mm512_slli_epi64(group_bits, 16)),
+                _mm512_and_si512(_mm512_slli_epi64(gaps, 3), _mm512_slli_epi64(group_bits, 24))));
+        __m512i lengths = one;
+        lengths = _mm512_mask_add_epi64(lengths, _mm512_cmpge_epu64_mask(gaps, _mm512_set1_epi64(1 << 7)), lengths, one);
+        lengths = _mm512_mask_add_epi64(lengths, _mm512_cmpge_epu64_mask(gaps, _mm512_set1_epi64(1 << 14)), lengths, one);
+        lengths = _mm512_mask_add_epi64(lengths, _mm512_cmpge_epu64_mask(gaps, _mm512_set1_epi64(1 << 21)), lengths, one);
+        // 0x80 in every byte of a varint but its last.
+        const __m512i bytes = _mm512_or_si512(
+            groups, _mm512_srlv_epi64(continuations, _mm512_sub_epi64(thirty_two, _mm512_slli_epi64(lengths, 3))));
+        const __mmask64 keep =
+            _mm512_cmplt_epu8_mask(byte_places, _mm512_mullo_epi64(lengths, byte_copies));
+        _mm512_storeu_si512(out + at, _mm512_maskz_compress_epi8(keep, bytes));
+        at += (size_t)__builtin_popcountll(keep);
+        previous = source[i + 7];
+        i += 8;
+        continue;
+      }
+    }
+    // One at a time, as the Swift loop: a gap of 1 joins the run of ones,
+    // which goes out before the next other gap.
+    const int64_t end = i + 8 < count ? i + 8 : count;
+    for (; i < end; i++) {
+      const int64_t number = source[i];
+      fell |= (int64_t)((uint64_t)number - (uint64_t)previous - 1) | number;
+      const uint64_t gap = (uint64_t)number - (uint64_t)previous;
+      previous = number;
+      if (gap == 1) {
+        ones++;
+        continue;
+      }
+      if (ones > 0) {
+        if (ones == 1) {
+          out[at++] = 1;
+        } else {
+          out[at++] = 0;
+          at = put_varint(ones, out, at);
+        }
+        ones = 0;
+      }
+      at = put_varint(gap, out, at);
+    }
+  }
+  *last = previous;
+  *pending_ones = ones;
+  *falls |= fell;
+  return at;
+}
+
 #else
 
 int cvectordecode_available(void) { return 0; }
@@ -261,6 +352,18 @@ int cvectordecode_elias_fano_narrow(
   (void)first;
   (void)out;
   return 0;
+}
+
+size_t cvectordecode_write_gaps(
+    const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
+    int64_t *falls) {
+  (void)source;
+  (void)count;
+  (void)last;
+  (void)pending_ones;
+  (void)out;
+  (void)falls;
+  return at;
 }
 
 size_t cvectordecode_elias_fano_encode_narrow(

@@ -160,17 +160,69 @@ import Testing
       value += gap
       numbers.append(value)
     }
+    try Self.expectBulkDigestsMatch(numbers)
+    // The same edges without runs of ones between them, in every order
+    // (groups of eight plain gaps, which the vector writer takes whole).
+    var generator = SplitMix64(seed: 5)
+    var plainGaps = gaps.filter { $0 > 1 }
+    for _ in 0..<8 {
+      plainGaps.shuffle(using: &generator)
+      value = 0
+      try Self.expectBulkDigestsMatch(plainGaps.map { gap in
+        value += gap
+        return value
+      })
+    }
+  }
+
+  /// The bulk digest of `numbers`, in chunks of several sizes, with the
+  /// AVX-512 writer (where the CPU has it) and without, is the digest of
+  /// adding them one by one, and finds them ascending.
+  static func expectBulkDigestsMatch(_ numbers: [Int64], sourceLocation: SourceLocation = #_sourceLocation) throws {
     var single = ContentDigestBuilder()
     for number in numbers { try single.addBlocking(number) }
-    for chunk in [1, 2, 5, numbers.count] {
-      var bulk = ContentDigestBuilder()
-      var start = 0
-      while start < numbers.count {
-        let end = min(numbers.count, start + chunk)
-        numbers[start..<end].withUnsafeBufferPointer { bulk._appendBlocking(contentsOf: $0) }
-        start = end
+    let expected = single.finalize()
+    for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+      for chunk in [1, 2, 5, 8, 9, 1000, numbers.count] {
+        var bulk = ContentDigestBuilder()
+        var start = 0
+        var ascending = true
+        while start < numbers.count {
+          let end = min(numbers.count, start + chunk)
+          ascending = numbers[start..<end].withUnsafeBufferPointer {
+            bulk._appendBlocking(checkingAscent: $0, vectorized: vectorized)
+          } && ascending
+          start = end
+        }
+        #expect(ascending, "chunks of \(chunk), vectorized: \(vectorized)", sourceLocation: sourceLocation)
+        #expect(bulk.finalize() == expected, "chunks of \(chunk), vectorized: \(vectorized)", sourceLocation: sourceLocation)
       }
-      #expect(bulk.finalize() == single.finalize())
+    }
+  }
+
+  /// Lists of every shape (runs, streaks, scattered and dense stretches,
+  /// far jumps) hash alike in bulk and one by one.
+  @Test(arguments: [31, 32, 33])
+  func bulkDigestMatchesOneByOneOnShapedLists(seed: UInt64) throws {
+    try Self.expectBulkDigestsMatch(Self.shapedNumbers(seed: seed))
+  }
+
+  /// A number that does not rise, or is below 0, anywhere in a chunk
+  /// (either writer, at either end of a group of eight) is found.
+  @Test func bulkDigestFindsADescent() {
+    let sorted = (0..<100).map { Int64(1_000_000 + $0 * 300) }
+    for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+      for position in [0, 1, 7, 8, 9, 15, 16, 50, 99] {
+        for replacement: (Int64) -> Int64 in [{ $0 - 300 }, { $0 - 301 }, { _ in -1 }, { _ in .min }, { $0 - 1_000_000 }] {
+          var numbers = sorted
+          numbers[position] = replacement(numbers[position])
+          var bulk = ContentDigestBuilder()
+          let ascending = numbers.withUnsafeBufferPointer { bulk._appendBlocking(checkingAscent: $0, vectorized: vectorized) }
+          // Each above the one before, the first above 0 (nothing added yet).
+          let expected = zip(numbers, [0] + numbers).allSatisfy { $0 > $1 }
+          #expect(ascending == expected, "position \(position), \(numbers[position]), vectorized: \(vectorized)")
+        }
+      }
     }
   }
 

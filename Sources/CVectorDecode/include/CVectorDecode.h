@@ -33,4 +33,17 @@ int cvectordecode_elias_fano_narrow(
 size_t cvectordecode_elias_fano_encode_narrow(
     const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out);
 
+/// The content digest's stream of blocking numbers (blob-format.md §7)
+/// for `count` numbers from `source`, after the number `*last` and
+/// `*pending_ones` gaps of 1 not yet written, as the Swift loop writes it:
+/// a run of gaps of 1 as byte 1 (one) or 0 and its length (more), every
+/// other gap as a LEB128 varint. Writes from `out + at`, where there is
+/// room for 21 bytes a number and 64 more; returns where the stream ends,
+/// with `*last` and `*pending_ones` updated. Ors into `*falls` a value
+/// with bit 63 set when a number is below 0 or does not rise above the
+/// one before it. Only call it when cvectordecode_available() returned 1.
+size_t cvectordecode_write_gaps(
+    const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
+    int64_t *falls);
+
 #endif

@@ -89,7 +89,8 @@ final class LineChunkJob: @unchecked Sendable {
     var out = accepted.reserve(piece.bytes.count / 2 + 1)
     var records = 0
     let recordCheck = check.map(RecordCheck.init)
-    let reader = FormattedNumberReader(normalizer, region: region)
+    // Made when a line first needs it (a list of bare E.164 lines never does).
+    var formatted: FormattedNumberReader?
     // Any line but `+` and digits: the reader's own rules, without events.
     func general(_ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
       switch Format._parseLine(p, count) {
@@ -98,6 +99,8 @@ final class LineChunkJob: @unchecked Sendable {
       case .record(let lower, let upper):
         records += 1
         let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+        let reader = formatted ?? FormattedNumberReader(normalizer, region: region)
+        formatted = reader
         switch RecordAcceptance.number(field, reader: reader, check: recordCheck, national: &national) {
         case .number(let number):
           out.pointee = number

@@ -18,11 +18,11 @@ public final class FormattedNumberReader {
   /// -1 for an empty slot), its deciding digits as bytes of the first
   /// eight digits' word, with the mask that keeps them.
   private struct Memory {
-    var tag = -1
     var prefix: UInt64 = 0
     var mask: UInt64 = 0
-    var callingCode: Int64 = 0
-    var skip = 0
+    var tag: Int32 = -1
+    var callingCode: Int16 = 0
+    var skip: UInt8 = 0
     var national = false
   }
 
@@ -81,8 +81,9 @@ public final class FormattedNumberReader {
         return resolve(digits, startsWithPlus: startsWithPlus, national: national)
       }
       if memory.national { national?.pointee = true }
-      return memory.callingCode &* Int64(NumberDigits.powerOfTen(count &- memory.skip))
-        &+ Self.value(base + memory.skip, count &- memory.skip)
+      let skip = Int(memory.skip)
+      return Int64(memory.callingCode) &* Int64(NumberDigits.powerOfTen(count &- skip))
+        &+ Self.value(base + skip, count &- skip)
     }
     if fast != PackedOutcome.notHandled { return fast }
     return afterFastPath(utf8, national: national)
@@ -111,10 +112,10 @@ public final class FormattedNumberReader {
     let deciding = min(shape.deciding, count)
     let mask: UInt64 = deciding == 8 ? ~0 : (1 << UInt64(8 &* deciding)) &- 1
     let memory = Memory(
-      tag: tag, prefix: Self.leadingWord(base, count) & mask, mask: mask, callingCode: Int64(shape.callingCode),
-      skip: shape.skip, national: shape.national)
+      prefix: Self.leadingWord(base, count) & mask, mask: mask, tag: Int32(tag),
+      callingCode: Int16(shape.callingCode), skip: UInt8(shape.skip), national: shape.national)
     // Kept only when it gives `resolve`'s answer.
-    if memory.callingCode &* Int64(NumberDigits.powerOfTen(count &- shape.skip))
+    if Int64(shape.callingCode) &* Int64(NumberDigits.powerOfTen(count &- shape.skip))
       &+ Self.value(base + shape.skip, count &- shape.skip) == packed
     {
       memories[tag &* 100 &+ Int(base[0]) &* 10 &+ Int(base[1])] = memory
