@@ -105,10 +105,32 @@ import Testing
   }
 
   /// The scatter of a text order cut into pieces joins them into parts
-  /// (one per core) at piece boundaries, whatever their sizes.
-  @Test func textOrderSortsFromItsPiecesOnSeveralParts() {
-    let values = Array(Set(Self.numbers(count: 30_000, seed: 5)))
-    for shape in [Self.asText(values), Self.asText(values).reversed()] {
+  /// (one per core) at piece boundaries, whatever their sizes; so does
+  /// the sort that keeps the shortest numbers in place when they are many
+  /// (a quarter or more), interleaved with longer ones or not.
+  @Test(arguments: [0, 1, 2, 3])
+  func textOrderSortsFromItsPiecesOnSeveralParts(mix: Int) {
+    var generator = SplitMix64(seed: 5 + UInt64(mix))
+    let values: [Int64]
+    switch mix {
+    case 0: values = Array(Set(Self.numbers(count: 30_000, seed: 5)))
+    // Mostly 11 digits, then 12 and 13: the shortest kept in place.
+    case 1:
+      values = Array(Set((0..<30_000).map { _ -> Int64 in
+        let roll = generator.next(below: 10)
+        let power: Int64 = roll < 6 ? 10_000_000_000 : roll < 9 ? 100_000_000_000 : 1_000_000_000_000
+        return power + Int64(generator.next(below: UInt64(power) * 9))
+      }))
+    // Exactly a quarter of the shortest length.
+    case 2:
+      values = Array(Set((0..<30_000).map { index -> Int64 in
+        let power: Int64 = index % 4 == 0 ? 1_000_000 : 10_000_000
+        return power + Int64(generator.next(below: UInt64(power) * 9))
+      }))
+    // One length only.
+    default: values = Array(Set((0..<30_000).map { _ in 4_930_000_000 + Int64(generator.next(below: 9_000_000)) }))
+    }
+    for (shape, falling) in [(Self.asText(values), false), (Self.asText(values).reversed(), true)] {
       for parts in [1, 2, 3, 8] {
         for pieceSize in [1, 700, 29_000] {
           var pieces: [(end: Int, lengths: [Int])] = []
@@ -119,7 +141,7 @@ import Testing
             start = end
           }
           var sorted = shape
-          TextOrder.sortByLength(&sorted, falling: shape.first! > shape.last!, pieces: pieces, parts: parts)
+          TextOrder.sortByLength(&sorted, falling: falling, pieces: pieces, parts: parts)
           #expect(sorted == values.sorted(), "parts \(parts), pieces of \(pieceSize)")
         }
       }

@@ -4,7 +4,9 @@ import PhoneNumbers
 /// must give what the String path gives for the same text,
 /// `normalize(String(decoding: bytes, as: UTF8.self), region:)`, on every
 /// input (ill-formed UTF-8 reads as its repaired text); so must the
-/// throwing `number(…)` forms, and the exact E.164 path wherever it answers. A disagreement traps: it is a finding. Every
+/// throwing `number(…)` forms, the exact E.164 path wherever it answers,
+/// and a `FormattedNumberReader` kept per region across inputs (result and
+/// `writtenNationally`). A disagreement traps: it is a finding. Every
 /// number it gives is also classified (`validity(of:)`), which must know
 /// its calling code; any 64-bit value classifies without trapping.
 ///
@@ -13,6 +15,15 @@ import PhoneNumbers
 private let normalizer = PhoneNumberNormalizer()
 private let regionCodes = normalizer.plan.regionCodes
 private let classifier = normalizer.plan.classifier
+
+nonisolated(unsafe) private var readers: [Int: FormattedNumberReader] = [:]
+
+private func reader(for choice: Int, _ region: RegionMetadata?) -> FormattedNumberReader {
+  if let reader = readers[choice] { return reader }
+  let reader = FormattedNumberReader(normalizer, region: region)
+  readers[choice] = reader
+  return reader
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -30,6 +41,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let numberViaString = Result { () throws(NormalizationRejection) in try normalizer.number(from: text, region: region) }
   fuzzCheck(numberViaBytes == viaBytes, "number(utf8:) gives \(numberViaBytes), normalize \(viaBytes) for \(described())")
   fuzzCheck(numberViaString == viaString, "number(from:) gives \(numberViaString), normalize \(viaString) for \(described())")
+  // The reader that remembers shapes, one per region for the whole run,
+  // so that what earlier inputs taught it is tested on the later ones.
+  var writtenNationally = false
+  var readerNationally = false
+  let nationalResult = normalizer.normalize(utf8: bytes, region: region, writtenNationally: &writtenNationally)
+  let viaReader = reader(for: choice, region).normalize(utf8: bytes, writtenNationally: &readerNationally)
+  fuzzCheck(
+    viaReader == nationalResult && readerNationally == writtenNationally,
+    "FormattedNumberReader gives \(viaReader) (\(readerNationally)), normalize \(nationalResult) (\(writtenNationally)) for \(described())")
   if let exact = normalizer.exactE164(utf8: bytes) {
     fuzzCheck(.success(exact) == viaBytes, "exactE164 gives \(exact), normalize \(viaBytes) for \(described())")
   }
