@@ -79,67 +79,7 @@ enum TextOrder {
       values.sort()
       return
     }
-    if !falling, let shortest = totals.firstIndex(where: { $0 > 0 }), totals[shortest] * 4 >= count {
-      sortKeepingShortest(&values, shortest: shortest, parts: parts, counts: counts, totals: totals)
-    } else {
-      scatter(&values, parts: parts, counts: counts, plan: ScatterPlan(totals: totals, isFalling: falling))
-    }
-  }
-
-  /// ``scatter(_:parts:counts:plan:)`` for a rising text order whose
-  /// shortest numbers are many, with fresh memory for the others only
-  /// (fresh pages cost more than copies of pages in use): each part moves
-  /// its shortest numbers forward within itself and scatters the others to
-  /// a scratch buffer by length; then the parts' shortest numbers close
-  /// up, and the others follow them.
-  private static func sortKeepingShortest(
-    _ values: inout [Int64], shortest: Int, parts: [Range<Int>], counts: [[Int]], totals: [Int]
-  ) {
-    let count = values.count
-    let kept = totals[shortest]
-    var others = totals
-    others[shortest] = 0
-    let partCount = parts.count
-    let positions = SharedPointer<Int>(count: partCount * lengths)
-    defer { positions.deallocate() }
-    ScatterPlan(totals: others, isFalling: false).write(positions: positions.base, counts: counts)
-    // The shortest numbers' slot in the scratch: one past the others,
-    // written and never read.
-    for part in 0..<partCount { positions.base[part * lengths + shortest] = count - kept }
-    let scratch = SharedPointer<Int64>(count: count - kept + 1)
-    defer { scratch.deallocate() }
-    values.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      let shared = SharedPointer(base)
-      Parallel.forEach(parts: partCount) { part in
-        let powers = PowersOfTen()
-        let next = positions.base + part * lengths
-        let out = scratch.base
-        let input = shared.base
-        // Both writes always, each place moving on only for its kind: no
-        // branch per number. `keep` never passes the number being read.
-        var keep = parts[part].lowerBound
-        for index in parts[part] {
-          let value = input[index]
-          let length = powers.digitCount(value)
-          let isShortest = length == shortest ? 1 : 0
-          input[keep] = value
-          keep &+= isShortest
-          out[next[length]] = value
-          next[length] &+= 1 &- isShortest
-        }
-      }
-      // Each part's shortest numbers after the earlier parts' (moving down
-      // only), then the others.
-      var end = counts[0][shortest]
-      for part in 1..<max(1, partCount) {
-        let moved = counts[part][shortest]
-        UnsafeMutableRawPointer(base + end).copyMemory(
-          from: base + parts[part].lowerBound, byteCount: moved * MemoryLayout<Int64>.stride)
-        end += moved
-      }
-      (base + kept).update(from: scratch.base, count: count - kept)
-    }
+    scatter(&values, parts: parts, counts: counts, plan: ScatterPlan(totals: totals, isFalling: falling))
   }
 
   /// Two parts per core for large inputs (``scatter(_:parts:counts:plan:)``

@@ -105,23 +105,22 @@ import Testing
   }
 
   /// The scatter of a text order cut into pieces joins them into parts
-  /// (one per core) at piece boundaries, whatever their sizes; so does
-  /// the sort that keeps the shortest numbers in place when they are many
-  /// (a quarter or more), interleaved with longer ones or not.
+  /// (one per core) at piece boundaries, whatever their sizes and however
+  /// many numbers each length has.
   @Test(arguments: [0, 1, 2, 3])
   func textOrderSortsFromItsPiecesOnSeveralParts(mix: Int) {
     var generator = SplitMix64(seed: 5 + UInt64(mix))
     let values: [Int64]
     switch mix {
     case 0: values = Array(Set(Self.numbers(count: 30_000, seed: 5)))
-    // Mostly 11 digits, then 12 and 13: the shortest kept in place.
+    // Mostly 11 digits, then 12 and 13.
     case 1:
       values = Array(Set((0..<30_000).map { _ -> Int64 in
         let roll = generator.next(below: 10)
         let power: Int64 = roll < 6 ? 10_000_000_000 : roll < 9 ? 100_000_000_000 : 1_000_000_000_000
         return power + Int64(generator.next(below: UInt64(power) * 9))
       }))
-    // Exactly a quarter of the shortest length.
+    // A quarter of the shortest length.
     case 2:
       values = Array(Set((0..<30_000).map { index -> Int64 in
         let power: Int64 = index % 4 == 0 ? 1_000_000 : 10_000_000
