@@ -339,6 +339,26 @@ EF_TARGET size_t cvectordecode_write_gaps(
   return at;
 }
 
+
+EF_TARGET int64_t cvectordecode_skip_quiet(
+    const uint64_t *values, int64_t from, int64_t block_start, int64_t limit) {
+  const __m512i first = _mm512_set1_epi64((int64_t)values[block_start]);
+  const __m512i one = _mm512_set1_epi64(1);
+  int64_t next = from;
+  while (next + 8 <= limit) {
+    const __m512i before = _mm512_loadu_si512(values + next - 1);
+    const __m512i jumps = _mm512_sub_epi64(_mm512_loadu_si512(values + next), before);
+    const __m512i spans = _mm512_sub_epi64(before, first);
+    // A streak goes on (a jump of 1), or the jump may cut the block
+    // (jump / 64 > span / 2048).
+    const __mmask8 loud = _mm512_cmpeq_epu64_mask(jumps, one) |
+                          _mm512_cmpgt_epu64_mask(_mm512_srli_epi64(jumps, 6), _mm512_srli_epi64(spans, 11));
+    if (loud) break;
+    next += 8;
+  }
+  return next;
+}
+
 #else
 
 int cvectordecode_available(void) { return 0; }
@@ -352,6 +372,14 @@ int cvectordecode_elias_fano_narrow(
   (void)first;
   (void)out;
   return 0;
+}
+
+int64_t cvectordecode_skip_quiet(
+    const uint64_t *values, int64_t from, int64_t block_start, int64_t limit) {
+  (void)values;
+  (void)block_start;
+  (void)limit;
+  return from;
 }
 
 size_t cvectordecode_write_gaps(

@@ -263,6 +263,28 @@ import Testing
     #expect(widths.isSuperset(of: 1...16))
   }
 
+  /// The scan for numbers that may change a pending block stops where the
+  /// Swift loop stops, with AVX-512 (where the CPU has it): in stretches
+  /// of every shape, from every kind of block start.
+  @Test(arguments: [41, 42])
+  func quietScanStopsWhereTheSwiftLoopStops(seed: UInt64) {
+    var generator = SplitMix64(seed: seed)
+    let numbers = Self.shapedNumbers(seed: seed).map { UInt64($0) }
+    numbers.withUnsafeBufferPointer { buffer in
+      let values = buffer.baseAddress!
+      for _ in 0..<3000 {
+        let blockStart = Int(generator.next(below: UInt64(numbers.count - 2)))
+        let from = blockStart + 1 + Int(generator.next(below: 40))
+        let total = min(numbers.count, from + Int(generator.next(below: 3000)))
+        guard from < total else { continue }
+        let swift = _NumberSectionWriter._skipQuiet(values, from: from, blockStart: blockStart, total: total, vectorized: false)
+        let vector = _NumberSectionWriter._skipQuiet(
+          values, from: from, blockStart: blockStart, total: total, vectorized: _BlockDecoder.vectorizedAvailable)
+        #expect(swift == vector, "block from \(blockStart), scan from \(from) to \(total)")
+      }
+    }
+  }
+
   /// Block by block, the direct encoder writes what the array encoder
   /// writes, with the AVX-512 encoder (where the CPU has it) and without.
   @Test(arguments: [11, 12, 13])

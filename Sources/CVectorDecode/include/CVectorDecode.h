@@ -46,4 +46,13 @@ size_t cvectordecode_write_gaps(
     const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
     int64_t *falls);
 
+/// The block writer's scan for numbers that may change a pending block
+/// `values[block_start..<from]` other than by joining it, eight at a time:
+/// returns the first index `next` (from `from`, in steps of eight, while
+/// `next + 8 <= limit`) whose eight numbers hold one 1 above the one
+/// before it, or one that jumps more than 64 times a 2048th of the span
+/// from `values[block_start]` to the one before it. Only call it when
+/// cvectordecode_available() returned 1.
+int64_t cvectordecode_skip_quiet(const uint64_t *values, int64_t from, int64_t block_start, int64_t limit);
+
 #endif
