@@ -45,7 +45,7 @@ let package = Package(
     // Elias–Fano decoding with AVX-512 (VBMI2's compress), for
     // CallDirectoryFormat on Linux when the CPU has it; elsewhere its Swift
     // loops serve.
-    .target(name: "CVectorDecode"),
+    .target(name: "CVectorCodec"),
     .target(name: "Sodium", dependencies: ["CSodium", "CallDirectorySync"]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
     // The system layer every module stands on (the device side included):
@@ -65,7 +65,7 @@ let package = Package(
         "CalldirSystem",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
         .target(name: "CHardwareCRC", condition: .when(platforms: [.linux])),
-        .target(name: "CVectorDecode", condition: .when(platforms: [.linux])),
+        .target(name: "CVectorCodec", condition: .when(platforms: [.linux])),
       ],
       swiftSettings: hotPath),
     // Deterministic dataset generators for tests and benchmarks (not shipped).

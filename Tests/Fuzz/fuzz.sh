@@ -38,19 +38,19 @@ MODULES_DIR=$BUILD/release
 BIN=$FUZZ/bin-$TAG
 if [ "$command" = smoke ]; then MODULES_DIR=.build/debug BIN=$FUZZ/bin-smoke TAG=smoke; fi
 
-COMPILER="CalldirSystem CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CVectorDecode CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
+COMPILER="CalldirSystem CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
 # The library modules each harness links, and the Tests/Fuzz/Support files
 # it uses besides FuzzInput and FuzzCheck.
 declare -A MODULES=(
-  [blob-reader]="CalldirSystem CHardwareCRC CVectorDecode CallDirectoryFormat"
-  [provider-loader]="CalldirSystem CHardwareCRC CVectorDecode CallDirectoryFormat CallDirectoryProvider"
+  [blob-reader]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat"
+  [provider-loader]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectoryProvider"
   [normalizer]="CalldirSystem CICUShim UnicodeText PhoneNumbers"
   [source-readers]=$COMPILER
   [build-config]=$COMPILER
-  [dataset-validator]="CalldirSystem CHardwareCRC CVectorDecode CallDirectoryFormat CallDirectoryValidation"
+  [dataset-validator]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectoryValidation"
   [wire-decoder]="CalldirSystem CallKitMock"
   [json-parser]="CalldirSystem"
-  [sync-manifest]="CalldirSystem CHardwareCRC CVectorDecode CallDirectoryFormat CallDirectorySync"
+  [sync-manifest]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync"
 )
 declare -A SUPPORT=(
   [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading StretchReading"
@@ -92,7 +92,7 @@ SWIFTC_FLAGS=(-O -use-ld=lld -I "$MODULES_DIR/Modules"
   -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap
   -Xcc "-fmodule-map-file=$MODULES_DIR/CICUShim.build/module.modulemap"
   -Xcc "-fmodule-map-file=$MODULES_DIR/CHardwareCRC.build/module.modulemap"
-  -Xcc "-fmodule-map-file=$MODULES_DIR/CVectorDecode.build/module.modulemap")
+  -Xcc "-fmodule-map-file=$MODULES_DIR/CVectorCodec.build/module.modulemap")
 
 link() {
   mkdir -p "$BIN"
@@ -120,7 +120,7 @@ seeds() {
   runtime=$(ls "$(dirname "$(command -v "$SWIFTC")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a)
   # shellcheck disable=SC2046
   "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/write-seeds.swift \
-    $(objects_of CalldirSystem CICUShim UnicodeText PhoneNumbers CHardwareCRC CVectorDecode CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
+    $(objects_of CalldirSystem CICUShim UnicodeText PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
     -lcrypto \
     -o "$FUZZ/write-seeds"
   "$FUZZ/write-seeds" Tests/Fuzz/Corpus

@@ -1,5 +1,5 @@
 #if os(Linux)
-  import CVectorDecode
+  import CVectorCodec
 #endif
 
 /// Validating decoders for bitmap, Elias–Fano and packed-label payloads.
@@ -55,7 +55,7 @@ enum _BlockDecoder {
   /// Whether ``eliasFano(_:m:l:upper:first:into:vectorized:)`` may use
   /// the AVX-512 decoder (Linux on x86-64 CPUs that have it).
   #if os(Linux)
-    static let vectorizedAvailable = cvectordecode_available() == 1
+    static let vectorizedAvailable = cvectorcodec_available() == 1
   #else
     static let vectorizedAvailable = false
   #endif
@@ -103,7 +103,7 @@ enum _BlockDecoder {
     if l <= 16 {
       #if os(Linux)
         if vectorized && m >= vectorizedMinimumEntries {
-          return cvectordecode_elias_fano_narrow(
+          return cvectorcodec_elias_fano_narrow(
             payload.assumingMemoryBound(to: UInt8.self), Int64(m), Int32(l), upper, first, out) == 1
         }
       #endif

@@ -1,7 +1,7 @@
 import CalldirSystem
 
 #if os(Linux)
-  import CVectorDecode
+  import CVectorCodec
 #endif
 
 extension _BlockEncoder {
@@ -69,7 +69,7 @@ extension _BlockEncoder {
     length &+= Varint.write(upper, to: out + length)
     #if os(Linux)
       if vectorized && l <= 16 && m >= _BlockDecoder.vectorizedMinimumEntries {
-        return length &+ cvectordecode_elias_fano_encode_narrow(values, Int64(m), Int32(l), first &+ 1, out + length)
+        return length &+ cvectorcodec_elias_fano_encode_narrow(values, Int64(m), Int32(l), first &+ 1, out + length)
       }
     #endif
     var stream = _BitStream(out + length)

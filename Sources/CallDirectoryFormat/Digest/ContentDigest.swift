@@ -1,5 +1,5 @@
 #if os(Linux)
-  import CVectorDecode
+  import CVectorCodec
 #endif
 
 /// The SHA-256 content digest of a snapshot's entries.
@@ -170,7 +170,7 @@ public struct ContentDigestBuilder: Sendable {
             var last = lastBlocking
             var ones = pendingOnes
             var falls: Int64 = 0
-            let at = cvectordecode_write_gaps(source, Int64(take), &last, &ones, out, fill, &falls)
+            let at = cvectorcodec_write_gaps(source, Int64(take), &last, &ones, out, fill, &falls)
             return (at, last, ones, falls >= 0)
           }
         #endif

@@ -1,7 +1,7 @@
 import CalldirSystem
 
 #if os(Linux)
-  import CVectorDecode
+  import CVectorCodec
 #endif
 
 /// Partitions one ascending stream of numbers into blocks and frames and
@@ -214,7 +214,7 @@ final class _NumberSectionWriter {
     let limit = min(total, blockStart &+ BlobLimits.maxBlockEntries)
     #if os(Linux)
       if vectorized {
-        return Int(cvectordecode_skip_quiet(values, Int64(from), Int64(blockStart), Int64(limit)))
+        return Int(cvectorcodec_skip_quiet(values, Int64(from), Int64(blockStart), Int64(limit)))
       }
     #endif
     var next = from

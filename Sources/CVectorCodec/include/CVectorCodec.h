@@ -1,13 +1,13 @@
-#ifndef CVECTORDECODE_H
-#define CVECTORDECODE_H
+#ifndef CVECTORCODEC_H
+#define CVECTORCODEC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/// 1 when this CPU and system can run the AVX-512 decoder below (x86-64
-/// with AVX-512 F, BW, DQ, VBMI and VBMI2, and the system saving their
+/// 1 when this CPU and system can run the AVX-512 functions below (x86-64
+/// with AVX-512 F, BW, DQ, VL, VBMI and VBMI2, and the system saving their
 /// registers), else 0.
-int cvectordecode_available(void);
+int cvectorcodec_available(void);
 
 /// Decodes the `m` coded entries of an Elias–Fano block with low width
 /// `l` (0...16) into `out[1...m]`: entry i (0-based) is
@@ -19,8 +19,8 @@ int cvectordecode_available(void);
 /// and keeps 16 readable bytes after it. Writes nothing outside
 /// `out[1...m]`. Returns 1 when the values ascend strictly from `first`
 /// (`out[0]`) and the last x is `upper`, else 0 (the block is corrupt).
-/// Only call it when cvectordecode_available() returned 1.
-int cvectordecode_elias_fano_narrow(
+/// Only call it when cvectorcodec_available() returned 1.
+int cvectorcodec_elias_fano_narrow(
     const uint8_t *payload, int64_t m, int l, uint64_t upper, uint64_t first, int64_t *out);
 
 /// Writes the bit fields of an Elias–Fano block with low width `l`
@@ -29,8 +29,8 @@ int cvectordecode_elias_fano_narrow(
 /// `l` bits from bit 0, then from bit m * l the high region, a one at
 /// (x_i >> l) + i, up to the last; zero bits to a whole byte. The values
 /// ascend strictly, above base - 1. Returns the bytes written. Only call
-/// it when cvectordecode_available() returned 1.
-size_t cvectordecode_elias_fano_encode_narrow(
+/// it when cvectorcodec_available() returned 1.
+size_t cvectorcodec_elias_fano_encode_narrow(
     const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out);
 
 /// The content digest's stream of blocking numbers (blob-format.md §7)
@@ -41,8 +41,8 @@ size_t cvectordecode_elias_fano_encode_narrow(
 /// room for 21 bytes a number and 64 more; returns where the stream ends,
 /// with `*last` and `*pending_ones` updated. Ors into `*falls` a value
 /// with bit 63 set when a number is below 0 or does not rise above the
-/// one before it. Only call it when cvectordecode_available() returned 1.
-size_t cvectordecode_write_gaps(
+/// one before it. Only call it when cvectorcodec_available() returned 1.
+size_t cvectorcodec_write_gaps(
     const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
     int64_t *falls);
 
@@ -52,7 +52,7 @@ size_t cvectordecode_write_gaps(
 /// `next + 8 <= limit`) whose eight numbers hold one 1 above the one
 /// before it, or one that jumps more than 64 times a 2048th of the span
 /// from `values[block_start]` to the one before it. Only call it when
-/// cvectordecode_available() returned 1.
-int64_t cvectordecode_skip_quiet(const uint64_t *values, int64_t from, int64_t block_start, int64_t limit);
+/// cvectorcodec_available() returned 1.
+int64_t cvectorcodec_skip_quiet(const uint64_t *values, int64_t from, int64_t block_start, int64_t limit);
 
 #endif

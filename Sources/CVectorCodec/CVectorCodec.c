@@ -1,11 +1,13 @@
-// Elias–Fano decoding with AVX-512 (x86-64 only): the positions of the
-// high region's ones come eight at a time from VPCOMPRESSB, the low fields
-// eight at a time from one VPERMB and one variable shift, and the ascent
-// check compares eight neighbours at once. CallDirectoryFormat's Swift
-// loops decode the same blocks wherever this is not available, and its
-// tests hold the two to the same answers.
+// The blob format's hot loops with AVX-512 (x86-64 only), eight numbers at
+// a time: Elias–Fano decoding (the positions of the high region's ones from
+// VPCOMPRESSB, the low fields from one VPERMB and one variable shift, the
+// ascent check on eight neighbours at once), Elias–Fano encoding, the
+// content digest's stream of gaps, and the block writer's scan for numbers
+// that may end a block. CallDirectoryFormat's Swift loops do the same work
+// wherever this is not available, and its tests hold the two to the same
+// answers and bytes.
 
-#include "CVectorDecode.h"
+#include "CVectorCodec.h"
 
 #include <string.h>
 
@@ -14,7 +16,7 @@
 #include <cpuid.h>
 #include <immintrin.h>
 
-int cvectordecode_available(void) {
+int cvectorcodec_available(void) {
   unsigned int eax, ebx, ecx, edx;
   if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
   // OSXSAVE, POPCNT.
@@ -38,7 +40,7 @@ static inline uint64_t load_word(const uint8_t *address) {
   return word;
 }
 
-EF_TARGET int cvectordecode_elias_fano_narrow(
+EF_TARGET int cvectorcodec_elias_fano_narrow(
     const uint8_t *payload, int64_t m, int l, uint64_t upper, uint64_t first, int64_t *out) {
   int64_t *values = out + 1;
   const uint64_t mask = ((uint64_t)1 << l) - 1;
@@ -161,7 +163,7 @@ static inline void put_bits(bit_writer *writer, uint64_t value, int width) {
   }
 }
 
-EF_TARGET size_t cvectordecode_elias_fano_encode_narrow(
+EF_TARGET size_t cvectorcodec_elias_fano_encode_narrow(
     const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out) {
   const uint64_t *coded = values + 1;
   bit_writer writer = {out, 0, 0};
@@ -259,7 +261,7 @@ static inline size_t put_varint(uint64_t value, uint8_t *out, size_t at) {
   return at;
 }
 
-EF_TARGET size_t cvectordecode_write_gaps(
+EF_TARGET size_t cvectorcodec_write_gaps(
     const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
     int64_t *falls) {
   int64_t previous = *last;
@@ -340,7 +342,7 @@ EF_TARGET size_t cvectordecode_write_gaps(
 }
 
 
-EF_TARGET int64_t cvectordecode_skip_quiet(
+EF_TARGET int64_t cvectorcodec_skip_quiet(
     const uint64_t *values, int64_t from, int64_t block_start, int64_t limit) {
   const __m512i first = _mm512_set1_epi64((int64_t)values[block_start]);
   const __m512i one = _mm512_set1_epi64(1);
@@ -361,9 +363,9 @@ EF_TARGET int64_t cvectordecode_skip_quiet(
 
 #else
 
-int cvectordecode_available(void) { return 0; }
+int cvectorcodec_available(void) { return 0; }
 
-int cvectordecode_elias_fano_narrow(
+int cvectorcodec_elias_fano_narrow(
     const uint8_t *payload, int64_t m, int l, uint64_t upper, uint64_t first, int64_t *out) {
   (void)payload;
   (void)m;
@@ -374,7 +376,7 @@ int cvectordecode_elias_fano_narrow(
   return 0;
 }
 
-int64_t cvectordecode_skip_quiet(
+int64_t cvectorcodec_skip_quiet(
     const uint64_t *values, int64_t from, int64_t block_start, int64_t limit) {
   (void)values;
   (void)block_start;
@@ -382,7 +384,7 @@ int64_t cvectordecode_skip_quiet(
   return from;
 }
 
-size_t cvectordecode_write_gaps(
+size_t cvectorcodec_write_gaps(
     const int64_t *source, int64_t count, int64_t *last, uint64_t *pending_ones, uint8_t *out, size_t at,
     int64_t *falls) {
   (void)source;
@@ -394,7 +396,7 @@ size_t cvectordecode_write_gaps(
   return at;
 }
 
-size_t cvectordecode_elias_fano_encode_narrow(
+size_t cvectorcodec_elias_fano_encode_narrow(
     const uint64_t *values, int64_t m, int l, uint64_t base, uint8_t *out) {
   (void)values;
   (void)m;
