@@ -152,5 +152,8 @@ import Testing
       _ = Array(input.utf8).withUnsafeBufferPointer { reader.normalize(utf8: $0, writtenNationally: &national) }
     }
     #expect(reader.rememberedShapes == 3)
+    #expect(reader.reads(for: normalizer, region: region))
+    #expect(!reader.reads(for: normalizer, region: normalizer.plan.region("CA")))
+    #expect(!reader.reads(for: normalizer, region: nil))
   }
 }

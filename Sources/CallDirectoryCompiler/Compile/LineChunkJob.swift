@@ -36,6 +36,8 @@ final class LineChunkJob: @unchecked Sendable {
   private(set) var dropped = 0
   /// The wrong-region guard's counts for the piece.
   private(set) var national = NationalTally()
+  /// See ``formattedReader(_:region:)``.
+  private var formatted: FormattedNumberReader?
 
   /// Takes a copy of `piece`.
   func load(_ piece: _LinePiece) {
@@ -89,8 +91,7 @@ final class LineChunkJob: @unchecked Sendable {
     var out = accepted.reserve(piece.bytes.count / 2 + 1)
     var records = 0
     let recordCheck = check.map(RecordCheck.init)
-    // Made when a line first needs it (a list of bare E.164 lines never does).
-    var formatted: FormattedNumberReader?
+    let reader = formattedReader(normalizer, region: region)
     // Any line but `+` and digits: the reader's own rules, without events.
     func general(_ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
       switch Format._parseLine(p, count) {
@@ -99,8 +100,6 @@ final class LineChunkJob: @unchecked Sendable {
       case .record(let lower, let upper):
         records += 1
         let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-        let reader = formatted ?? FormattedNumberReader(normalizer, region: region)
-        formatted = reader
         switch RecordAcceptance.number(field, reader: reader, check: recordCheck, national: &national) {
         case .number(let number):
           out.pointee = number
@@ -172,6 +171,16 @@ final class LineChunkJob: @unchecked Sendable {
     summary.records = records
     accepted.grow(by: out - (accepted.base + accepted.count))
     summarizeOrder()
+  }
+
+  /// The reader of this job's lines that are not bare E.164, kept from
+  /// piece to piece (and what it learned with it) while the normalizer's
+  /// plan and the region stay the same.
+  private func formattedReader(_ normalizer: PhoneNumberNormalizer, region: RegionMetadata?) -> FormattedNumberReader {
+    if let formatted, formatted.reads(for: normalizer, region: region) { return formatted }
+    let reader = FormattedNumberReader(normalizer, region: region)
+    formatted = reader
+    return reader
   }
 
   /// Sums up the accepted numbers while they are in the cache, and drops

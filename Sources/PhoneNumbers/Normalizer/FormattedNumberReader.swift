@@ -45,6 +45,12 @@ public final class FormattedNumberReader {
 
   deinit { memories.deallocate() }
 
+  /// Whether the reader reads as `normalizer` does with `region` (the same
+  /// plan and the same region object), so that what it remembers holds.
+  public func reads(for normalizer: PhoneNumberNormalizer, region: RegionMetadata?) -> Bool {
+    normalizer.plan.mainCores === self.normalizer.plan.mainCores && region === self.region
+  }
+
   /// How many shapes the reader remembers.
   var rememberedShapes: Int {
     (0..<Self.slots).reduce(0) { $0 + (memories[$1].tag >= 0 ? 1 : 0) }
