@@ -11,7 +11,9 @@ import Testing
   /// The lane's outcome for `text`, and the general path's.
   func outcomes(_ text: String, _ region: RegionMetadata?) -> (lane: Int64, general: Int64) {
     let lane = Array(text.utf8).withUnsafeBufferPointer {
-      normalizer.shortFormattedPackedOutcome(utf8: $0, region: region, national: nil)
+      PhoneNumberNormalizer.shortFormattedPackedOutcome(utf8: $0, hasRegion: region != nil) { digits, startsWithPlus in
+        normalizer.resolve(digits, startsWithPlus: startsWithPlus, region: region)
+      }
     }
     return (lane, normalizer.generalPackedOutcome(text, region: region))
   }

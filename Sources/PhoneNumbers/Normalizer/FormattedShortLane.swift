@@ -12,18 +12,9 @@
 /// any other byte, or a `+` anywhere else, leaves the line to the loop.
 /// `FastPathAgreementTests` checks it against the general path.
 extension PhoneNumberNormalizer {
-  /// The packed outcome for `bytes`, or `PackedOutcome.notHandled`.
-  @inline(__always)
-  func shortFormattedPackedOutcome(
-    utf8 bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national: UnsafeMutablePointer<Bool>?
-  ) -> Int64 {
-    Self.shortFormattedPackedOutcome(utf8: bytes, hasRegion: region != nil) { digits, startsWithPlus in
-      resolve(digits, startsWithPlus: startsWithPlus, region: region, national: national)
-    }
-  }
-
-  /// ``shortFormattedPackedOutcome(utf8:region:national:)`` with its last
-  /// step left to `resolving`, as in ``fastPackedOutcome(utf8:hasRegion:resolving:)``.
+  /// The packed outcome for `bytes`, or `PackedOutcome.notHandled`, its
+  /// last step left to `resolving` as in ``fastPackedOutcome(utf8:hasRegion:resolving:)``
+  /// (`hasRegion`: whether there is a default region).
   @inline(__always)
   static func shortFormattedPackedOutcome(
     utf8 bytes: UnsafeBufferPointer<UInt8>, hasRegion: Bool,
