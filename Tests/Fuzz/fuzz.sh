@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-ALL_HARNESSES="blob-reader provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest"
+ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest"
 command=${1:-run}
 shift || true
 harnesses=${*:-$ALL_HARNESSES}
@@ -43,6 +43,7 @@ COMPILER="CalldirSystem CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwa
 # it uses besides FuzzInput and FuzzCheck.
 declare -A MODULES=(
   [blob-reader]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat"
+  [blob-writer]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat"
   [provider-loader]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectoryProvider"
   [normalizer]="CalldirSystem CICUShim UnicodeText PhoneNumbers"
   [source-readers]=$COMPILER
@@ -59,7 +60,7 @@ declare -A SUPPORT=(
   [sync-manifest]="ScratchFile"
 )
 # The longest input per harness (-max_len): blobs need room for a few frames.
-declare -A MAX_LEN=([blob-reader]=16384 [provider-loader]=16384 [dataset-validator]=16384)
+declare -A MAX_LEN=([blob-reader]=16384 [blob-writer]=32768 [provider-loader]=16384 [dataset-validator]=16384)
 
 objects_of() {
   for module in "$@"; do ls "$MODULES_DIR/$module.build/"*.o; done
