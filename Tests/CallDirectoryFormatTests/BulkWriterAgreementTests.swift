@@ -182,7 +182,7 @@ import Testing
     var single = ContentDigestBuilder()
     for number in numbers { try single.addBlocking(number) }
     let expected = single.finalize()
-    for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+    for vectorized in Set([false, _VectorLoops.available]) {
       for chunk in [1, 2, 5, 8, 9, 1000, numbers.count] {
         var bulk = ContentDigestBuilder()
         var start = 0
@@ -211,7 +211,7 @@ import Testing
   /// (either writer, at either end of a group of eight) is found.
   @Test func bulkDigestFindsADescent() {
     let sorted = (0..<100).map { Int64(1_000_000 + $0 * 300) }
-    for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+    for vectorized in Set([false, _VectorLoops.available]) {
       for position in [0, 1, 7, 8, 9, 15, 16, 50, 99] {
         for replacement: (Int64) -> Int64 in [{ $0 - 300 }, { $0 - 301 }, { _ in -1 }, { _ in .min }, { $0 - 1_000_000 }] {
           var numbers = sorted
@@ -249,7 +249,7 @@ import Testing
         var expected: [UInt8] = []
         values.withUnsafeBufferPointer { block in
           _BlockEncoder.encode(values: block, labels: nil, previous: previous, into: &expected)
-          for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+          for vectorized in Set([false, _VectorLoops.available]) {
             let length = _BlockEncoder.encodeUnlabeled(
               block.baseAddress!, count: count, previous: previous, into: scratch, vectorized: vectorized)
             #expect(
@@ -279,7 +279,7 @@ import Testing
         guard from < total else { continue }
         let swift = _NumberSectionWriter._skipQuiet(values, from: from, blockStart: blockStart, total: total, vectorized: false)
         let vector = _NumberSectionWriter._skipQuiet(
-          values, from: from, blockStart: blockStart, total: total, vectorized: _BlockDecoder.vectorizedAvailable)
+          values, from: from, blockStart: blockStart, total: total, vectorized: _VectorLoops.available)
         #expect(swift == vector, "block from \(blockStart), scan from \(from) to \(total)")
       }
     }
@@ -301,7 +301,7 @@ import Testing
         let block = UnsafeBufferPointer(rebasing: buffer[start..<(start + count)])
         var expected: [UInt8] = []
         _BlockEncoder.encode(values: block, labels: nil, previous: previous, into: &expected)
-        for vectorized in Set([false, _BlockDecoder.vectorizedAvailable]) {
+        for vectorized in Set([false, _VectorLoops.available]) {
           let length = _BlockEncoder.encodeUnlabeled(
             block.baseAddress!, count: count, previous: previous, into: scratch, vectorized: vectorized)
           #expect(Array(UnsafeBufferPointer(start: scratch, count: length)) == expected, "vectorized: \(vectorized)")

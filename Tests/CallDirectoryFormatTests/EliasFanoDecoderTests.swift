@@ -49,7 +49,7 @@ import Testing
 
   /// The decoders to hold to the specification: the Swift loops, and the
   /// AVX-512 one where this CPU has it.
-  static let paths = [false] + (_BlockDecoder.vectorizedAvailable ? [true] : [])
+  static let paths = [false] + (_VectorLoops.available ? [true] : [])
 
   /// The block decoded by each of ``paths``, which must agree; the answer.
   static func decode(_ bytes: [UInt8], m: Int, l: Int, upper: UInt64, first: UInt64) -> [Int64]? {

@@ -52,18 +52,6 @@ enum _BlockDecoder {
     return true
   }
 
-  /// Whether ``eliasFano(_:m:l:upper:first:into:vectorized:)`` may use
-  /// the AVX-512 decoder (Linux on x86-64 CPUs that have it).
-  #if os(Linux)
-    static let vectorizedAvailable = cvectorcodec_available() == 1
-  #else
-    static let vectorizedAvailable = false
-  #endif
-
-  /// Blocks with fewer coded entries than this are decoded in Swift (the
-  /// vector decoder's set-up costs more than it saves).
-  static let vectorizedMinimumEntries = 16
-
   /// Decodes an Elias–Fano block of `m + 1` numbers: `first`, then
   /// `first + i + x_i` for the `m` coded `x_i` with low width `l` and
   /// maximum `upper`. Low widths up to 16 go to the AVX-512 decoder when
@@ -71,7 +59,7 @@ enum _BlockDecoder {
   /// answers on a CPU that has it).
   static func eliasFano(
     _ payload: UnsafeRawPointer, m: Int, l: Int, upper: UInt64, first: UInt64,
-    into out: UnsafeMutablePointer<Int64>, vectorized: Bool = vectorizedAvailable
+    into out: UnsafeMutablePointer<Int64>, vectorized: Bool = _VectorLoops.available
   ) -> Bool {
     out[0] = Int64(bitPattern: first)
     let highStart = m &* l
@@ -102,7 +90,7 @@ enum _BlockDecoder {
     }
     if l <= 16 {
       #if os(Linux)
-        if vectorized && m >= vectorizedMinimumEntries {
+        if vectorized && m >= _VectorLoops.minimumBlockEntries {
           return cvectorcodec_elias_fano_narrow(
             payload.assumingMemoryBound(to: UInt8.self), Int64(m), Int32(l), upper, first, out) == 1
         }

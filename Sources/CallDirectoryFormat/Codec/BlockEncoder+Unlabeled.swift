@@ -26,7 +26,7 @@ extension _BlockEncoder {
   /// - Precondition: as for ``encode(values:labels:previous:into:)``.
   static func encodeUnlabeled(
     _ values: UnsafePointer<UInt64>, count n: Int, previous: UInt64, into out: UnsafeMutablePointer<UInt8>,
-    vectorized: Bool = _BlockDecoder.vectorizedAvailable
+    vectorized: Bool = _VectorLoops.available
   ) -> Int {
     let first = values[0]
     let last = values[n &- 1]
@@ -68,7 +68,7 @@ extension _BlockEncoder {
     length &+= Varint.write(count &- 1, to: out + length)
     length &+= Varint.write(upper, to: out + length)
     #if os(Linux)
-      if vectorized && l <= 16 && m >= _BlockDecoder.vectorizedMinimumEntries {
+      if vectorized && l <= 16 && m >= _VectorLoops.minimumBlockEntries {
         return length &+ cvectorcodec_elias_fano_encode_narrow(values, Int64(m), Int32(l), first &+ 1, out + length)
       }
     #endif

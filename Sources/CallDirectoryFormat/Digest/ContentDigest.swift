@@ -154,7 +154,7 @@ public struct ContentDigestBuilder: Sendable {
   /// Eight numbers at a time with AVX-512 when `vectorized` (tests pass
   /// false to hold the Swift loop to the same stream).
   mutating func _appendBlocking(
-    checkingAscent numbers: UnsafeBufferPointer<Int64>, vectorized: Bool = _BlockDecoder.vectorizedAvailable
+    checkingAscent numbers: UnsafeBufferPointer<Int64>, vectorized: Bool = _VectorLoops.available
   ) -> Bool {
     guard var source = numbers.baseAddress else { return true }
     var left = numbers.count

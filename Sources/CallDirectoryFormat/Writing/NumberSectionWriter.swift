@@ -208,7 +208,7 @@ final class _NumberSectionWriter {
   @inline(__always)
   static func _skipQuiet(
     _ values: UnsafePointer<UInt64>, from: Int, blockStart: Int, total: Int,
-    vectorized: Bool = _BlockDecoder.vectorizedAvailable
+    vectorized: Bool = _VectorLoops.available
   ) -> Int {
     let first = values[blockStart]
     let limit = min(total, blockStart &+ BlobLimits.maxBlockEntries)
