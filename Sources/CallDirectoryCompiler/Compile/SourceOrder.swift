@@ -56,13 +56,15 @@ struct SourceOrder: Sendable {
         order.lengths[firstLength] = kept
         (order.textRises, order.textFalls) = (order.rises, order.falls)
       } else {
-        order.takeTextSummary(base, count: kept)
+        order.take(TextSummary(base, count: kept))
       }
     } else {
-      let text = TextSummary(base, count: count)
+      // Counted as the numbers kept once their adjacent repeats go, so
+      // that a text order is summed up in one pass.
+      let text = TextSummary(base, count: count, countingRepeats: false)
       if !(text.rises && text.falls) {
         kept = removeAdjacentRepeats(base, count: count)
-        order.takeTextSummary(base, count: kept)
+        order.take(text)
       } else {
         (order.textRises, order.textFalls) = (true, true)
       }
@@ -115,9 +117,8 @@ struct SourceOrder: Sendable {
     return length < TextOrder.keyedLengths ? TextOrder.key(value, length: length, powers) : .max
   }
 
-  /// Takes the text flags and length counts of `count` numbers at `base`.
-  private mutating func takeTextSummary(_ base: UnsafePointer<Int64>, count: Int) {
-    let text = TextSummary(base, count: count)
+  /// Takes the text flags and length counts of a summary.
+  private mutating func take(_ text: TextSummary) {
     (textRises, textFalls) = (text.rises, text.falls)
     lengths = text.counts
   }

@@ -193,6 +193,8 @@ struct PowersOfTen {
 struct TextSummary {
   /// How many values the stretch holds.
   let count: Int
+  /// How many values of each length (repeats of the value just before
+  /// left out when the summary was asked to leave them out).
   var counts = [Int](repeating: 0, count: TextOrder.lengths)
   var firstKey: Int64 = 0
   var lastKey: Int64 = 0
@@ -200,9 +202,12 @@ struct TextSummary {
   var falls = false
 
   /// Sums up `count` values from `start`, stopping early (rising and
-  /// falling) as soon as a block of them shows neither order.
-  init(_ start: UnsafePointer<Int64>, count: Int) {
+  /// falling) as soon as a block of them shows neither order. Unless
+  /// `countingRepeats`, a value equal to the one before it is left out of
+  /// ``counts`` (what the stretch keeps once its adjacent repeats go).
+  init(_ start: UnsafePointer<Int64>, count: Int, countingRepeats: Bool = true) {
     self.count = count
+    guard count > 0 else { return }
     // Four tallies taken in turn, so that a value's count does not wait
     // for the one before it when both have the same length.
     let lengths = TextOrder.lengths
@@ -210,6 +215,8 @@ struct TextSummary {
     defer { tallies.deallocate() }
     tallies.initialize(repeating: 0, count: 4 * lengths)
     let powers = PowersOfTen()
+    // Added to each value's tally bit: 1 counts every value.
+    let everyValue = countingRepeats ? 1 : 0
     var rises: UInt64 = 0
     var falls: UInt64 = 0
     var previous: Int64 = 0
@@ -223,13 +230,16 @@ struct TextSummary {
           (rises, falls) = (1 << 63, 1 << 63)
           break scan
         }
-        tallies[(index & 3) &* lengths &+ length] &+= 1
         let key = TextOrder.key(value, length: length, powers)
         if index == 0 { (firstKey, previous) = (key, key) }
         // The signs of the step either way, without a branch.
         let step = key &- previous
         falls |= UInt64(bitPattern: step)
         rises |= UInt64(bitPattern: 0 &- step)
+        // 1 when the value differs from the one before (the first does).
+        let change = step | (index == 0 ? 1 : 0)
+        let differs = Int(truncatingIfNeeded: UInt64(bitPattern: change | (0 &- change)) >> 63)
+        tallies[(index & 3) &* lengths &+ length] &+= differs | everyValue
         previous = key
         index &+= 1
       }

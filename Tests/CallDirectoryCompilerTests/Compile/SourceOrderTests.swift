@@ -60,6 +60,27 @@ import Testing
     #expect(Self.summarize([]).kept.isEmpty)
   }
 
+  /// A text summary that leaves repeats out counts what removing the
+  /// adjacent repeats keeps, the first value included; its flags are
+  /// those of the summary that counts them.
+  @Test func aTextSummaryCountsWhatTheRepeatsLeave() {
+    let text = Self.asText(Self.numbers(count: 3000, seed: 9))
+    for shape in [text, Array(text.reversed()), [42, 42, 42], [7], [5, 5, 12, 12, 12, 300], Self.numbers(count: 3000, seed: 9)] {
+      let all = shape.withUnsafeBufferPointer { TextSummary($0.baseAddress!, count: $0.count) }
+      let kept = shape.withUnsafeBufferPointer { TextSummary($0.baseAddress!, count: $0.count, countingRepeats: false) }
+      #expect((kept.rises, kept.falls, kept.firstKey, kept.lastKey) == (all.rises, all.falls, all.firstKey, all.lastKey))
+      guard !(all.rises && all.falls) else { continue }
+      var lengths = [Int](repeating: 0, count: TextOrder.lengths)
+      var allLengths = lengths
+      for (index, value) in shape.enumerated() {
+        allLengths[String(value).count] += 1
+        if index == 0 || shape[index - 1] != value { lengths[String(value).count] += 1 }
+      }
+      #expect(kept.counts == lengths)
+      #expect(all.counts == allLengths)
+    }
+  }
+
   /// Pieces of every order a list comes in, cut at random (repeats across
   /// cuts included), collected and sorted: the sorted unique numbers, with
   /// every number counted as added.
