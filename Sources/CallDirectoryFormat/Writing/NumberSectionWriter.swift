@@ -129,13 +129,15 @@ final class _NumberSectionWriter {
     }
     var blockStart = next &- pending
     var streak = self.streak
+    // Read once: the scan below runs after every number that is not quiet.
+    let vectorized = _VectorLoops.available
     // The run's state in locals (stored back before anything reads it).
     var runFirst = self.runFirst
     var runCount = self.runCount
     while next < total {
       if runCount == 0, next > blockStart {
         let quiet = next
-        next = Self._skipQuiet(values, from: quiet, blockStart: blockStart, total: total)
+        next = Self._skipQuiet(values, from: quiet, blockStart: blockStart, total: total, vectorized: vectorized)
         // No number passed over continued a streak: the last one starts one.
         if next > quiet { streak = 1 }
         if next == total { break }
