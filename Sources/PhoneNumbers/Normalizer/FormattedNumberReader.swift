@@ -81,15 +81,13 @@ public final class FormattedNumberReader {
       guard count >= 2 && count <= 16, let base = digits.baseAddress else {
         return resolve(digits, startsWithPlus: startsWithPlus, national: national)
       }
-      let tag = count &* 2 &+ (startsWithPlus ? 1 : 0)
-      let memory = memories[tag &* 100 &+ Int(base[0]) &* 10 &+ Int(base[1])]
+      let (tag, slot) = Self.slot(base, count: count, startsWithPlus: startsWithPlus)
+      let memory = memories[slot]
       guard memory.tag == tag, Self.leadingWord(base, count) & memory.mask == memory.prefix else {
         return resolve(digits, startsWithPlus: startsWithPlus, national: national)
       }
       if memory.national { national?.pointee = true }
-      let skip = Int(memory.skip)
-      return Int64(memory.callingCode) &* Int64(NumberDigits.powerOfTen(count &- skip))
-        &+ Self.value(base + skip, count &- skip)
+      return Self.number(callingCode: Int(memory.callingCode), skip: Int(memory.skip), base, count)
     }
     if fast != PackedOutcome.notHandled { return fast }
     return afterFastPath(utf8, national: national)
@@ -114,19 +112,32 @@ public final class FormattedNumberReader {
       let shape = normalizer.resolutionShape(digits, startsWithPlus: startsWithPlus, region: region),
       shape.deciding <= 8, shape.national == writtenNationally
     else { return packed }
-    let tag = count &* 2 &+ (startsWithPlus ? 1 : 0)
+    let (tag, slot) = Self.slot(base, count: count, startsWithPlus: startsWithPlus)
     let deciding = min(shape.deciding, count)
     let mask: UInt64 = deciding == 8 ? ~0 : (1 << UInt64(8 &* deciding)) &- 1
     let memory = Memory(
       prefix: Self.leadingWord(base, count) & mask, mask: mask, tag: Int32(tag),
       callingCode: Int16(shape.callingCode), skip: UInt8(shape.skip), national: shape.national)
     // Kept only when it gives `resolve`'s answer.
-    if Int64(shape.callingCode) &* Int64(NumberDigits.powerOfTen(count &- shape.skip))
-      &+ Self.value(base + shape.skip, count &- shape.skip) == packed
-    {
-      memories[tag &* 100 &+ Int(base[0]) &* 10 &+ Int(base[1])] = memory
+    if Self.number(callingCode: shape.callingCode, skip: shape.skip, base, count) == packed {
+      memories[slot] = memory
     }
     return packed
+  }
+
+  /// The tag of `count` digits at `base` (at least 2) with or without `+`,
+  /// and the slot of their shape.
+  @inline(__always)
+  private static func slot(_ base: UnsafePointer<UInt8>, count: Int, startsWithPlus: Bool) -> (tag: Int, slot: Int) {
+    let tag = count &* 2 &+ (startsWithPlus ? 1 : 0)
+    return (tag, tag &* 100 &+ Int(base[0]) &* 10 &+ Int(base[1]))
+  }
+
+  /// The number a shape reads from `count` digits at `base`: `callingCode`
+  /// followed by the digits from `skip` on.
+  @inline(__always)
+  private static func number(callingCode: Int, skip: Int, _ base: UnsafePointer<UInt8>, _ count: Int) -> Int64 {
+    PhoneNumberNormalizer.joining(Int64(callingCode), UnsafeBufferPointer(start: base + skip, count: count &- skip))
   }
 
   /// The first eight of `count` digits (fewer: zeros after them), one to
@@ -137,15 +148,6 @@ public final class FormattedNumberReader {
     var word: UInt64 = 0
     for index in 0..<count { word |= UInt64(base[index]) << UInt64(8 &* index) }
     return word
-  }
-
-  /// The value of `count` digits (at most 15) at `digits`.
-  @inline(__always)
-  private static func value(_ digits: UnsafePointer<UInt8>, _ count: Int) -> Int64 {
-    if count >= 8 { return Int64(PhoneNumberNormalizer.value(of: digits, count: count)) }
-    var value: Int64 = 0
-    for index in 0..<count { value = value &* 10 &+ Int64(digits[index]) }
-    return value
   }
 }
 

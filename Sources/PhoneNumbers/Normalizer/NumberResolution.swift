@@ -220,15 +220,11 @@ extension PhoneNumberNormalizer {
     case .tooLong: return PackedOutcome.rejection(.tooLong)
     case .invalidLength: return PackedOutcome.rejection(.invalidLength)
     }
-    var value = Int64(callingCode)
     if callingCode < 1000 && nationalNumber.count <= 15 {
       // At most 18 digits: below Int64.max, no check needed.
-      if nationalNumber.count >= 8, let digits = nationalNumber.baseAddress {
-        return value &* Int64(NumberDigits.powerOfTen(nationalNumber.count)) &+ Int64(Self.value(of: digits, count: nationalNumber.count))
-      }
-      for digit in nationalNumber { value = value &* 10 &+ Int64(digit) }
-      return value
+      return joining(Int64(callingCode), nationalNumber)
     }
+    var value = Int64(callingCode)
     for digit in nationalNumber {
       let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
       let (sum, overflowSum) = shifted.addingReportingOverflow(Int64(digit))
@@ -345,6 +341,18 @@ extension PhoneNumberNormalizer {
 }
 
 extension PhoneNumberNormalizer {
+  /// `callingCode` (below 1000) followed by `digits` (values 0–9, at most
+  /// 15) as one number.
+  @inline(__always)
+  static func joining(_ callingCode: Int64, _ digits: UnsafeBufferPointer<UInt8>) -> Int64 {
+    if digits.count >= 8, let base = digits.baseAddress {
+      return callingCode &* Int64(NumberDigits.powerOfTen(digits.count)) &+ Int64(value(of: base, count: digits.count))
+    }
+    var value = callingCode
+    for digit in digits { value = value &* 10 &+ Int64(digit) }
+    return value
+  }
+
   /// The value of `count` (8 to 16) digits (values 0–9) at `digits`, read
   /// as two words of eight (the first one's leading digits shifted to its
   /// top, zeros below them) instead of one multiplication per digit.
