@@ -1,9 +1,11 @@
 /// The blocking numbers of a compiled snapshot: a ``NumberSet`` in memory,
-/// or, when a build passed its memory limit, sorted runs on disk that are
-/// merged (and cut by the allowlists) each time they are walked.
+/// single numbers in sorted slices (no ranges, nothing allowed), or, when a
+/// build passed its memory limit, sorted runs on disk that are merged (and
+/// cut by the allowlists) each time they are walked.
 public struct BlockingEntries: Sendable {
   enum Storage: Sendable {
     case memory(NumberSet)
+    case slices(SortedSlices)
     case spilled(SpilledBlocking)
   }
 
@@ -16,7 +18,11 @@ public struct BlockingEntries: Sendable {
 
   /// The set, when it is held in memory.
   public var inMemory: NumberSet? {
-    if case .memory(let set) = storage { set } else { nil }
+    switch storage {
+    case .memory(let set): set
+    case .slices(let slices): NumberSet(sortedUniqueSingles: slices.contiguous(), ranges: [])
+    case .spilled: nil
+    }
   }
 
   /// Walks the entries in ascending order in bulk: `singles` gets runs of
@@ -27,6 +33,7 @@ public struct BlockingEntries: Sendable {
   ) throws {
     switch storage {
     case .memory(let set): try set.forEachChunk(singles: singles, range: range)
+    case .slices(let slices): try slices.forEachSlice(singles)
     case .spilled(let spilled): _ = try spilled.walk(singles: singles, range: range)
     }
   }

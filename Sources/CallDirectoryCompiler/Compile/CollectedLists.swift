@@ -43,12 +43,16 @@ struct CollectedLists {
   }
 
   /// Adds a summed-up piece of the current blocking or allow source
-  /// (``NumberCollector/add(piece:order:repeats:limit:)``).
-  mutating func add(piece: UnsafeBufferPointer<Int64>, order: SourceOrder, repeats: Int) throws(CompileError) {
+  /// (``NumberCollector/add(piece:order:laidOutByLength:repeats:limit:)``).
+  mutating func add(
+    piece: UnsafeBufferPointer<Int64>, order: SourceOrder, laidOutByLength: Bool, repeats: Int
+  ) throws(CompileError) {
     let limit = spill?.heldNumbers
     switch current?.list {
-    case .allow?: allow.add(piece: piece, order: order, repeats: repeats, limit: limit)
-    case .block?: block.add(piece: piece, order: order, repeats: repeats, limit: limit)
+    case .allow?:
+      allow.add(piece: piece, order: order, laidOutByLength: laidOutByLength, repeats: repeats, limit: limit)
+    case .block?:
+      block.add(piece: piece, order: order, laidOutByLength: laidOutByLength, repeats: repeats, limit: limit)
     default: return
     }
     try spillIfNeeded()
@@ -119,9 +123,17 @@ struct CollectedLists {
       let ranges = block.allRanges
       let allowRanges = allow.allRanges
       let (singles, _) = block.takeUnion()
-      let listed = NumberSet(sortedUniqueSingles: singles, ranges: ranges)
       let (allowSingles, _) = allow.takeUnion()
-      let (blocking, allowed) = listed.subtracting(NumberSet(sortedUniqueSingles: allowSingles, ranges: allowRanges))
+      guard !ranges.isEmpty || !allowRanges.isEmpty || !allowSingles.isEmpty else {
+        // Single numbers only: handed on as they lie.
+        statistics.blocking = singles.count
+        statistics.allowed = 0
+        statistics.duplicates = candidates - singles.count
+        return BlockingEntries(storage: .slices(singles))
+      }
+      let listed = NumberSet(sortedUniqueSingles: singles.contiguous(), ranges: ranges)
+      let allowSet = NumberSet(sortedUniqueSingles: allowSingles.contiguous(), ranges: allowRanges)
+      let (blocking, allowed) = listed.subtracting(allowSet)
       statistics.blocking = blocking.count
       statistics.allowed = allowed
       // Repeated blocking numbers, and single numbers a listed range already covers.

@@ -18,11 +18,17 @@ final class LineChunkJob: @unchecked Sendable {
   /// Why the stretch could not be read.
   private(set) var readError: SourceError?
   private let accepted = _GrowableBuffer<Int64>(capacity: 1 << 16)
+  /// Where ``numbers`` are laid out by length.
+  private let scratch = _GrowableBuffer<Int64>(capacity: 1 << 16)
   /// Accepted numbers, in file order (a one-number pattern counts as a
-  /// number), less adjacent repeats when they run one way (see ``order``).
+  /// number), less adjacent repeats when they run one way (see ``order``);
+  /// laid out by length when ``laidOutByLength``.
   var numbers: UnsafeBufferPointer<Int64> { accepted.elements }
-  /// How ``numbers`` run (``SourceOrder/summarize(_:count:)``).
+  /// How ``numbers`` ran in the file (``SourceOrder/summarize(_:count:)``).
   private(set) var order = SourceOrder()
+  /// Whether ``numbers``, in text order but not in numeric order, were laid
+  /// out by length (``TextOrder/layOutByLength(_:count:order:scratch:)``).
+  private(set) var laidOutByLength = false
   /// Accepted numbers removed from ``numbers`` as repeats of the one before.
   private(set) var repeats = 0
   /// Accepted ranges of more than one number, in file order.
@@ -183,14 +189,17 @@ final class LineChunkJob: @unchecked Sendable {
     return reader
   }
 
-  /// Sums up the accepted numbers while they are in the cache, and drops
-  /// their adjacent repeats when they run one way.
+  /// Sums up the accepted numbers while they are in the cache, drops
+  /// their adjacent repeats when they run one way, and lays them out by
+  /// length when they are in text order only.
   @inline(never)
   private func summarizeOrder() {
     let (order, kept) = SourceOrder.summarize(accepted.base, count: accepted.count)
     self.order = order
     repeats = accepted.count - kept
     accepted.truncate(to: kept)
+    scratch.removeAll()
+    laidOutByLength = TextOrder.layOutByLength(accepted.base, count: kept, order: order, scratch: scratch.reserve(kept))
   }
 
   func reset() {
@@ -202,6 +211,7 @@ final class LineChunkJob: @unchecked Sendable {
     readError = nil
     accepted.removeAll()
     order = SourceOrder()
+    laidOutByLength = false
     repeats = 0
     ranges.removeAll(keepingCapacity: true)
     rejects.removeAll(keepingCapacity: true)

@@ -53,8 +53,11 @@ struct NumberCollector {
   /// once numbers came without one.
   private var order: SourceOrder? = SourceOrder()
   /// Where each summed-up piece of `numbers` ends, with its numbers per
-  /// decimal length (what sorting text order needs).
-  private var pieces: [(end: Int, lengths: [Int])] = []
+  /// decimal length and how they lie (what sorting text order needs).
+  private var pieces: [TextOrder.Piece] = []
+  /// The last number added, in file order (`numbers` may hold pieces laid
+  /// out by length); nil when `numbers` is empty.
+  private var lastAdded: Int64?
 
   /// Whether any run went to disk.
   var hasSpilled: Bool { runsWritten > 0 }
@@ -64,7 +67,8 @@ struct NumberCollector {
   /// Starts collecting the numbers of the source at `index` in the config.
   mutating func begin(source index: Int) {
     sources.append(SourceNumbers(source: index))
-    forgetOrder()
+    order = SourceOrder()
+    pieces = []
   }
 
   /// Adds numbers of the current source, growing the buffer no further
@@ -74,28 +78,46 @@ struct NumberCollector {
     order = nil
     pieces = []
     append(incoming, limit: limit)
+    if !incoming.isEmpty { lastAdded = numbers.last }
   }
 
   /// Adds a piece of the current source summed up by
   /// ``SourceOrder/summarize(_:count:)``, which removed `repeats` adjacent
-  /// repeats from it; a first number that repeats the last one added is
-  /// dropped too. When every piece runs one way, the source is sorted
-  /// without a search for its order or its repeats.
-  mutating func add(piece: UnsafeBufferPointer<Int64>, order pieceOrder: SourceOrder, repeats: Int, limit: Int?) {
-    guard !sources.isEmpty else { return }
-    var piece = piece
+  /// repeats from it, and then, when `laidOutByLength`, laid out by
+  /// ``TextOrder/layOutByLength(_:count:order:scratch:)``; a first number
+  /// that repeats the last one added is dropped too. When every piece runs
+  /// one way, the source is sorted without a search for its order or its
+  /// repeats.
+  mutating func add(
+    piece: UnsafeBufferPointer<Int64>, order pieceOrder: SourceOrder, laidOutByLength: Bool, repeats: Int,
+    limit: Int?
+  ) {
+    guard !sources.isEmpty, !piece.isEmpty else {
+      repeatsInRuns += repeats
+      if !sources.isEmpty { sources[sources.count - 1].added += repeats }
+      return
+    }
     var pieceOrder = pieceOrder
     var repeats = repeats
-    if let first = piece.first, numbers.last == first {
-      pieceOrder = pieceOrder.droppingFirst(second: piece.count > 1 ? piece[1] : nil)
-      piece = UnsafeBufferPointer(rebasing: piece.dropFirst())
+    if lastAdded == pieceOrder.first {
+      // The piece's first number, which lies first among its length.
+      let dropped = laidOutByLength
+        ? TextOrder.start(of: PowersOfTen().digitCount(pieceOrder.first), in: pieceOrder.lengths, falling: false) : 0
+      pieceOrder = pieceOrder.droppingFirst()
+      append(UnsafeBufferPointer(rebasing: piece[..<dropped]), limit: limit)
+      append(UnsafeBufferPointer(rebasing: piece[(dropped + 1)...]), limit: limit)
       repeats += 1
+    } else {
+      append(piece, limit: limit)
     }
-    append(piece, limit: limit)
+    lastAdded = pieceOrder.last
     sources[sources.count - 1].added += repeats
     repeatsInRuns += repeats
     order?.append(pieceOrder)
-    if order != nil { pieces.append((numbers.count, pieceOrder.lengths)) }
+    if order != nil {
+      pieces.append(TextOrder.Piece(
+        end: numbers.count, lengths: pieceOrder.lengths, lengthsFall: !laidOutByLength && !pieceOrder.isAscending))
+    }
   }
 
   private mutating func append(_ incoming: some Collection<Int64>, limit: Int?) {
@@ -132,39 +154,38 @@ struct NumberCollector {
   /// Ends the current source: its unsorted numbers become a sorted run in memory.
   mutating func endSource() {
     guard !sources.isEmpty, !numbers.isEmpty else { return }
-    var run = numbers
-    numbers = []
-    let removed = Self.sortRun(&run, order: order, pieces: pieces)
-    forgetOrder()
+    let (run, removed) = takeSortedNumbers()
     repeatsInRuns += removed
     held -= removed
     sources[sources.count - 1].runs.append(.memory(run))
   }
 
-  /// Sorts and deduplicates `run` (the numbers collected since the last
-  /// run, which ran as `order` tells, in `pieces`), the cheapest way their
-  /// order allows; returns how many repeats went.
-  private static func sortRun(
-    _ run: inout [Int64], order: SourceOrder?, pieces: [(end: Int, lengths: [Int])]
-  ) -> Int {
-    guard let order, order.count == run.count else { return RadixSort.sortAndDeduplicate(&run) }
+  /// Takes the numbers collected since the last run, sorted and
+  /// deduplicated the cheapest way their order (`order`, in `pieces`)
+  /// allows, and how many repeats went; the next numbers start a new run.
+  private mutating func takeSortedNumbers() -> (SortedSlices, removed: Int) {
+    var run = numbers
+    numbers = []
+    lastAdded = nil
+    defer {
+      order = SourceOrder()
+      pieces = []
+    }
+    guard let order, order.count == run.count else {
+      let removed = RadixSort.sortAndDeduplicate(&run)
+      return (SortedSlices(run), removed)
+    }
     // Every piece ran one way, and lost its repeats.
-    if order.isAscending { return 0 }
+    if order.isAscending { return (SortedSlices(run), 0) }
     if order.isDescending {
       RadixSort.reverse(&run)
-      return 0
+      return (SortedSlices(run), 0)
     }
-    if order.isTextOrdered {
-      TextOrder.sortByLength(&run, falling: order.textFalls, pieces: pieces)
-      return 0
+    if order.isTextOrdered, let slices = TextOrder.sortedSlices(run, falling: order.textFalls, pieces: pieces) {
+      return (slices, 0)
     }
-    return RadixSort.sortAndDeduplicate(&run)
-  }
-
-  /// The next numbers start a new run, of an order of its own.
-  private mutating func forgetOrder() {
-    order = SourceOrder()
-    pieces = []
+    let removed = RadixSort.sortAndDeduplicate(&run)
+    return (SortedSlices(run), removed)
   }
 
   /// Writes every run held in memory, and the current source's numbers
@@ -172,21 +193,17 @@ struct NumberCollector {
   /// `SortedRun.maximumFanIn` has them merged into one first.
   mutating func spill(to files: SpillFiles) throws(CompileError) {
     if !numbers.isEmpty {
-      repeatsInRuns += Self.sortRun(&numbers, order: order, pieces: pieces)
-      forgetOrder()
-      let run = try numbers.withUnsafeBufferPointer { buffer throws(CompileError) in
-        try SortedRun.spill(buffer, to: files.newPath())
-      }
-      numbers.removeAll(keepingCapacity: true)
+      var (sorted, removed) = takeSortedNumbers()
+      repeatsInRuns += removed
+      sources[sources.count - 1].runs.append(try SortedRun.spill(sorted, to: files.newPath()))
       runsWritten += 1
-      sources[sources.count - 1].runs.append(run)
+      // The source's next numbers go to the same memory.
+      numbers = sorted.takeBuffer()
     }
     for index in sources.indices {
       for (position, run) in sources[index].runs.enumerated() {
         guard case .memory(let values) = run else { continue }
-        sources[index].runs[position] = try values.withUnsafeBufferPointer { buffer throws(CompileError) in
-          try SortedRun.spill(buffer, to: files.newPath())
-        }
+        sources[index].runs[position] = try SortedRun.spill(values, to: files.newPath())
         runsWritten += 1
       }
       if sources[index].runs.count >= SortedRun.maximumFanIn {
@@ -207,17 +224,20 @@ struct NumberCollector {
 
   /// The union of every source's numbers held in memory, sorted and unique,
   /// and how many numbers more than one source gave (the collector must
-  /// not have spilled, and must have ended its last source).
-  mutating func takeUnion() -> (numbers: [Int64], repeats: Int) {
-    var arrays: [[Int64]] = []
+  /// not have spilled, and must have ended its last source). A sole run is
+  /// handed on as it lies.
+  mutating func takeUnion() -> (numbers: SortedSlices, repeats: Int) {
+    var runs: [SortedSlices] = []
     for index in sources.indices {
       for run in sources[index].runs {
-        if case .memory(let values) = run { arrays.append(values) }
+        if case .memory(let values) = run, !values.isEmpty { runs.append(values) }
       }
       sources[index].runs = []
     }
     held = 0
-    return SortedUnion.merge(arrays)
+    guard runs.count > 1 else { return (runs.first ?? SortedSlices(), 0) }
+    let (merged, repeats) = SortedUnion.merge(runs.map { $0.contiguous() })
+    return (SortedSlices(merged), repeats)
   }
 }
 

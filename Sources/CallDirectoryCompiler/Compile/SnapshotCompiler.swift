@@ -153,7 +153,7 @@ public struct SnapshotCompiler {
       for reject in job.rejects {
         try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text)
       }
-      try lists.add(piece: job.numbers, order: job.order, repeats: job.repeats)
+      try lists.add(piece: job.numbers, order: job.order, laidOutByLength: job.laidOutByLength, repeats: job.repeats)
       lists.add(ranges: job.ranges)
       tally.accepted += job.numbers.count + job.repeats + job.ranges.count
       tally.typeFiltered += job.dropped

@@ -3,7 +3,7 @@ import CalldirSystem
 /// An ascending run of unique numbers, kept in memory or spilled to a
 /// temporary file as LEB128 gaps (the first gap is from 0).
 enum SortedRun: Sendable {
-  case memory([Int64])
+  case memory(SortedSlices)
   case file(path: String, count: Int)
 
   /// The most runs merged at once: each needs an open file and a buffer.
@@ -17,9 +17,11 @@ enum SortedRun: Sendable {
   }
 
   /// Writes ascending unique positive `numbers` to a new file at `path`.
-  static func spill(_ numbers: UnsafeBufferPointer<Int64>, to path: String) throws(CompileError) -> SortedRun {
+  static func spill(_ numbers: SortedSlices, to path: String) throws(CompileError) -> SortedRun {
     let writer = try SortedRunWriter(path: path)
-    for number in numbers { try writer.append(number) }
+    for slice in numbers.slices {
+      for number in numbers.numbers[slice] { try writer.append(number) }
+    }
     return try writer.finish()
   }
 
@@ -108,7 +110,7 @@ final class SortedRunCursor {
   init(_ run: SortedRun, bufferBytes: Int) throws(CompileError) {
     switch run {
     case .memory(let values):
-      numbers = values
+      numbers = values.contiguous()
       input = nil
       path = ""
       remaining = 0

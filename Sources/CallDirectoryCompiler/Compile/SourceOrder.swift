@@ -94,19 +94,15 @@ struct SourceOrder: Sendable {
     lastKey = next.lastKey
   }
 
-  /// The summary of the stretch without its first number (a repeat of the
-  /// number before the stretch), whose second number is `second`. The
-  /// flags stay those of the whole stretch: they can only be stricter.
-  func droppingFirst(second: Int64?) -> SourceOrder {
+  /// The summary of the stretch without its first number, a repeat of the
+  /// number before the stretch. Its first number (and text key) stay: the
+  /// step from the number before to the second number is the step from
+  /// the first to the second, which the flags already hold.
+  func droppingFirst() -> SourceOrder {
     var rest = self
-    let powers = PowersOfTen()
-    let length = powers.digitCount(first)
+    let length = PowersOfTen().digitCount(first)
     if length < TextOrder.lengths { rest.lengths[length] = max(0, rest.lengths[length] - 1) }
     rest.count -= 1
-    if let second {
-      rest.first = second
-      rest.firstKey = Self.textKey(second, powers)
-    }
     return rest
   }
 

@@ -42,44 +42,96 @@ enum TextOrder {
     return true
   }
 
-  /// Sorts `values`, known to be in text order (descending when
-  /// `falling`), numerically ascending, duplicates kept: the scatter of
-  /// ``sortIfOrderedByLength(_:parts:)`` without its pass to find out,
-  /// from the counts per length of consecutive pieces of `values` (each
-  /// piece ends at its `end`; the pieces cover all of `values`), in about
-  /// `parts` parts (default: one per core for large inputs).
-  static func sortByLength(
-    _ values: inout [Int64], falling: Bool, pieces: [(end: Int, lengths: [Int])], parts requestedParts: Int? = nil
-  ) {
-    let count = values.count
-    guard count > 1 else { return }
-    guard pieces.last?.end == count else {
-      values.sort()
-      return
-    }
-    // The pieces joined into parts of about equal size, two per core.
-    let cores = requestedParts ?? defaultParts(count)
-    var parts: [Range<Int>] = []
-    var counts: [[Int]] = []
+  /// A piece of a list as collected: where it ends in the list, how many
+  /// numbers of each length it holds, and which way its lengths go.
+  struct Piece: Equatable {
+    /// The index just past the piece's last number.
+    var end: Int
+    /// How many numbers of each decimal length.
+    var lengths: [Int]
+    /// Each length's numbers lie together, in the order they came, the
+    /// lengths longest first (a piece that falls as numbers) instead of
+    /// shortest first.
+    var lengthsFall = false
+  }
+
+  /// Lays out the `count` numbers at `base`, summed up as `order`, by
+  /// length when they are in text order but not in numeric order: each
+  /// length's numbers together, in the order they came, the lengths
+  /// shortest first (through `scratch`, room for `count`). A piece in
+  /// numeric order is so already (ascending: shortest first; descending:
+  /// longest first) and stays as it is.
+  /// - Returns: Whether the numbers were moved.
+  static func layOutByLength(
+    _ base: UnsafeMutablePointer<Int64>, count: Int, order: SourceOrder, scratch: UnsafeMutablePointer<Int64>
+  ) -> Bool {
+    guard order.isTextOrdered, !order.isAscending, !order.isDescending,
+      order.lengths.lazy.filter({ $0 > 0 }).count > 1
+    else { return false }
+    scratch.update(from: base, count: count)
+    var next = [Int](repeating: 0, count: lengths)
     var start = 0
-    var partCounts = [Int](repeating: 0, count: lengths)
-    for (index, piece) in pieces.enumerated() {
-      for length in 0..<lengths { partCounts[length] += piece.lengths[length] }
-      if piece.end * cores >= (parts.count + 1) * count || index == pieces.count - 1 {
-        parts.append(start..<piece.end)
-        counts.append(partCounts)
-        start = piece.end
-        partCounts = [Int](repeating: 0, count: lengths)
+    for length in 0..<lengths {
+      next[length] = start
+      start += order.lengths[length]
+    }
+    // Counts that do not add up would write out of place (and leave the
+    // pieces' counts short of the list: ``sortedSlices(_:falling:pieces:)``
+    // then declines).
+    guard start == count else { return false }
+    let powers = PowersOfTen()
+    next.withUnsafeMutableBufferPointer { next in
+      for index in 0..<count {
+        let value = scratch[index]
+        let length = powers.digitCount(value)
+        base[next[length]] = value
+        next[length] &+= 1
       }
     }
-    var totals = [Int](repeating: 0, count: lengths)
-    for part in counts { for length in 0..<lengths { totals[length] += part[length] } }
-    // Counts that do not add up would scatter out of place.
-    guard totals.reduce(0, +) == count else {
-      values.sort()
-      return
+    return true
+  }
+
+  /// Where, in a piece laid out by length, the first of its numbers of
+  /// `length` digits lies (relative to the piece's start).
+  static func start(of length: Int, in lengths: [Int], falling: Bool) -> Int {
+    falling ? lengths[(length + 1)...].reduce(0, +) : lengths[..<length].reduce(0, +)
+  }
+
+  /// `numbers`, known to be in text order (descending when `falling`) and
+  /// cut into `pieces` that each lie by length, as sorted slices: each
+  /// length's slice of every piece in turn, shortest length first (pieces
+  /// taken from the last, their slices reversed in place, when the list
+  /// falls). Nil when the pieces do not cover `numbers`.
+  static func sortedSlices(_ numbers: consuming [Int64], falling: Bool, pieces: [Piece]) -> SortedSlices? {
+    guard pieces.last?.end == numbers.count,
+      pieces.reduce(0, { $0 + $1.lengths.reduce(0, +) }) == numbers.count
+    else { return nil }
+    var starts = [Int](repeating: 0, count: pieces.count)
+    for index in pieces.indices.dropFirst() { starts[index] = pieces[index - 1].end }
+    let order = falling ? Array(pieces.indices.reversed()) : Array(pieces.indices)
+    var slices: [Range<Int>] = []
+    for length in 0..<lengths {
+      for index in order where pieces[index].lengths[length] > 0 {
+        let piece = pieces[index]
+        let lower = starts[index] + start(of: length, in: piece.lengths, falling: piece.lengthsFall)
+        slices.append(lower..<(lower + piece.lengths[length]))
+      }
     }
-    scatter(&values, parts: parts, counts: counts, plan: ScatterPlan(totals: totals, isFalling: falling))
+    if falling {
+      numbers.withUnsafeMutableBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        let shared = SharedPointer(base)
+        let ranges = slices
+        let parts = min(ranges.count, 4 * Parallel.coreCount)
+        Parallel.forEach(parts: parts) { part in
+          for index in stride(from: part, to: ranges.count, by: parts) {
+            var slice = UnsafeMutableBufferPointer(start: shared.base + ranges[index].lowerBound, count: ranges[index].count)
+            slice.reverse()
+          }
+        }
+      }
+    }
+    return SortedSlices(numbers, slices: slices)
   }
 
   /// Two parts per core for large inputs (``scatter(_:parts:counts:plan:)``

@@ -31,6 +31,36 @@ import Testing
     return (order, Array(copy[..<kept]))
   }
 
+  /// What a parsing job hands the collector: the summary, the numbers kept
+  /// (laid out by length when in text order only), and whether they were.
+  static func summarizeAndLayOut(_ values: [Int64]) -> (order: SourceOrder, kept: [Int64], laidOut: Bool) {
+    var (order, kept) = summarize(values)
+    guard !kept.isEmpty else { return (order, kept, false) }
+    var scratch = [Int64](repeating: 0, count: kept.count)
+    let laidOut = kept.withUnsafeMutableBufferPointer { numbers in
+      scratch.withUnsafeMutableBufferPointer { scratch in
+        TextOrder.layOutByLength(numbers.baseAddress!, count: numbers.count, order: order, scratch: scratch.baseAddress!)
+      }
+    }
+    return (order, kept, laidOut)
+  }
+
+  /// Numbers each a prefix of the next but for its last digit (`13`,
+  /// `129`, `1289`…): sorted as text, they fall as numbers, and their
+  /// lengths with them.
+  static func prefixChain(count: Int, seed: UInt64) -> [Int64] {
+    var generator = SplitMix64(seed: seed)
+    var values: [Int64] = []
+    while values.count < count {
+      var value = Int64(10 + generator.next(below: 89))
+      for _ in 0..<(4 + Int(generator.next(below: 10))) {
+        values.append(value)
+        value = (value - 1) * 10 + 9
+      }
+    }
+    return values
+  }
+
   @Test func aPieceLosesItsAdjacentRepeatsOnlyWhenItRunsOneWay() {
     let values = Self.numbers(count: 5000, seed: 1)
     let unique = Array(Set(values))
@@ -91,8 +121,9 @@ import Testing
     let sorted = values.sorted()
     let text = Self.asText(values)
     let tooLong = text + [1_000_000_000_000_000_000, 1_000_000_000_000_000_000]
+    let chain = Self.asText(Self.prefixChain(count: 5000, seed: seed) + values[..<5000])
     let shapes: [[Int64]] = [
-      sorted, sorted.reversed(), text, text.reversed(), values, tooLong,
+      sorted, sorted.reversed(), text, text.reversed(), values, tooLong, chain, chain.reversed(),
       Array(sorted[..<10_000]) + sorted[..<10_000],  // a list given twice
       Array(text[..<10_000]) + sorted[10_000...],
       Array(repeating: 42, count: 3000),
@@ -110,9 +141,9 @@ import Testing
           if plainEvery > 0 && turn % plainEvery == 0 {
             collector.add(shape[start..<end], limit: nil)
           } else {
-            let (order, kept) = Self.summarize(Array(shape[start..<end]))
+            let (order, kept, laidOut) = Self.summarizeAndLayOut(Array(shape[start..<end]))
             kept.withUnsafeBufferPointer {
-              collector.add(piece: $0, order: order, repeats: end - start - kept.count, limit: nil)
+              collector.add(piece: $0, order: order, laidOutByLength: laidOut, repeats: end - start - kept.count, limit: nil)
             }
           }
           start = end
@@ -120,16 +151,40 @@ import Testing
         collector.endSource()
         #expect(collector.added == shape.count)
         let (union, _) = collector.takeUnion()
-        #expect(union == expected, "shape of \(shape.count), plain every \(plainEvery)")
+        #expect(union.contiguous() == expected, "shape of \(shape.count), plain every \(plainEvery)")
       }
     }
   }
 
-  /// The scatter of a text order cut into pieces joins them into parts
-  /// (one per core) at piece boundaries, whatever their sizes and however
-  /// many numbers each length has.
+  /// A piece in text order but not in numeric order is laid out by
+  /// length, each length's numbers in the order they came; any other
+  /// piece stays as it is.
+  @Test func aPieceInTextOrderOnlyIsLaidOutByLength() {
+    let text = Self.asText(Array(Set(Self.numbers(count: 4000, seed: 11))))
+    for shape in [text, Array(text.reversed())] {
+      let (_, kept, laidOut) = Self.summarizeAndLayOut(shape)
+      #expect(laidOut)
+      let byLength = (0..<TextOrder.lengths).flatMap { length in shape.filter { String($0).count == length } }
+      #expect(kept == byLength)
+    }
+    for shape in [text.sorted(), Array(text.sorted().reversed()), Self.numbers(count: 4000, seed: 11), [7], []] {
+      let (_, kept, laidOut) = Self.summarizeAndLayOut(shape)
+      #expect(!laidOut)
+      #expect(kept == Self.summarize(shape).kept)
+    }
+    // Falling as numbers: left as it is (its lengths fall).
+    let chain: [Int64] = [12889, 1289, 129, 13]
+    #expect(Self.asText(chain) == chain)
+    let (order, kept, laidOut) = Self.summarizeAndLayOut(chain)
+    #expect(!laidOut && order.isDescending && order.isTextOrdered)
+    #expect(kept == chain)
+  }
+
+  /// A source in text order comes out of the collector as slices of the
+  /// numbers as they were collected (no sorted copy): one per length of
+  /// each piece at most, fewer where they lie end to end.
   @Test(arguments: [0, 1, 2, 3])
-  func textOrderSortsFromItsPiecesOnSeveralParts(mix: Int) {
+  func textOrderSortsIntoSlicesOfItsPieces(mix: Int) {
     var generator = SplitMix64(seed: 5 + UInt64(mix))
     let values: [Int64]
     switch mix {
@@ -141,29 +196,34 @@ import Testing
         let power: Int64 = roll < 6 ? 10_000_000_000 : roll < 9 ? 100_000_000_000 : 1_000_000_000_000
         return power + Int64(generator.next(below: UInt64(power) * 9))
       }))
-    // A quarter of the shortest length.
-    case 2:
-      values = Array(Set((0..<30_000).map { index -> Int64 in
-        let power: Int64 = index % 4 == 0 ? 1_000_000 : 10_000_000
-        return power + Int64(generator.next(below: UInt64(power) * 9))
-      }))
+    // Chains of prefixes among them.
+    case 2: values = Array(Set(Self.prefixChain(count: 10_000, seed: 3) + Self.numbers(count: 20_000, seed: 6)))
     // One length only.
     default: values = Array(Set((0..<30_000).map { _ in 4_930_000_000 + Int64(generator.next(below: 9_000_000)) }))
     }
-    for (shape, falling) in [(Self.asText(values), false), (Self.asText(values).reversed(), true)] {
-      for parts in [1, 2, 3, 8] {
-        for pieceSize in [1, 700, 29_000] {
-          var pieces: [(end: Int, lengths: [Int])] = []
-          var start = 0
-          while start < shape.count {
-            let end = min(shape.count, start + pieceSize)
-            pieces.append((end, Self.summarize(Array(shape[start..<end])).order.lengths))
-            start = end
+    let lengthCount = Set(values.map { String($0).count }).count
+    for shape in [Self.asText(values), Self.asText(values).reversed()] {
+      for pieceSize in [1, 700, 29_000] {
+        var collector = NumberCollector()
+        collector.begin(source: 0)
+        var start = 0
+        var pieces = 0
+        while start < shape.count {
+          let end = min(shape.count, start + pieceSize)
+          let (order, kept, laidOut) = Self.summarizeAndLayOut(Array(shape[start..<end]))
+          kept.withUnsafeBufferPointer {
+            collector.add(piece: $0, order: order, laidOutByLength: laidOut, repeats: 0, limit: nil)
           }
-          var sorted = shape
-          TextOrder.sortByLength(&sorted, falling: falling, pieces: pieces, parts: parts)
-          #expect(sorted == values.sorted(), "parts \(parts), pieces of \(pieceSize)")
+          pieces += 1
+          start = end
         }
+        collector.endSource()
+        let (union, repeats) = collector.takeUnion()
+        #expect(repeats == 0)
+        #expect(union.contiguous() == values.sorted(), "pieces of \(pieceSize)")
+        #expect(union.numbers.count == values.count)
+        #expect(union.slices.count <= pieces * lengthCount)
+        if lengthCount == 1 { #expect(union.slices.count == 1) }
       }
     }
   }

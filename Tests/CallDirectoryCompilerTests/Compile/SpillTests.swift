@@ -96,7 +96,7 @@ import Testing
       union.formUnion(sorted)
       total += sorted.count
       let path = workspace.path("run-\(index)")
-      runs.append(index % 3 == 0 ? .memory(sorted) : try sorted.withUnsafeBufferPointer { try SortedRun.spill($0, to: path) })
+      runs.append(index % 3 == 0 ? .memory(SortedSlices(sorted)) : try SortedRun.spill(SortedSlices(sorted), to: path))
     }
     let merged = try MergedRuns(runs, bufferBytes: 1)
     var result: [Int64] = []
@@ -133,7 +133,7 @@ import Testing
   @Test func aTruncatedRunIsAnErrorNotACrash() throws {
     let workspace = try Workspace()
     let path = workspace.path("run")
-    let run = try [Int64(5), 1 << 40, 1 << 50].withUnsafeBufferPointer { try SortedRun.spill($0, to: path) }
+    let run = try SortedRun.spill(SortedSlices([5, 1 << 40, 1 << 50]), to: path)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     try bytes.dropLast(2).write(to: URL(fileURLWithPath: path))
     #expect(throws: CompileError.self) {
