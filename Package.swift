@@ -43,8 +43,8 @@ let package = Package(
     // CallDirectoryFormat on Linux; elsewhere its Swift tables serve.
     .target(name: "CHardwareCRC"),
     // Elias–Fano decoding with AVX-512 (VBMI2's compress), for
-    // CallDirectoryFormat on Linux when the CPU has it; elsewhere its Swift
-    // loops serve.
+    // CallDirectoryFormat on Linux when the CPU has it, and E.164 lines read
+    // four at a time for PhoneNumbers; elsewhere their Swift loops serve.
     .target(name: "CVectorCodec"),
     .target(name: "Sodium", dependencies: ["CSodium", "CallDirectorySync"]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
@@ -55,7 +55,12 @@ let package = Package(
     // Hand-written command-line framework: subcommands, help, sysexits, JSON output.
     .target(name: "CommandLineKit", dependencies: ["CalldirSystem"]),
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
-    .target(name: "PhoneNumbers", dependencies: ["CalldirSystem", "UnicodeText"], swiftSettings: hotPath),
+    .target(
+      name: "PhoneNumbers",
+      dependencies: [
+        "CalldirSystem", "UnicodeText", .target(name: "CVectorCodec", condition: .when(platforms: [.linux])),
+      ],
+      swiftSettings: hotPath),
     // The blob format: stdlib + Glibc only, because it ships in an app extension.
     // SHA-256 comes from the platform: CommonCrypto on Darwin, OpenSSL's
     // libcrypto (CCrypto) on Linux; CRC-32C from the CPU on Linux.

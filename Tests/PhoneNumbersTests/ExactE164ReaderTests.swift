@@ -20,6 +20,49 @@ import Testing
     }
   }
 
+  /// Reads `lines` joined by line feeds as a parsing job does: four at a
+  /// time (``ExactE164Reader/readLines(at:length:begin:end:into:)``) after
+  /// a number line of the same length, one at a time otherwise; checks
+  /// every answer against the exact path's. Returns how many lines were
+  /// read four at a time.
+  @discardableResult
+  func checkInBulk(_ lines: [String]) -> Int {
+    let reader = ExactE164Reader(normalizer)
+    let text = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+    var answers: [Int64?] = []
+    var inBulk = 0
+    text.withUnsafeBufferPointer { buffer in
+      let begin = buffer.baseAddress!
+      let end = begin + buffer.count
+      var cursor = begin
+      var length = 0
+      var out = [Int64](repeating: -1, count: lines.count)
+      while cursor < end {
+        if length > 0 {
+          let read = out.withUnsafeMutableBufferPointer {
+            reader.readLines(at: cursor, length: length, begin: begin, end: end, into: $0.baseAddress!)
+          }
+          answers.append(contentsOf: out[..<read].map { $0 })
+          inBulk += read
+          cursor += read * (length + 1)
+          if read > 0 { continue }
+        }
+        var newline = cursor
+        while newline < end && newline.pointee != 0x0A { newline += 1 }
+        let answer = reader.read(utf8: UnsafeBufferPointer(start: cursor, count: newline - cursor))
+        answers.append(answer)
+        length = answer == nil ? 0 : newline - cursor
+        cursor = newline + 1
+      }
+    }
+    #expect(answers.count == lines.count)
+    for (line, answer) in zip(lines, answers) {
+      let exact = Array(line.utf8).withUnsafeBufferPointer { normalizer.exactE164(utf8: $0) }
+      #expect(answer == exact, "\(line)")
+    }
+    return inBulk
+  }
+
   /// Random numbers of every calling code, each followed by variations of
   /// itself: one digit changed at each position, one digit more or fewer,
   /// a non-digit put in, and neighbours that share all but the last digits.
@@ -48,6 +91,45 @@ import Testing
       }
     }
     check(lines)
+    checkInBulk(lines)
+  }
+
+  /// Four lines at a time stop at the first four that are not all of the
+  /// remembered shape: a line with a carriage return, without its `+`,
+  /// one digit longer or shorter, with a letter or a byte just outside the
+  /// digits, or with other deciding digits, wherever it falls among the
+  /// four; runs of every length from
+  /// 9 to 15 digits are read four at a time.
+  @Test func readsFourLinesAtATimeOnlyWhileAllFourQualify() {
+    var generator = SplitMix64(seed: 8)
+    var lines: [String] = []
+    for code in ["1", "33", "44", "49", "86", "352"] {
+      for length in 9...15 where length > code.count + 2 {
+        let stem = "+" + code + String((0..<(length - code.count - 4)).map { _ in Character(String(generator.next(below: 10))) })
+        func run(_ count: Int) -> [String] {
+          (0..<count).map { _ in stem + String(generator.next(below: 10_000) + 10_000).dropFirst() }
+        }
+        lines += run(41)
+        let spoilers = [
+          stem + "123\r", "0" + stem.dropFirst() + "1234", stem + "12345", stem + "123", stem + "1a34", stem + "12:4",
+          stem + "1/34",
+        ]
+        for spoiler in spoilers {
+          for place in 0..<5 {
+            lines += run(9 + place)
+            lines.append(spoiler)
+          }
+        }
+        // Other deciding digits: another calling code, same length.
+        lines += run(6) + ["+7" + String(repeating: "9", count: length - 1)] + run(13)
+      }
+    }
+    let inBulk = checkInBulk(lines)
+    if ExactE164Reader.readsLinesInBulk {
+      #expect(inBulk > lines.count / 4)
+    } else {
+      #expect(inBulk == 0)
+    }
   }
 
   /// Lists as they come: sorted and shuffled numbers of busy codes, with
@@ -68,5 +150,6 @@ import Testing
     var shuffled = numbers
     shuffled.shuffle(using: &generator)
     check(shuffled)
+    for list in [numbers.sorted(), numbers.sorted(by: >), shuffled] { checkInBulk(list) }
   }
 }

@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// E.164 lines read four at a time (for PhoneNumbers).
+#include "CE164Lines.h"
+
 /// 1 when this CPU and system can run the AVX-512 functions below (x86-64
 /// with AVX-512 F, BW, DQ, VL, VBMI and VBMI2, and the system saving their
 /// registers), else 0.

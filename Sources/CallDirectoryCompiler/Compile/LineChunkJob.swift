@@ -136,9 +136,22 @@ final class LineChunkJob: @unchecked Sendable {
     // length, and a line of that length that ends in a line feed and is all
     // `+` and digits needs no search for its end.
     var expected = 0
+    // Where lines of that length may next be read four at a time: on from
+    // the first, and some lines after four that could not be.
+    var bulkFromLine = 2
     if var cursor = piece.bytes.baseAddress {
+      let begin = cursor
       let end = cursor + piece.bytes.count
       while cursor < end {
+        if expected > 0, line >= bulkFromLine {
+          let read = exact.readLines(at: cursor, length: expected, begin: begin, end: end, into: out)
+          records += read
+          out += read
+          line += read
+          cursor += read * (expected + 1)
+          if read == 0 { bulkFromLine = line + 32 }
+          if cursor == end { break }
+        }
         if expected > 0, end - cursor > expected, cursor[expected] == _ASCII.lineFeed,
           let number = exact.read(utf8: UnsafeBufferPointer(start: cursor, count: expected))
         {

@@ -1,3 +1,7 @@
+#if os(Linux)
+  import CVectorCodec
+#endif
+
 /// ``PhoneNumberNormalizer/exactE164(utf8:)`` for a worker that reads many
 /// lines in a row: it remembers what decided the numbers it answered, and
 /// answers a number alike in that from its digits alone.
@@ -62,6 +66,37 @@ public final class ExactE164Reader {
       }
     }
     return readAndRemember(text)
+  }
+
+  /// Whether ``readLines(at:length:begin:end:into:)`` reads four lines at
+  /// a time (AVX-512 on Linux); otherwise it reads none.
+  #if os(Linux)
+    public static let readsLinesInBulk = cvectorcodec_available() == 1
+  #else
+    public static let readsLinesInBulk = false
+  #endif
+
+  /// Reads lines of `length` bytes, each followed by a line feed, from
+  /// `cursor` (no further than `end`) into `out`, four at a time, for as
+  /// long as they are numbers of the shape remembered for the line at
+  /// `cursor`: each then gets the answer ``read(utf8:)`` would give.
+  /// Reads up to 6 bytes before `cursor`, none before `begin`.
+  /// - Returns: How many lines were read (0 when the next four are not
+  ///   all of that shape, or on a CPU without the instructions).
+  @inline(__always)
+  public func readLines(
+    at cursor: UnsafePointer<UInt8>, length: Int, begin: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>,
+    into out: UnsafeMutablePointer<Int64>
+  ) -> Int {
+    #if os(Linux)
+      guard Self.readsLinesInBulk, length >= 10, length <= 16, end - cursor > length else { return 0 }
+      let memory = memories[Self.slot(cursor, length)]
+      guard memory.length == length else { return 0 }
+      return cvectorcodec_read_e164_lines(
+        begin, cursor, end, Int32(length), memory.high, memory.low, memory.highMask, memory.lowMask, out)
+    #else
+      return 0
+    #endif
   }
 
   /// A text of 10 to 16 bytes (`+` and 9 to 15 digits) as the exact path

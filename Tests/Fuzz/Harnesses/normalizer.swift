@@ -10,6 +10,11 @@ import PhoneNumbers
 /// number it gives is also classified (`validity(of:)`), which must know
 /// its calling code; any 64-bit value classifies without trapping.
 ///
+/// The text is also read as lines the way a parsing job reads a list: an
+/// `ExactE164Reader` kept across inputs answers each line, four at a time
+/// after a number line of the same length where it can, and each answer
+/// must be the exact path's.
+///
 /// Input: byte 0 picks the default region (0: none, otherwise one of the
 /// plan's regions), the rest is the text.
 private let normalizer = PhoneNumberNormalizer()
@@ -17,6 +22,42 @@ private let regionCodes = normalizer.plan.regionCodes
 private let classifier = normalizer.plan.classifier
 
 nonisolated(unsafe) private var readers: [Int: FormattedNumberReader] = [:]
+nonisolated(unsafe) private let lineReader = ExactE164Reader(normalizer)
+
+/// Reads `bytes` (copied to memory of their own, so that a read outside
+/// them is caught) as lines, as described above.
+private func checkLines(_ bytes: UnsafeBufferPointer<UInt8>) {
+  let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+  defer { text.deallocate() }
+  _ = text.initialize(from: bytes)
+  let out = UnsafeMutablePointer<Int64>.allocate(capacity: bytes.count / 2 + 4)
+  defer { out.deallocate() }
+  guard let start = text.baseAddress else { return }
+  let begin = UnsafePointer(start)
+  let end = begin + text.count
+  func exact(_ line: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
+    normalizer.exactE164(utf8: UnsafeBufferPointer(start: line, count: count))
+  }
+  var cursor = begin
+  var length = 0
+  while cursor < end {
+    if length > 0 {
+      let read = lineReader.readLines(at: cursor, length: length, begin: begin, end: end, into: out)
+      for index in 0..<read {
+        let line = cursor + index * (length + 1)
+        fuzzCheck(out[index] == exact(line, length), "four at a time: \(out[index]) for line at \(line - begin)")
+      }
+      cursor += read * (length + 1)
+      if read > 0 { continue }
+    }
+    var newline = cursor
+    while newline < end && newline.pointee != 0x0A { newline += 1 }
+    let answer = lineReader.read(utf8: UnsafeBufferPointer(start: cursor, count: newline - cursor))
+    fuzzCheck(answer == exact(cursor, newline - cursor), "one at a time: \(String(describing: answer)) for line at \(cursor - begin)")
+    length = answer == nil ? 0 : newline - cursor
+    cursor = newline + 1
+  }
+}
 
 private func reader(for choice: Int, _ region: RegionMetadata?) -> FormattedNumberReader {
   if let reader = readers[choice] { return reader }
@@ -56,6 +97,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if case .success(let number) = viaBytes {
     fuzzCheck(classifier.validity(of: number) != nil, "+\(number) from \(described()) has no calling code of the plan")
   }
+  checkLines(bytes)
   if bytes.count >= 8 {
     let raw = bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     _ = classifier.validity(of: raw)
