@@ -87,6 +87,45 @@ import Testing
     }
   }
 
+  /// Numbers with an extension after them, in every form libphonenumber
+  /// strips (labels, `x`, `#`, `~`, commas, `- 503#`, `;ext=`), with every
+  /// digit count around the forms' limits, and what must not be stripped
+  /// so: too few digits before it, a byte past the last digit that breaks
+  /// the number, a `/` before an `x`, a label inside the number, an
+  /// extension that does not end the text. The fast path must take the
+  /// plain ones.
+  @Test func agreesOnNumbersWithExtensions() {
+    let numbers = [
+      "212-555-0100", "(212) 555-0100", "+1 212 555 0100", "2125550100", "+44 20 7946 0958", "020 7946 0958",
+      "030 1234567", "+49 30 1234567", "011 44 20 7946 0958", "555-0100", "12", "123", "+1", "212-555-0100-",
+      "212-555-0100 -", "212-555-0100.", "212-555-0100!", "212-555-0100+", "212/555-0100", "=\"2125550100\"",
+      "Tel: 212-555-0100", "1-800-FLOWERS", "212 555 0100 (",
+    ]
+    let labels = [
+      " ext. ", " ext ", " EXT.", "ext", " ext: ", " extn ", " extension ", " Extension-", " extensión ", " anexo ",
+      " x", " X ", " x. ", " #", "#", " ~", " int ", " ;ext=", ";ext=", ";", " ;", ",,", ", ,", ",", ",,,", "- ",
+      " -", "\t ext\t", " доб ", " ｘ",
+    ]
+    let extensions = ["1", "45", "503#", "123456", "1234567", "123456789", "1234567890", "123456789012345",
+      "1234567890123456", "12345678901234567890", "123456789012345678901", "12#", "5 ", "5a", ""]
+    var handled = 0
+    var asked = 0
+    for number in numbers {
+      for label in labels {
+        for digits in extensions {
+          let input = number + label + digits
+          for region in [normalizer.plan.region("US"), normalizer.plan.region("GB"), nil] {
+            checkAgreement(input, region)
+            asked += 1
+            let fast = Array(input.utf8).withUnsafeBufferPointer { normalizer.fastPackedOutcome(utf8: $0, region: region) }
+            if fast != PackedOutcome.notHandled { handled += 1 }
+          }
+        }
+      }
+    }
+    #expect(handled > asked / 4)
+  }
+
   @Test func agreesOnGeneratedInputs() {
     var generator = InputGenerator(seed: 20_260_101, plan: normalizer.plan)
     var handled = 0
@@ -125,6 +164,7 @@ import Testing
     "(202) 274-8779", "202-274-8779", "202.274.8779", "2022748779", "1-202-274-8779", "+1 202 274 8779",
     "+12022748779", "011 44 20 7946 0018", "+44 (0)20 7946 0018", "=\"2125550100\"", "Tel: +1 212 555 0100",
     "", "  ", "N/A", "12", "+1", "+ +1 212 555 0100", "*67 212 555 0100", "212_555_0100", "0000000000", "tel:+1-212-555-0100",
+    "212 555 0100 ext 12", "212-555-0100,,9", "212-555-0100 #77", "(212) 555-0100 x 5",
   ])
   func plainInputsTakeTheFastPath(_ input: String) {
     let us = normalizer.plan.region("US")
@@ -134,8 +174,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "212 555 0100 ext 12", "1-800-FLOWERS", "tel:+1-212-555-0100;isub=1", "212-555-0100;ext=1", "212-555-0100,,9",
-    "２１２ ５５５ ０１００", "212\u{A0}555\u{A0}0100", "212-555-0100 #77", "212~555~0100",
+    "1-800-FLOWERS", "tel:+1-212-555-0100;isub=1", "212-555-0100;ext=1", "1-800-FLOWERS ext 12",
+    "２１２ ５５５ ０１００", "212\u{A0}555\u{A0}0100", "212~555~0100", "212/555-0100 x 5", "12 ext 5",
   ])
   func otherInputsAreHandedOver(_ input: String) {
     let us = normalizer.plan.region("US")

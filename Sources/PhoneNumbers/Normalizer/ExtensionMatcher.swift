@@ -7,38 +7,42 @@ enum ExtensionMatcher {
   /// The leftmost offset from which an extension runs to the end of `text`,
   /// as Python's `_EXTN_PATTERN.search` finds it.
   static func start(in text: ArraySlice<UInt32>) -> Int? {
-    guard canEnd(text) else { return nil }
+    text.withUnsafeBufferPointer { start(in: $0) }.map { text.startIndex + $0 }
+  }
+
+  /// ``start(in:)-(ArraySlice<UInt32>)`` for scalars in a buffer: the
+  /// offset into it.
+  static func start(in scalars: UnsafeBufferPointer<UInt32>) -> Int? {
+    guard let last = scalars.last, canEnd(last) else { return nil }
     let tables = Self.tables
-    return text.withUnsafeBufferPointer { scalars -> Int? in
-      let count = scalars.count
-      // needed[i]: the alternatives whose label character occurs in text[i...].
-      return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count + 1) { needed -> Int? in
-        needed[count] = 0
-        var index = count
-        while index > 0 {
-          index -= 1
-          needed[index] = needed[index + 1] | tables.alternativesLabelled(by: scalars[index])
-        }
-        guard needed[0] != 0 else { return nil }
-        return tables.compiled.withUnsafeBufferPointer { items -> Int? in
-          var index = 0
-          while index < count && needed[index] != 0 {
-            if canStart(scalars[index])
-              && matchesAlternatives(items, tables.ranges, scalars, from: index, among: needed[index])
-            {
-              return text.startIndex + index
-            }
-            index += 1
+    let count = scalars.count
+    // needed[i]: the alternatives whose label character occurs in text[i...].
+    return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count + 1) { needed -> Int? in
+      needed[count] = 0
+      var index = count
+      while index > 0 {
+        index -= 1
+        needed[index] = needed[index + 1] | tables.alternativesLabelled(by: scalars[index])
+      }
+      guard needed[0] != 0 else { return nil }
+      return tables.compiled.withUnsafeBufferPointer { items -> Int? in
+        var index = 0
+        while index < count && needed[index] != 0 {
+          if canStart(scalars[index])
+            && matchesAlternatives(items, tables.ranges, scalars, from: index, among: needed[index])
+          {
+            return index
           }
-          return nil
+          index += 1
         }
+        return nil
       }
     }
   }
 
   /// Whether an extension matches all of `text`.
   static func matchesFully(_ text: ArraySlice<UInt32>) -> Bool {
-    guard let first = text.first, canStart(first), canEnd(text) else { return false }
+    guard let first = text.first, let last = text.last, canStart(first), canEnd(last) else { return false }
     let tables = Self.tables
     var candidates: UInt16 = 0
     for value in text { candidates |= tables.alternativesLabelled(by: value) }
@@ -57,7 +61,7 @@ enum ExtensionMatcher {
     _ text: ArraySlice<UInt32>, _ body: ((Int) -> Bool) -> Result
   ) -> Result {
     let tables = Self.tables
-    let endsWell = canEnd(text)
+    let endsWell = text.last.map(canEnd) ?? false
     return text.withUnsafeBufferPointer { scalars in
       let count = scalars.count
       return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count + 1) { needed in
@@ -149,9 +153,8 @@ enum ExtensionMatcher {
   }()
 
   /// Every alternative ends in a digit or `#`.
-  private static func canEnd(_ text: ArraySlice<UInt32>) -> Bool {
-    guard let last = text.last else { return false }
-    return last == 0x23 || ScalarClasses.isDigit(last)
+  private static func canEnd(_ last: UInt32) -> Bool {
+    last == 0x23 || ScalarClasses.isDigit(last)
   }
 
   /// A cheap filter: the characters an extension can start with.
