@@ -14,10 +14,12 @@
 #define LINES_TARGET __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
 
 LINES_TARGET size_t cvectorcodec_read_e164_lines(
-    const uint8_t *begin, const uint8_t *cursor, const uint8_t *end, int length, uint64_t high, uint64_t low,
-    uint64_t high_mask, uint64_t low_mask, int64_t *out) {
-  if (length < 10 || length > 16 || cursor - begin < 16 - length) return 0;
-  const size_t stride = (size_t)length + 1;
+    const uint8_t *begin, const uint8_t *cursor, const uint8_t *end, int length, int ending, uint64_t high,
+    uint64_t low, uint64_t high_mask, uint64_t low_mask, int64_t *out) {
+  if (length < 10 || length > 16 || ending < 1 || ending > 2 || cursor - begin < 16 - length) return 0;
+  const size_t stride = (size_t)length + (size_t)ending;
+  // The carriage return before the line feed, or the line feed itself.
+  const uint8_t after_number = ending == 2 ? '\r' : '\n';
   // Places before the first digit (the `+` and what precedes it) read as '0'.
   const uint64_t lane_padding = (1u << (17 - length)) - 1;
   const __mmask64 padding = lane_padding | lane_padding << 16 | lane_padding << 32 | lane_padding << 48;
@@ -33,7 +35,7 @@ LINES_TARGET size_t cvectorcodec_read_e164_lines(
   while ((size_t)(end - cursor) >= 4 * stride) {
     for (int line = 0; line < 4; line++) {
       const uint8_t *start = cursor + line * stride;
-      if (start[0] != '+' || start[length] != '\n') return read;
+      if (start[0] != '+' || start[length] != after_number || start[stride - 1] != '\n') return read;
     }
     const uint8_t *last = cursor + length - 16;
     __m512i lanes = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)last));
@@ -62,12 +64,13 @@ LINES_TARGET size_t cvectorcodec_read_e164_lines(
 #else
 
 size_t cvectorcodec_read_e164_lines(
-    const uint8_t *begin, const uint8_t *cursor, const uint8_t *end, int length, uint64_t high, uint64_t low,
-    uint64_t high_mask, uint64_t low_mask, int64_t *out) {
+    const uint8_t *begin, const uint8_t *cursor, const uint8_t *end, int length, int ending, uint64_t high,
+    uint64_t low, uint64_t high_mask, uint64_t low_mask, int64_t *out) {
   (void)begin;
   (void)cursor;
   (void)end;
   (void)length;
+  (void)ending;
   (void)high;
   (void)low;
   (void)high_mask;

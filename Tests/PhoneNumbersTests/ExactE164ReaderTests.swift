@@ -20,15 +20,16 @@ import Testing
     }
   }
 
-  /// Reads `lines` joined by line feeds as a parsing job does: four at a
-  /// time (``ExactE164Reader/readLines(at:length:begin:end:into:)``) after
-  /// a number line of the same length, one at a time otherwise; checks
-  /// every answer against the exact path's. Returns how many lines were
-  /// read four at a time.
+  /// Reads `lines` as a parsing job does, line `i` ended by
+  /// `endings[i % endings.count]`: four at a time
+  /// (``ExactE164Reader/readLines(at:length:ending:begin:end:into:)``)
+  /// after a number line of the same length and ending, one at a time
+  /// otherwise; checks every answer against the exact path's. Returns how
+  /// many lines were read four at a time.
   @discardableResult
-  func checkInBulk(_ lines: [String]) -> Int {
+  func checkInBulk(_ lines: [String], endings: [String] = ["\n"]) -> Int {
     let reader = ExactE164Reader(normalizer)
-    let text = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+    let text = Array(lines.indices.map { lines[$0] + endings[$0 % endings.count] }.joined().utf8)
     var answers: [Int64?] = []
     var inBulk = 0
     text.withUnsafeBufferPointer { buffer in
@@ -36,29 +37,36 @@ import Testing
       let end = begin + buffer.count
       var cursor = begin
       var length = 0
+      var ending = 1
       var out = [Int64](repeating: -1, count: lines.count)
       while cursor < end {
         if length > 0 {
           let read = out.withUnsafeMutableBufferPointer {
-            reader.readLines(at: cursor, length: length, begin: begin, end: end, into: $0.baseAddress!)
+            reader.readLines(at: cursor, length: length, ending: ending, begin: begin, end: end, into: $0.baseAddress!)
           }
           answers.append(contentsOf: out[..<read].map { $0 })
           inBulk += read
-          cursor += read * (length + 1)
+          cursor += read * (length + ending)
           if read > 0 { continue }
         }
         var newline = cursor
         while newline < end && newline.pointee != 0x0A { newline += 1 }
-        let answer = reader.read(utf8: UnsafeBufferPointer(start: cursor, count: newline - cursor))
+        var count = newline - cursor
+        if count > 0, newline[-1] == 0x0D { count -= 1 }
+        let answer = reader.read(utf8: UnsafeBufferPointer(start: cursor, count: count))
         answers.append(answer)
-        length = answer == nil ? 0 : newline - cursor
+        length = answer == nil ? 0 : count
+        ending = newline - cursor - count + 1
         cursor = newline + 1
       }
     }
     #expect(answers.count == lines.count)
-    for (line, answer) in zip(lines, answers) {
-      let exact = Array(line.utf8).withUnsafeBufferPointer { normalizer.exactE164(utf8: $0) }
-      #expect(answer == exact, "\(line)")
+    for (index, answer) in answers.enumerated() where index < lines.count {
+      // The line as a job reads it: a carriage return before its line feed ends it.
+      var text = Array(lines[index].utf8) + Array(endings[index % endings.count].utf8).dropLast()
+      if text.last == 0x0D { text.removeLast() }
+      let exact = text.withUnsafeBufferPointer { normalizer.exactE164(utf8: $0) }
+      #expect(answer == exact, "\(lines[index].debugDescription)")
     }
     return inBulk
   }
@@ -124,11 +132,14 @@ import Testing
         lines += run(6) + ["+7" + String(repeating: "9", count: length - 1)] + run(13)
       }
     }
-    let inBulk = checkInBulk(lines)
-    if ExactE164Reader.readsLinesInBulk {
-      #expect(inBulk > lines.count / 4)
-    } else {
-      #expect(inBulk == 0)
+    // Line feeds, carriage returns before them, and both in turn.
+    for endings in [["\n"], ["\r\n"], ["\r\n", "\r\n", "\r\n", "\r\n", "\r\n", "\n"]] {
+      let inBulk = checkInBulk(lines, endings: endings)
+      if ExactE164Reader.readsLinesInBulk {
+        #expect(inBulk > lines.count / (endings.count > 1 ? 8 : 4), "\(endings)")
+      } else {
+        #expect(inBulk == 0)
+      }
     }
   }
 

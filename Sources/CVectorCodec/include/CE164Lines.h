@@ -5,7 +5,8 @@
 #include <stdint.h>
 
 /// Reads E.164 lines four at a time with AVX-512: from `cursor`, each
-/// line `length` bytes (10 to 16: `+` and 9 to 15 digits) and a line feed,
+/// line `length` bytes (10 to 16: `+` and 9 to 15 digits) and its ending,
+/// `ending` bytes (1: a line feed; 2: a carriage return and a line feed),
 /// for as long as four lines in a row are all such lines and each, as
 /// ExactE164Reader loads it (the digits right-aligned in two words,
 /// padded with ASCII zeros in front, first digit lowest), has `high` and
@@ -17,7 +18,7 @@
 /// must not be before `begin`, to `end`. Only call it when
 /// cvectorcodec_available() returned 1.
 size_t cvectorcodec_read_e164_lines(
-    const uint8_t *begin, const uint8_t *cursor, const uint8_t *end, int length, uint64_t high, uint64_t low,
-    uint64_t high_mask, uint64_t low_mask, int64_t *out);
+    const uint8_t *begin, const uint8_t *cursor, const uint8_t *end, int length, int ending, uint64_t high,
+    uint64_t low, uint64_t high_mask, uint64_t low_mask, int64_t *out);
 
 #endif

@@ -132,34 +132,38 @@ final class LineChunkJob: @unchecked Sendable {
     // The lines as ``_forEachLine(in:firstLine:maxLineBytes:onLine:onTooLong:)``
     // cuts them, in one loop with the common line inline.
     var line = 1
-    // The length of the last `+` and digits line: lists run in lines of one
-    // length, and a line of that length that ends in a line feed and is all
+    // The length of the last `+` and digits line and of its ending (1: a
+    // line feed; 2: a carriage return and a line feed): lists run in lines
+    // of one length, and a line of that length that ends alike and is all
     // `+` and digits needs no search for its end.
     var expected = 0
-    // Where lines of that length may next be read four at a time: on from
-    // the first, and some lines after four that could not be.
+    var ending = 1
+    // The line from which lines of that length may next be read four at a
+    // time: from the second on (the first teaches the reader their shape),
+    // and 32 lines after four that could not be.
     var bulkFromLine = 2
     if var cursor = piece.bytes.baseAddress {
       let begin = cursor
       let end = cursor + piece.bytes.count
       while cursor < end {
         if expected > 0, line >= bulkFromLine {
-          let read = exact.readLines(at: cursor, length: expected, begin: begin, end: end, into: out)
+          let read = exact.readLines(at: cursor, length: expected, ending: ending, begin: begin, end: end, into: out)
           records += read
           out += read
           line += read
-          cursor += read * (expected + 1)
+          cursor += read * (expected + ending)
           if read == 0 { bulkFromLine = line + 32 }
           if cursor == end { break }
         }
-        if expected > 0, end - cursor > expected, cursor[expected] == _ASCII.lineFeed,
+        if expected > 0, end - cursor > expected + ending - 1, cursor[expected + ending - 1] == _ASCII.lineFeed,
+          ending == 1 || cursor[expected] == _ASCII.carriageReturn,
           let number = exact.read(utf8: UnsafeBufferPointer(start: cursor, count: expected))
         {
           records += 1
           out.pointee = number
           out += 1
           line += 1
-          cursor += expected + 1
+          cursor += expected + ending
           continue
         }
         let newline = _nextLineFeed(from: cursor, end: end)
@@ -173,7 +177,8 @@ final class LineChunkJob: @unchecked Sendable {
           records += 1
           out.pointee = number
           out += 1
-          expected = length == newline - cursor ? length : 0
+          expected = length
+          ending = newline - cursor - length + 1
         } else {
           general(cursor, length, line)
         }

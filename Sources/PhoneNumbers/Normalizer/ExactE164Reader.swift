@@ -32,6 +32,9 @@ public final class ExactE164Reader {
   private let memories: UnsafeMutablePointer<Memory>
   private static let slots = 256
 
+  /// ``readsLinesInBulk``, read once (a static is checked at every use).
+  private let readsInBulk = ExactE164Reader.readsLinesInBulk
+
   public init(_ normalizer: PhoneNumberNormalizer) {
     self.normalizer = normalizer
     memories = .allocate(capacity: Self.slots)
@@ -68,7 +71,7 @@ public final class ExactE164Reader {
     return readAndRemember(text)
   }
 
-  /// Whether ``readLines(at:length:begin:end:into:)`` reads four lines at
+  /// Whether ``readLines(at:length:ending:begin:end:into:)`` reads four lines at
   /// a time (AVX-512 on Linux); otherwise it reads none.
   #if os(Linux)
     public static let readsLinesInBulk = cvectorcodec_available() == 1
@@ -76,8 +79,9 @@ public final class ExactE164Reader {
     public static let readsLinesInBulk = false
   #endif
 
-  /// Reads lines of `length` bytes, each followed by a line feed, from
-  /// `cursor` (no further than `end`) into `out`, four at a time, for as
+  /// Reads lines of `length` bytes, each followed by a line feed (`ending`
+  /// 1) or a carriage return and a line feed (`ending` 2), from `cursor`
+  /// (no further than `end`) into `out`, four at a time, for as
   /// long as they are numbers of the shape remembered for the line at
   /// `cursor`: each then gets the answer ``read(utf8:)`` would give.
   /// Reads up to 6 bytes before `cursor`, none before `begin`.
@@ -85,15 +89,16 @@ public final class ExactE164Reader {
   ///   all of that shape, or on a CPU without the instructions).
   @inline(__always)
   public func readLines(
-    at cursor: UnsafePointer<UInt8>, length: Int, begin: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>,
-    into out: UnsafeMutablePointer<Int64>
+    at cursor: UnsafePointer<UInt8>, length: Int, ending: Int, begin: UnsafePointer<UInt8>,
+    end: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Int64>
   ) -> Int {
     #if os(Linux)
-      guard Self.readsLinesInBulk, length >= 10, length <= 16, end - cursor > length else { return 0 }
+      guard readsInBulk, length >= 10, length <= 16, end - cursor > length else { return 0 }
       let memory = memories[Self.slot(cursor, length)]
       guard memory.length == length else { return 0 }
       return cvectorcodec_read_e164_lines(
-        begin, cursor, end, Int32(length), memory.high, memory.low, memory.highMask, memory.lowMask, out)
+        begin, cursor, end, Int32(length), Int32(ending), memory.high, memory.low, memory.highMask,
+        memory.lowMask, out)
     #else
       return 0
     #endif

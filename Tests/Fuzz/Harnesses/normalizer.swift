@@ -40,21 +40,25 @@ private func checkLines(_ bytes: UnsafeBufferPointer<UInt8>) {
   }
   var cursor = begin
   var length = 0
+  var ending = 1
   while cursor < end {
     if length > 0 {
-      let read = lineReader.readLines(at: cursor, length: length, begin: begin, end: end, into: out)
+      let read = lineReader.readLines(at: cursor, length: length, ending: ending, begin: begin, end: end, into: out)
       for index in 0..<read {
-        let line = cursor + index * (length + 1)
+        let line = cursor + index * (length + ending)
         fuzzCheck(out[index] == exact(line, length), "four at a time: \(out[index]) for line at \(line - begin)")
       }
-      cursor += read * (length + 1)
+      cursor += read * (length + ending)
       if read > 0 { continue }
     }
     var newline = cursor
     while newline < end && newline.pointee != 0x0A { newline += 1 }
-    let answer = lineReader.read(utf8: UnsafeBufferPointer(start: cursor, count: newline - cursor))
-    fuzzCheck(answer == exact(cursor, newline - cursor), "one at a time: \(String(describing: answer)) for line at \(cursor - begin)")
-    length = answer == nil ? 0 : newline - cursor
+    var count = newline - cursor
+    if count > 0, newline[-1] == 0x0D { count -= 1 }
+    let answer = lineReader.read(utf8: UnsafeBufferPointer(start: cursor, count: count))
+    fuzzCheck(answer == exact(cursor, count), "one at a time: \(String(describing: answer)) for line at \(cursor - begin)")
+    length = answer == nil ? 0 : count
+    ending = newline - cursor - count + 1
     cursor = newline + 1
   }
 }
