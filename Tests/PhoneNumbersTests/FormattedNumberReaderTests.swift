@@ -147,11 +147,12 @@ import Testing
   @Test func remembersTheShapesOfAList() throws {
     let region = try #require(normalizer.plan.region("US"))
     let reader = FormattedNumberReader(normalizer, region: region)
-    for input in ["(212) 555-0100", "212-555-0101", "+1 212 555 0102", "12125550103"] {
+    // Dialled from the US with its international prefix, too.
+    for input in ["(212) 555-0100", "212-555-0101", "+1 212 555 0102", "12125550103", "011 44 20 7946 0958"] {
       var national = false
       _ = Array(input.utf8).withUnsafeBufferPointer { reader.normalize(utf8: $0, writtenNationally: &national) }
     }
-    #expect(reader.rememberedShapes == 3)
+    #expect(reader.rememberedShapes == 4)
     #expect(reader.reads(for: normalizer, region: region))
     #expect(!reader.reads(for: normalizer, region: normalizer.plan.region("CA")))
     #expect(!reader.reads(for: normalizer, region: nil))

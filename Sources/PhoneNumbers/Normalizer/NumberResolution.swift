@@ -254,8 +254,10 @@ struct ResolutionShape {
 extension PhoneNumberNormalizer {
   /// The shape of ``resolve(_:startsWithPlus:region:national:)``'s answer
   /// for `digits`, when it is a number decided by their length, their `+`
-  /// and a few leading digits: no step matched a prefix, none had to run a
-  /// pattern or a general-pattern match, every length check passed. Nil
+  /// and a few leading digits: no step matched a prefix (but an
+  /// international prefix of fixed digits, which then decide too), none had
+  /// to run a pattern or a general-pattern match, every length check
+  /// passed. Nil
   /// otherwise. It follows `resolve` step by step; a reader that remembers
   /// shapes checks each against `resolve`'s own answer before keeping it.
   func resolutionShape(
@@ -263,24 +265,15 @@ extension PhoneNumberNormalizer {
   ) -> ResolutionShape? {
     let mains = plan.mainCores.cores
     let count = digits.count
-    if startsWithPlus {
-      // `extractCallingCode` with `+`: the first known code of 1 to 3 digits.
-      guard count > 2, digits[0] != 0 else { return nil }
-      var code = 0
-      for length in 1...3 {
-        code = code &* 10 &+ Int(digits[length &- 1])
-        guard let main = mains[code] else { continue }
-        let national = UnsafeBufferPointer(rebasing: digits[length...])
-        guard let screened = Self.digitsRulingOut(main.pointee.nationalPrefixScreen, national),
-          Self.composes(national.count, main: main)
-        else { return nil }
-        return ResolutionShape(deciding: length &+ screened, callingCode: code, skip: length, national: false)
-      }
-      return nil
+    if startsWithPlus { return Self.internationalShape(digits, after: 0, mains: mains) }
+    guard let region = region.map({ UnsafePointer($0.core) }) else { return nil }
+    let internationalPrefix = region.pointee.internationalPrefixScreen
+    if case .literal = internationalPrefix.kind, internationalPrefix.literalMatchEnd(digits) >= 0 {
+      // After the region's international prefix, one of fixed digits
+      // (`011`, `00`), which then decide too.
+      return Self.internationalShape(digits, after: internationalPrefix.literalCount, mains: mains)
     }
-    guard let region = region.map({ UnsafePointer($0.core) }),
-      let international = Self.digitsRulingOut(region.pointee.internationalPrefixScreen, digits)
-    else { return nil }
+    guard let international = Self.digitsRulingOut(internationalPrefix, digits) else { return nil }
     let codeDigits = region.pointee.callingCodeDigitCount
     let deciding = max(international, codeDigits)
     if region.pointee.startsWithCallingCode(digits) {
@@ -303,6 +296,30 @@ extension PhoneNumberNormalizer {
       Self.composes(count, main: main)
     else { return nil }
     return ResolutionShape(deciding: max(deciding, screened), callingCode: code, skip: 0, national: true)
+  }
+
+  /// The shape of a number written internationally, its calling code
+  /// starting at `offset` (after `+`, or after the region's literal
+  /// international prefix): `extractCallingCode`'s first known code of 1
+  /// to 3 digits (never starting with 0, with more than two digits from
+  /// it), then a national number no national prefix can start.
+  private static func internationalShape(
+    _ digits: UnsafeBufferPointer<UInt8>, after offset: Int, mains: UnsafeMutablePointer<UnsafePointer<RegionCore>?>
+  ) -> ResolutionShape? {
+    let rest = UnsafeBufferPointer(rebasing: digits[offset...])
+    guard rest.count > 2, rest[0] != 0 else { return nil }
+    var code = 0
+    for length in 1...3 {
+      code = code &* 10 &+ Int(rest[length &- 1])
+      guard let main = mains[code] else { continue }
+      let national = UnsafeBufferPointer(rebasing: rest[length...])
+      guard let screened = digitsRulingOut(main.pointee.nationalPrefixScreen, national),
+        composes(national.count, main: main)
+      else { return nil }
+      return ResolutionShape(
+        deciding: offset &+ length &+ screened, callingCode: code, skip: offset &+ length, national: false)
+    }
+    return nil
   }
 
   /// How many leading digits of `digits` show that `screen`'s prefix does
