@@ -92,11 +92,8 @@ struct NumberCollector {
     piece: UnsafeBufferPointer<Int64>, order pieceOrder: SourceOrder, laidOutByLength: Bool, repeats: Int,
     limit: Int?
   ) {
-    guard !sources.isEmpty, !piece.isEmpty else {
-      repeatsInRuns += repeats
-      if !sources.isEmpty { sources[sources.count - 1].added += repeats }
-      return
-    }
+    // An empty piece had nothing to repeat either.
+    guard !sources.isEmpty, !piece.isEmpty else { return }
     var pieceOrder = pieceOrder
     var repeats = repeats
     if lastAdded == pieceOrder.first {
