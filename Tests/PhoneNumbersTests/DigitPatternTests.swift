@@ -70,6 +70,46 @@ import Testing
     #expect(throws: DigitPatternError.self) { try DigitPattern(pattern) }
   }
 
+  /// A traced run reads enough: every input of the same length that has
+  /// the digits it read gets the same match and groups, for every prefix
+  /// pattern of the plan, on random digits and on digits the pattern
+  /// matches.
+  @Test func aTracedRunDecidesEveryInputAlikeInTheDigitsItRead() throws {
+    var generator = SplitMix64(seed: 43)
+    let plan = NumberingPlan.standard
+    var traced = 0
+    for code in plan.regionCodes {
+      let region = try #require(plan.region(code))
+      for pattern in [region.nationalPrefixForParsing, region.internationalPrefix].compactMap({ $0 }) {
+        for _ in 0..<40 {
+          let length = Int(generator.next(below: 17))
+          var input = (0..<length).map { _ in UInt8(generator.next(below: 10)) }
+          if generator.next(below: 2) == 0, let matching = pattern.sampleMatch(using: &generator) {
+            input = Array((matching + input).prefix(max(length, matching.count)))
+          }
+          var captures = [Int](repeating: 0, count: pattern.captureSlotCount)
+          guard
+            let run = input.withUnsafeBufferPointer({ buffer in
+              captures.withUnsafeMutableBufferPointer { pattern.tracedPrefixMatchEnd(buffer, captures: $0.baseAddress!) }
+            })
+          else { continue }
+          traced += 1
+          #expect(run.reads <= input.count, "\(code) \(input)")
+          let expected = input.withUnsafeBufferPointer { pattern.prefixMatch($0) }
+          #expect(run.end == (expected?.end ?? -1), "\(code) \(input)")
+          if let expected { #expect(captures == expected.captures, "\(code) \(input)") }
+          for _ in 0..<8 {
+            var alike = input
+            for index in run.reads..<alike.count { alike[index] = UInt8(generator.next(below: 10)) }
+            let match = alike.withUnsafeBufferPointer { pattern.prefixMatch($0) }
+            #expect(match == expected, "\(code) \(input) / \(alike)")
+          }
+        }
+      }
+    }
+    #expect(traced > 5000)
+  }
+
   @Test func everyPlanPatternAgreesOnRandomDigits() throws {
     // The automaton and the backtracking engine must agree on every general
     // pattern of the plan, for inputs of every plausible length.
@@ -114,5 +154,32 @@ import Testing
       }
     }
     #expect(disagreements.withLock { $0 } == 0)
+  }
+}
+
+extension DigitPattern {
+  /// Digits the pattern matches at its start, from a random walk of its
+  /// program (nil when the walk runs long).
+  func sampleMatch(using generator: inout SplitMix64) -> [UInt8]? {
+    var digits: [UInt8] = []
+    var pc = 0
+    for _ in 0..<64 {
+      switch program[pc] {
+      case .digit(let mask):
+        let allowed = (0..<10).filter { mask & (1 << UInt16($0)) != 0 }
+        guard !allowed.isEmpty else { return nil }
+        digits.append(UInt8(allowed[Int(generator.next(below: UInt64(allowed.count)))]))
+        pc += 1
+      case .split(let preferred, let alternative):
+        pc = generator.next(below: 2) == 0 ? preferred : alternative
+      case .jump(let target):
+        pc = target
+      case .save:
+        pc += 1
+      case .assertEnd, .match:
+        return digits
+      }
+    }
+    return nil
   }
 }

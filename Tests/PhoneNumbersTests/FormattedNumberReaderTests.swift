@@ -28,9 +28,9 @@ import Testing
     }
   }
 
-  /// The digits of a prefix pattern that is a plain string (`0`, `011`).
-  func literal(_ pattern: DigitPattern?) -> String {
-    pattern?.literal.map { $0.map(String.init).joined() } ?? ""
+  /// Digits `pattern` matches at its start, as text ("" without one).
+  func sample(_ pattern: DigitPattern?, _ generator: inout SplitMix64) -> String {
+    pattern?.sampleMatch(using: &generator).map { $0.map(String.init).joined() } ?? ""
   }
 
   /// Numbers of every region in the forms lists hold them (national, with
@@ -55,10 +55,12 @@ import Testing
     for code in normalizer.plan.regionCodes {
       guard let region = normalizer.plan.region(code) else { continue }
       let callingCode = String(region.callingCode)
-      let nationalPrefix = literal(region.nationalPrefixForParsing)
-      let internationalPrefix = literal(region.internationalPrefix)
       var inputs: [String] = []
       for _ in 0..<6 {
+        // Prefixes the region's patterns match (the pattern itself when it
+        // is plain digits).
+        let nationalPrefix = sample(region.nationalPrefixForParsing, &generator)
+        let internationalPrefix = sample(region.internationalPrefix, &generator)
         let national = digits(Int(generator.next(below: 9)) + 4)
         let forms = [
           national, nationalPrefix + national, callingCode + national, "+" + callingCode + national,
@@ -112,12 +114,14 @@ import Testing
   @Test func shapesHoldForEveryDigitStringAlikeInTheirDecidingDigits() {
     var generator = SplitMix64(seed: 12)
     var shapes = 0
+    var strippingShapes = 0
     for code in normalizer.plan.regionCodes {
       guard let region = normalizer.plan.region(code) else { continue }
-      let prefixes = [[], Array(String(region.callingCode).utf8).map { $0 - 0x30 }] + [
-        region.nationalPrefixForParsing?.literal, region.internationalPrefix?.literal,
-      ].compactMap { $0 }
       for _ in 0..<24 {
+        let prefixes = [[], Array(String(region.callingCode).utf8).map { $0 - 0x30 }] + [
+          region.nationalPrefixForParsing?.sampleMatch(using: &generator),
+          region.internationalPrefix?.sampleMatch(using: &generator),
+        ].compactMap { $0 }
         let prefix = prefixes[Int(generator.next(below: UInt64(prefixes.count)))]
         let count = prefix.count + Int(generator.next(below: 12)) + 2
         let number = prefix + (prefix.count..<count).map { _ in UInt8(generator.next(below: 10)) }
@@ -126,6 +130,7 @@ import Testing
           normalizer.resolutionShape($0, startsWithPlus: startsWithPlus, region: region)
         }) else { continue }
         shapes += 1
+        if shape.national && shape.skip > 0 { strippingShapes += 1 }
         for _ in 0..<16 {
           var alike = number
           for index in min(shape.deciding, count)..<count { alike[index] = UInt8(generator.next(below: 10)) }
@@ -139,8 +144,74 @@ import Testing
         }
       }
     }
-    // Most regions read most such numbers by a shape.
+    // Most regions read most such numbers by a shape, national numbers
+    // written with a national prefix too.
     #expect(shapes > 400)
+    #expect(strippingShapes > 100)
+  }
+
+  /// National numbers written with the national prefix are remembered,
+  /// where the prefix is plain digits (FR's `0`) and where it is a pattern
+  /// (GB's `0|180020`, AU's `(183[12])|0`): one shape for each list here.
+  @Test func remembersNationalNumbersWrittenWithTheNationalPrefix() throws {
+    let lists = [
+      ("FR", ["01 23 45 67 89", "01 98 76 54 32"]), ("GB", ["020 7946 0018", "020 3946 0999"]),
+      ("AU", ["(02) 9374 4000", "(02) 8123 4567"]),
+    ]
+    for (code, inputs) in lists {
+      let region = try #require(normalizer.plan.region(code))
+      let reader = FormattedNumberReader(normalizer, region: region)
+      for input in inputs {
+        var national = false
+        let read = Array(input.utf8).withUnsafeBufferPointer { reader.normalize(utf8: $0, writtenNationally: &national) }
+        let expected = Array(input.utf8).withUnsafeBufferPointer {
+          normalizer.normalize(utf8: $0, region: region, writtenNationally: &national)
+        }
+        #expect(read == expected, "\(code) \(input)")
+      }
+      #expect(reader.rememberedShapes == 1, "\(code)")
+    }
+  }
+
+  /// Shapes alike but for their last deciding digit are kept as one, and
+  /// only those: after `+44` a third digit that is not the national prefix
+  /// `0` decides; `+44 0…` is read otherwise, and so are other lengths.
+  @Test func mergesShapesAlikeButForTheirLastDecidingDigit() throws {
+    let region = try #require(normalizer.plan.region("DE"))
+    let reader = FormattedNumberReader(normalizer, region: region)
+    let inputs = [
+      "+44 20 7946 0018", "+44 161 496 0000", "+44 7700 900123", "+44 20 7946 0019", "+44 0161 496 0001",
+      "+44 161 496 0002", "+44 020 7946 0020", "+44 7700 900124", "+44 1632 960000",
+    ]
+    for input in inputs {
+      var national = false
+      var expectedNational = false
+      let read = Array(input.utf8).withUnsafeBufferPointer { reader.normalize(utf8: $0, writtenNationally: &national) }
+      let expected = Array(input.utf8).withUnsafeBufferPointer {
+        normalizer.normalize(utf8: $0, region: region, writtenNationally: &expectedNational)
+      }
+      #expect(read == expected, "\(input)")
+      #expect(national == expectedNational, "\(input)")
+    }
+    // At 12 digits: `+44` and a third digit neither 0 nor 1 (2 and 7 taught,
+    // kept as one), and `+44 1` and a fourth digit not 8 (GB's national
+    // prefix is `0|180020`). At 13: `+44 0`.
+    #expect(reader.rememberedShapes == 3)
+
+    let merging = FormattedNumberReader(normalizer, region: region)
+    func digits(_ text: String) -> [UInt8] { text.utf8.map { $0 - 0x30 } }
+    for input in ["+44 20 7946 0018", "+44 7700 900123", "+44 161 496 0000", "+44 0161 496 0001"] {
+      var national = false
+      _ = Array(input.utf8).withUnsafeBufferPointer { merging.normalize(utf8: $0, writtenNationally: &national) }
+    }
+    #expect(merging.recalls(digits("442079460099"), startsWithPlus: true))
+    #expect(merging.recalls(digits("447911123456"), startsWithPlus: true))
+    #expect(merging.recalls(digits("441614960001"), startsWithPlus: true))
+    #expect(merging.recalls(digits("4402079460099"), startsWithPlus: true))
+    // Not taught: a third digit 3, the national prefix at 12 digits, no `+`.
+    #expect(!merging.recalls(digits("443069990000"), startsWithPlus: true))
+    #expect(!merging.recalls(digits("440161496000"), startsWithPlus: true))
+    #expect(!merging.recalls(digits("442079460099"), startsWithPlus: false))
   }
 
   /// Lists of one region hit remembered shapes.

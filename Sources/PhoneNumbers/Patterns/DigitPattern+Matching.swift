@@ -64,6 +64,42 @@ extension DigitPattern {
     return prefixMatchSlow(digits, captures: captures)
   }
 
+  /// `prefixMatchEnd`, and how many leading digits its run read: every
+  /// input of the same length that has those digits gets the same match,
+  /// groups included (the run is a function of the digits it reads and of
+  /// the length). Nil when the run needs more working memory than the
+  /// stack holds.
+  func tracedPrefixMatchEnd(
+    _ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>
+  ) -> (end: Int, reads: Int)? {
+    for slot in 0..<captureSlotCount { captures[slot] = -1 }
+    if let literal {
+      guard digits.count >= literal.count else { return (-1, 0) }
+      for index in literal.indices where digits[index] != literal[index] { return (-1, index + 1) }
+      captures[0] = 0
+      captures[1] = literal.count
+      return (literal.count, literal.count)
+    }
+    if !mayMatchEmpty {
+      guard let first = digits.first else { return (-1, 0) }
+      guard firstDigits & (1 << UInt16(first & 15)) != 0 else { return (-1, 1) }
+    }
+    let visitedWords = (program.count * (digits.count + 1) + 63) / 64
+    guard visitedWords <= Self.smallVisitedWords else { return nil }
+    var reads = 0
+    let end = withUnsafeTemporaryAllocation(
+      of: UInt64.self, capacity: Self.smallVisitedWords + Self.smallStackEntries
+    ) { memory in
+      run(
+        digits, requireFullMatch: false,
+        visited: UnsafeMutableBufferPointer(rebasing: memory[0..<visitedWords]),
+        captures: captures,
+        stack: UnsafeMutableBufferPointer(rebasing: memory[Self.smallVisitedWords...]),
+        reads: &reads)
+    }
+    return end == Self.stackOverflow ? nil : (end, reads)
+  }
+
   private static let smallVisitedWords = 48
   private static let smallStackEntries = 64
   /// Returned by `run` when its stack is too small.
@@ -112,10 +148,11 @@ extension DigitPattern {
   ///
   /// Returns the end of the first match, -1 for none, or `stackOverflow`
   /// when `stack` is too small (the caller then retries with more).
+  /// `reads`, when given, is raised to one past the furthest digit read.
   private func run(
     _ digits: UnsafeBufferPointer<UInt8>, requireFullMatch: Bool,
     visited: UnsafeMutableBufferPointer<UInt64>, captures: UnsafeMutablePointer<Int>,
-    stack: UnsafeMutableBufferPointer<UInt64>
+    stack: UnsafeMutableBufferPointer<UInt64>, reads: UnsafeMutablePointer<Int>? = nil
   ) -> Int {
     let length = digits.count
     visited.update(repeating: 0)
@@ -149,9 +186,9 @@ extension DigitPattern {
           visited[state >> 6] |= bit
           switch program[pc] {
           case .digit(let mask):
-            guard position < length, mask & (1 << UInt16(digits[position] & 15)) != 0 else {
-              break threadLoop
-            }
+            guard position < length else { break threadLoop }
+            if let reads, position >= reads.pointee { reads.pointee = position &+ 1 }
+            guard mask & (1 << UInt16(digits[position] & 15)) != 0 else { break threadLoop }
             position += 1
             pc += 1
           case .split(let preferred, let alternative):

@@ -39,6 +39,24 @@ final class LazyGeneralAutomaton: Sendable {
     return pattern?.fullMatch(digits) ?? false
   }
 
+  /// How many leading digits of `digits` show that no digit string
+  /// starting with them matches the whole pattern (0 without a pattern),
+  /// or nil when some may (or no automaton could be built).
+  func digitsRulingOutMatch(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard pattern != nil else { return 0 }
+    #if os(Linux)
+      if state.load(ordering: .acquiring) == 0 { compileOnce() }
+    #endif
+    guard let transitions else { return nil }
+    var current = 0
+    for (index, digit) in digits.enumerated() {
+      let next = transitions[current &* 10 &+ Int(digit % 10)]
+      if next < 0 { return index &+ 1 }
+      current = Int(next)
+    }
+    return nil
+  }
+
   #if os(Linux)
     @inline(never)
     private func compileOnce() {
