@@ -143,6 +143,25 @@ import Testing
     }
   }
 
+  /// Numbers alike but for their last deciding digit are remembered as
+  /// one: after `+44` the third digit only has to rule out GB's national
+  /// prefix (`0|180020`). Only digits seen are kept, never `0`, and only
+  /// for that length.
+  @Test func remembersNumbersAlikeButForTheirLastDecidingDigitAsOne() {
+    let reader = ExactE164Reader(normalizer)
+    func read(_ line: String) -> Int64? { Array(line.utf8).withUnsafeBufferPointer { reader.read(utf8: $0) } }
+    func recalls(_ line: String) -> Bool { Array(line.utf8).withUnsafeBufferPointer { reader.recalls(utf8: $0) } }
+    #expect(read("+442079460018") == 442_079_460_018)
+    #expect(read("+447700900123") == 447_700_900_123)
+    #expect(read("+440207946001") == nil)
+    #expect(recalls("+442012345678"))
+    #expect(recalls("+447911123456"))
+    #expect(!recalls("+443012345678"))
+    #expect(!recalls("+440012345678"))
+    #expect(!recalls("+4420123456789"))
+    check(["+442079460018", "+447700900123", "+440207946001", "+447911123456", "+442012345678", "+440012345678"])
+  }
+
   /// Lists as they come: sorted and shuffled numbers of busy codes, with
   /// national prefixes right after the calling code (which the path must
   /// leave to the general one).

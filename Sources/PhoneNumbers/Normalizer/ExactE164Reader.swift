@@ -12,18 +12,43 @@
 /// the screen's kind). A number of the same length that starts with the
 /// same such digits gets the same answer; lists sorted numerically or as
 /// text are long runs of them, and each of their lines then costs a
-/// digit check and a comparison. `ExactE164ReaderTests` checks it against
-/// ``PhoneNumberNormalizer/exactE164(utf8:)`` line for line.
+/// digit check and a comparison. Numbers alike but for their last deciding
+/// digit are remembered as one (`+44 20 …` and `+44 7700 …`: the third
+/// digit only has to rule out the national prefix), so that a shuffled
+/// list of one country finds them too. `ExactE164ReaderTests` checks it
+/// against ``PhoneNumberNormalizer/exactE164(utf8:)`` line for line.
 public final class ExactE164Reader {
   /// What decided one remembered number: its text length (0 for an empty
   /// slot) and its deciding digits, as ASCII in the two words the text
-  /// loads into, with the masks that keep just those bytes.
+  /// loads into, with the masks that keep just those bytes; the same masks
+  /// without the last deciding digit (`lead`), where that digit sits
+  /// (`lastInLow`, `lastShift`), and the digits it may be (bit d for d).
   private struct Memory {
     var length = 0
     var high: UInt64 = 0
     var low: UInt64 = 0
     var highMask: UInt64 = 0
     var lowMask: UInt64 = 0
+    var leadHighMask: UInt64 = 0
+    var leadLowMask: UInt64 = 0
+    var lastShift: UInt64 = 0
+    var lastInLow = false
+    var lastDigits: UInt16 = 0
+
+    /// Whether a number (as its two words) of this length is read alike.
+    @inline(__always)
+    func recalls(high highWord: UInt64, low lowWord: UInt64) -> Bool {
+      let last = ((lastInLow ? lowWord : highWord) >> lastShift) & 15
+      return (highWord ^ high) & leadHighMask == 0 && (lowWord ^ low) & leadLowMask == 0
+        && lastDigits & (1 &<< UInt16(truncatingIfNeeded: last)) != 0
+    }
+
+    /// Whether `other` differs from this at most in its last deciding digit.
+    func isAlike(_ other: Memory) -> Bool {
+      length == other.length && leadHighMask == other.leadHighMask && leadLowMask == other.leadLowMask
+        && lastShift == other.lastShift && lastInLow == other.lastInLow
+        && (high ^ other.high) & leadHighMask == 0 && (low ^ other.low) & leadLowMask == 0
+    }
   }
 
   private let normalizer: PhoneNumberNormalizer
@@ -59,7 +84,7 @@ public final class ExactE164Reader {
         // Nine to fifteen digits: the last eight, and the first ones moved
         // to the top of a word padded with ASCII zeros, as the path loads them.
         let (highWord, lowWord) = Self.words(base, count)
-        if highWord & memory.highMask == memory.high, lowWord & memory.lowMask == memory.low,
+        if memory.recalls(high: highWord, low: lowWord),
           PhoneNumberNormalizer.areEightDigits(highWord), PhoneNumberNormalizer.areEightDigits(lowWord)
         {
           return Int64(
@@ -69,6 +94,16 @@ public final class ExactE164Reader {
       }
     }
     return readAndRemember(text)
+  }
+
+  /// Whether a remembered number reads `text` alike (without the digit
+  /// checks ``read(utf8:)`` adds).
+  func recalls(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = text.count
+    guard count >= 10, count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return false }
+    let memory = memories[Self.slot(base, count)]
+    let (high, low) = Self.words(base, count)
+    return memory.length == count && memory.recalls(high: high, low: low)
   }
 
   /// Whether ``readLines(at:length:ending:begin:end:into:)`` reads four lines at
@@ -150,7 +185,16 @@ public final class ExactE164Reader {
       let (high, low) = Self.words(base, count)
       memory.high = high & memory.highMask
       memory.low = low & memory.lowMask
-      memories[Self.slot(base, count)] = memory
+      // The last deciding digit (deciding is at least the calling code's one).
+      let last = first &+ deciding &- 1
+      memory.lastInLow = last >= 8
+      memory.lastShift = UInt64(8 &* (last & 7))
+      memory.leadHighMask = memory.highMask & ~(memory.lastInLow ? 0 : 0xFF << memory.lastShift)
+      memory.leadLowMask = memory.lowMask & ~(memory.lastInLow ? 0xFF << memory.lastShift : 0)
+      memory.lastDigits = 1 &<< UInt16(truncatingIfNeeded: ((memory.lastInLow ? low : high) >> memory.lastShift) & 15)
+      let slot = Self.slot(base, count)
+      if memory.isAlike(memories[slot]) { memory.lastDigits |= memories[slot].lastDigits }
+      memories[slot] = memory
       return number
     }
   }
