@@ -48,13 +48,13 @@ struct Datasets {
       for _ in 0..<count {
         let code = codes[Int(generator.next(below: UInt64(codes.count)))]
         let exchange = 200 + generator.next(below: 800)
-        let line = pad(generator.next(below: 10_000), 4)
+        let line = Self.pad(generator.next(below: 10_000), 4)
         switch generator.next(below: 100) {
         case 0..<25: sink.write("+1 \(code)-\(exchange)-\(line)")
         case 25..<45: sink.write("(\(code)) \(exchange)-\(line)")
         case 45..<55: sink.write("\(code).\(exchange).\(line)")
         case 55..<62: sink.write("1\(code)\(exchange)\(line)")
-        case 62..<70: sink.write("011 44 20 79\(pad(generator.next(below: 100), 2)) \(line)")
+        case 62..<70: sink.write("011 44 20 79\(Self.pad(generator.next(below: 100), 2)) \(line)")
         case 70..<75: sink.write("+44 (0)20 7946 \(line)")
         case 75..<80: sink.write("\(code)-\(exchange)-\(line) ext. \(generator.next(below: 999))")
         case 80..<83: sink.write("1-800-FLOWERS")
@@ -68,7 +68,7 @@ struct Datasets {
     }
   }
 
-  private func pad(_ value: UInt64, _ width: Int) -> String {
+  static func pad(_ value: some BinaryInteger, _ width: Int) -> String {
     let text = String(value)
     return String(repeating: "0", count: max(0, width - text.count)) + text
   }
