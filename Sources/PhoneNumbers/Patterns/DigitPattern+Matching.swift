@@ -84,19 +84,8 @@ extension DigitPattern {
       guard let first = digits.first else { return (-1, 0) }
       guard firstDigits & (1 << UInt16(first & 15)) != 0 else { return (-1, 1) }
     }
-    let visitedWords = (program.count * (digits.count + 1) + 63) / 64
-    guard visitedWords <= Self.smallVisitedWords else { return nil }
     var reads = 0
-    let end = withUnsafeTemporaryAllocation(
-      of: UInt64.self, capacity: Self.smallVisitedWords + Self.smallStackEntries
-    ) { memory in
-      run(
-        digits, requireFullMatch: false,
-        visited: UnsafeMutableBufferPointer(rebasing: memory[0..<visitedWords]),
-        captures: captures,
-        stack: UnsafeMutableBufferPointer(rebasing: memory[Self.smallVisitedWords...]),
-        reads: &reads)
-    }
+    let end = runOnStack(digits, captures: captures, reads: &reads)
     return end == Self.stackOverflow ? nil : (end, reads)
   }
 
@@ -106,21 +95,28 @@ extension DigitPattern {
   private static let stackOverflow = -2
 
   private func prefixMatchSlow(_ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>) -> Int {
+    let end = runOnStack(digits, captures: captures)
+    return end != Self.stackOverflow ? end : runGrowing(digits, requireFullMatch: false, captures: captures)
+  }
+
+  /// A prefix `run` in working memory on the stack (112 words = 896
+  /// bytes), or `stackOverflow` when that is too small.
+  @inline(__always)
+  private func runOnStack(
+    _ digits: UnsafeBufferPointer<UInt8>, captures: UnsafeMutablePointer<Int>, reads: UnsafeMutablePointer<Int>? = nil
+  ) -> Int {
     let visitedWords = (program.count * (digits.count + 1) + 63) / 64
-    if visitedWords <= Self.smallVisitedWords {
-      // 112 words = 896 bytes: always placed on the stack.
-      let end = withUnsafeTemporaryAllocation(
-        of: UInt64.self, capacity: Self.smallVisitedWords + Self.smallStackEntries
-      ) { memory in
-        run(
-          digits, requireFullMatch: false,
-          visited: UnsafeMutableBufferPointer(rebasing: memory[0..<visitedWords]),
-          captures: captures,
-          stack: UnsafeMutableBufferPointer(rebasing: memory[Self.smallVisitedWords...]))
-      }
-      if end != Self.stackOverflow { return end }
+    guard visitedWords <= Self.smallVisitedWords else { return Self.stackOverflow }
+    return withUnsafeTemporaryAllocation(
+      of: UInt64.self, capacity: Self.smallVisitedWords + Self.smallStackEntries
+    ) { memory in
+      run(
+        digits, requireFullMatch: false,
+        visited: UnsafeMutableBufferPointer(rebasing: memory[0..<visitedWords]),
+        captures: captures,
+        stack: UnsafeMutableBufferPointer(rebasing: memory[Self.smallVisitedWords...]),
+        reads: reads)
     }
-    return runGrowing(digits, requireFullMatch: false, captures: captures)
   }
 
   /// `run` with heap working memory, doubling the stack until it suffices.
