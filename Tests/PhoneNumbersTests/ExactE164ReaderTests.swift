@@ -145,8 +145,8 @@ import Testing
 
   /// Numbers alike but for their last deciding digit are remembered as
   /// one: after `+44` the third digit only has to rule out GB's national
-  /// prefix (`0|180020`). Only digits seen are kept, never `0`, and only
-  /// for that length.
+  /// prefix (`0|180020`). Only digits seen are kept, and only for that
+  /// length; a decline (`+440…`, `+441…`) is remembered apart.
   @Test func remembersNumbersAlikeButForTheirLastDecidingDigitAsOne() {
     let reader = ExactE164Reader(normalizer)
     func read(_ line: String) -> Int64? { Array(line.utf8).withUnsafeBufferPointer { reader.read(utf8: $0) } }
@@ -157,9 +157,20 @@ import Testing
     #expect(recalls("+442012345678"))
     #expect(recalls("+447911123456"))
     #expect(!recalls("+443012345678"))
-    #expect(!recalls("+440012345678"))
     #expect(!recalls("+4420123456789"))
-    check(["+442079460018", "+447700900123", "+440207946001", "+447911123456", "+442012345678", "+440012345678"])
+    // The decline of `+440…` at 13 characters, and nothing at 12.
+    #expect(recalls("+440012345678"))
+    #expect(read("+440012345678") == nil)
+    #expect(!recalls("+44001234567"))
+    // A decline for the national prefix's `1` does not join the answers.
+    #expect(read("+441614960000") == nil)
+    #expect(recalls("+441214960000"))
+    #expect(read("+441214960000") == nil)
+    #expect(read("+442079460018") == 442_079_460_018)
+    check([
+      "+442079460018", "+447700900123", "+440207946001", "+447911123456", "+442012345678", "+440012345678",
+      "+441614960000", "+442079460019", "+441800201234", "+447911123457",
+    ])
   }
 
   /// Lists as they come: sorted and shuffled numbers of busy codes, with

@@ -15,14 +15,18 @@
 /// digit check and a comparison. Numbers alike but for their last deciding
 /// digit are remembered as one (`+44 20 …` and `+44 7700 …`: the third
 /// digit only has to rule out the national prefix), so that a shuffled
-/// list of one country finds them too. `ExactE164ReaderTests` checks it
-/// against ``PhoneNumberNormalizer/exactE164(utf8:)`` line for line.
+/// list of one country finds them too. Numbers the path declines for their
+/// national prefix or length (`+441…`, which GB's `0|180020` could start)
+/// are remembered as declined, by the same digits. `ExactE164ReaderTests`
+/// checks it against ``PhoneNumberNormalizer/exactE164(utf8:)`` line for
+/// line.
 public final class ExactE164Reader {
   /// What decided one remembered number: its text length (0 for an empty
   /// slot) and its deciding digits, as ASCII in the two words the text
   /// loads into, with the masks that keep just those bytes; the same masks
   /// without the last deciding digit (`lead`), where that digit sits
-  /// (`lastInLow`, `lastShift`), and the digits it may be (bit d for d).
+  /// (`lastInLow`, `lastShift`), the digits it may be (bit d for d), and
+  /// whether the path declines such numbers.
   private struct Memory {
     var length = 0
     var high: UInt64 = 0
@@ -34,6 +38,7 @@ public final class ExactE164Reader {
     var lastShift: UInt64 = 0
     var lastInLow = false
     var lastDigits: UInt16 = 0
+    var declines = false
 
     /// Whether a number (as its two words) of this length is read alike.
     @inline(__always)
@@ -45,7 +50,8 @@ public final class ExactE164Reader {
 
     /// Whether `other` differs from this at most in its last deciding digit.
     func isAlike(_ other: Memory) -> Bool {
-      length == other.length && leadHighMask == other.leadHighMask && leadLowMask == other.leadLowMask
+      length == other.length && declines == other.declines && leadHighMask == other.leadHighMask
+        && leadLowMask == other.leadLowMask
         && lastShift == other.lastShift && lastInLow == other.lastInLow
         && (high ^ other.high) & leadHighMask == 0 && (low ^ other.low) & leadLowMask == 0
     }
@@ -53,25 +59,28 @@ public final class ExactE164Reader {
 
   private let normalizer: PhoneNumberNormalizer
   /// Remembered numbers by length and first two digits (hashed), so that
-  /// a shuffled list of a few countries finds each of them remembered too.
+  /// a shuffled list of a few countries finds each of them remembered too;
+  /// two per slot (ways), the one learnt last first.
   private let memories: UnsafeMutablePointer<Memory>
   private static let slots = 256
+  private static let ways = 2
 
   /// ``readsLinesInBulk``, read once (a static is checked at every use).
   private let readsInBulk = ExactE164Reader.readsLinesInBulk
 
   public init(_ normalizer: PhoneNumberNormalizer) {
     self.normalizer = normalizer
-    memories = .allocate(capacity: Self.slots)
-    memories.initialize(repeating: Memory(), count: Self.slots)
+    memories = .allocate(capacity: Self.slots &* Self.ways)
+    memories.initialize(repeating: Memory(), count: Self.slots &* Self.ways)
   }
 
   deinit { memories.deallocate() }
 
-  /// The slot for a text of `count` bytes (at least 3) starting at `base`.
+  /// The ways of the slot for a text of `count` bytes (at least 3)
+  /// starting at `base`.
   @inline(__always)
-  private static func slot(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    (count &* 131 &+ Int(base[1]) &* 10 &+ Int(base[2])) & (slots &- 1)
+  private func ways(_ base: UnsafePointer<UInt8>, _ count: Int) -> UnsafeMutablePointer<Memory> {
+    memories + ((count &* 131 &+ Int(base[1]) &* 10 &+ Int(base[2])) & (Self.slots &- 1)) &* Self.ways
   }
 
   /// What ``PhoneNumberNormalizer/exactE164(utf8:)`` answers for `text`.
@@ -79,14 +88,13 @@ public final class ExactE164Reader {
   public func read(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
     let count = text.count
     if count >= 10, count <= 16, let base = text.baseAddress, base[0] == 0x2B {
-      let memory = memories[Self.slot(base, count)]
-      if memory.length == count {
-        // Nine to fifteen digits: the last eight, and the first ones moved
-        // to the top of a word padded with ASCII zeros, as the path loads them.
-        let (highWord, lowWord) = Self.words(base, count)
-        if memory.recalls(high: highWord, low: lowWord),
-          PhoneNumberNormalizer.areEightDigits(highWord), PhoneNumberNormalizer.areEightDigits(lowWord)
-        {
+      let ways = ways(base, count)
+      // Nine to fifteen digits: the last eight, and the first ones moved
+      // to the top of a word padded with ASCII zeros, as the path loads them.
+      let (highWord, lowWord) = Self.words(base, count)
+      if PhoneNumberNormalizer.areEightDigits(highWord), PhoneNumberNormalizer.areEightDigits(lowWord) {
+        for way in 0..<Self.ways where ways[way].length == count && ways[way].recalls(high: highWord, low: lowWord) {
+          if ways[way].declines { return nil }
           return Int64(
             PhoneNumberNormalizer.eightDigitValue(highWord) &* 100_000_000
               &+ PhoneNumberNormalizer.eightDigitValue(lowWord))
@@ -101,9 +109,9 @@ public final class ExactE164Reader {
   func recalls(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = text.count
     guard count >= 10, count <= 16, let base = text.baseAddress, base[0] == 0x2B else { return false }
-    let memory = memories[Self.slot(base, count)]
+    let ways = ways(base, count)
     let (high, low) = Self.words(base, count)
-    return memory.length == count && memory.recalls(high: high, low: low)
+    return (0..<Self.ways).contains { ways[$0].length == count && ways[$0].recalls(high: high, low: low) }
   }
 
   /// Whether ``readLines(at:length:ending:begin:end:into:)`` reads four lines at
@@ -129,8 +137,9 @@ public final class ExactE164Reader {
   ) -> Int {
     #if os(Linux)
       guard readsInBulk, length >= 10, length <= 16, end - cursor > length else { return 0 }
-      let memory = memories[Self.slot(cursor, length)]
-      guard memory.length == length else { return 0 }
+      // The shape learnt last, when it answers.
+      let memory = ways(cursor, length)[0]
+      guard memory.length == length, !memory.declines else { return 0 }
       return cvectorcodec_read_e164_lines(
         begin, cursor, end, Int32(length), Int32(ending), memory.high, memory.low, memory.highMask,
         memory.lowMask, out)
@@ -152,17 +161,23 @@ public final class ExactE164Reader {
     return (high, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)))
   }
 
-  /// The full exact path; an answer of 9 digits or more is remembered.
+  /// The full exact path; an answer of 9 digits or more is remembered,
+  /// and so is a decline of `+` and as many digits with a known calling
+  /// code (the national prefix or the length declined it, which the same
+  /// digits decide).
   private func readAndRemember(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ExactE164Split.wordCount) { words -> Int64? in
       guard let words = words.baseAddress else { return nil }
       let number = normalizer.exactE164Number(utf8: text, digitWords: words)
-      guard number >= 0 else { return nil }
-      let split = ExactE164Split(words: words)
+      let answer = number >= 0 ? number : nil
       let count = text.count
       let digitCount = count &- 1
-      guard digitCount >= 9, let base = text.baseAddress, let main = normalizer.plan.mainCores.cores[split.callingCode]
-      else { return number }
+      guard digitCount >= 9, count <= 16, let base = text.baseAddress else { return answer }
+      let split = ExactE164Split(words: words)
+      guard let (callingCode, codeDigits) =
+          number >= 0 ? (split.callingCode, split.callingCodeDigitCount) : callingCode(base, count),
+        let main = normalizer.plan.mainCores.cores[callingCode]
+      else { return answer }
       let screen = main.pointee.nationalPrefixScreen
       let screened =
         switch screen.kind {
@@ -170,10 +185,11 @@ public final class ExactE164Reader {
         case .literal: screen.literalCount
         case .pattern: 1
         }
-      let deciding = min(digitCount, split.callingCodeDigitCount &+ screened)
+      let deciding = min(digitCount, codeDigits &+ screened)
       // The text's digits sit at positions 16 - digitCount ..< 16 of the
       // sixteen the two words hold, eight to a word, lowest byte first.
       var memory = Memory(length: count)
+      memory.declines = number < 0
       let first = 16 &- digitCount
       for position in first..<(first &+ deciding) {
         if position < 8 {
@@ -192,11 +208,35 @@ public final class ExactE164Reader {
       memory.leadHighMask = memory.highMask & ~(memory.lastInLow ? 0 : 0xFF << memory.lastShift)
       memory.leadLowMask = memory.lowMask & ~(memory.lastInLow ? 0xFF << memory.lastShift : 0)
       memory.lastDigits = 1 &<< UInt16(truncatingIfNeeded: ((memory.lastInLow ? low : high) >> memory.lastShift) & 15)
-      let slot = Self.slot(base, count)
-      if memory.isAlike(memories[slot]) { memory.lastDigits |= memories[slot].lastDigits }
-      memories[slot] = memory
-      return number
+      // Learnt last, with the digits of a way alike (whose own go: the
+      // four-at-a-time path compares all deciding digits with the newest).
+      let ways = ways(base, count)
+      if memory.isAlike(ways[0]) {
+        memory.lastDigits |= ways[0].lastDigits
+      } else {
+        if memory.isAlike(ways[1]) { memory.lastDigits |= ways[1].lastDigits }
+        ways[1] = ways[0]
+      }
+      ways[0] = memory
+      return answer
     }
+  }
+
+  /// The calling code of `+` and `count - 1` digits (9 to 15) at `base`
+  /// and how many digits it has, as the exact path finds it (the first 1
+  /// to 3 digits that are one); nil when the text is not all digits, starts
+  /// with 0, or has no known code.
+  private func callingCode(_ base: UnsafePointer<UInt8>, _ count: Int) -> (code: Int, digits: Int)? {
+    let (high, low) = Self.words(base, count)
+    guard base[0] == 0x2B, base[1] != 0x30, PhoneNumberNormalizer.areEightDigits(high),
+      PhoneNumberNormalizer.areEightDigits(low)
+    else { return nil }
+    var code = 0
+    for length in 1...3 {
+      code = code &* 10 &+ Int(base[length] &- 0x30)
+      if normalizer.plan.mainCores.cores[code] != nil { return (code, length) }
+    }
+    return nil
   }
 }
 
