@@ -85,6 +85,42 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     #expect(try sample.versions().count == 1)
   }
 
+  /// Two stores built from the same inputs with the same `--as-of`, a
+  /// second apart: every published file the same, byte for byte (the
+  /// manifest's `published` is the day's midnight, not the clock's time).
+  @Test func theSameInputsAndAsOfPublishTheSameBytes() throws {
+    let keys = try TemporaryDirectory()
+    #expect(try CalldirProcess.run(["keygen", "--output", keys.path("store")]).status == 0)
+    var trees: [[String: Data]] = []
+    for _ in 0..<2 {
+      let sample = try SampleStore()
+      let options = ["--as-of", "2026-11-30", "--signing-key", keys.path("store.key")]
+      #expect(try sample.build(options).status == 0)
+      try sample.directory.write("block.txt", "020 7946 0018\n+44 20 7946 0999\n07700 900124\n")
+      #expect(try sample.build(options).status == 0)
+      let manifest = try jsonObject(String(decoding: try Data(contentsOf: URL(fileURLWithPath: sample.store + "/manifest.json")), as: UTF8.self))
+      #expect(manifest["published"] as? String == "2026-11-30T00:00:00Z")
+      trees.append(try publishedFiles(under: sample.store))
+      usleep(1_100_000)
+    }
+    #expect(trees[0].keys.sorted() == trees[1].keys.sorted())
+    #expect(trees[0].keys.contains("manifest.json.sig") && trees[0].keys.contains("snapshots/snapshot-000002.cdir"))
+    for (name, bytes) in trees[0] { #expect(trees[1][name] == bytes, "\(name) differs") }
+  }
+
+  /// Every file of a store but its catalog and lock, by path within it.
+  private func publishedFiles(under store: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: store)
+    while let name = enumerator?.nextObject() as? String {
+      guard !name.hasPrefix("catalog.sqlite"), name != "lock" else { continue }
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: store + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+      files[name] = try Data(contentsOf: URL(fileURLWithPath: store + "/" + name))
+    }
+    return files
+  }
+
   @Test func changedContentPublishesTheNextVersion() throws {
     let sample = try SampleStore()
     #expect(try sample.build().status == 0)

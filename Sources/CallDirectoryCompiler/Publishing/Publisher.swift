@@ -38,12 +38,20 @@ public struct Publisher {
     /// The build's reference date (`--as-of`): complaint reports are
     /// weighed as of this day. Recorded with the version.
     public var asOf: CalendarDay
+    /// When the version counts as published (ISO 8601 UTC), in the catalog
+    /// and the manifest; nil for the moment the catalog records it. A
+    /// build given `--as-of` publishes at that day's midnight (UTC), so
+    /// that a rebuild of the same inputs publishes the same bytes, the
+    /// manifest and its signature included.
+    public var publishedAt: String?
 
     public init(
       force: Bool = false, wait: Bool = true, dryRun: Bool = false, memoryLimit: Int = MemoryLimit.defaultBytes(),
-      signingKey: String? = nil, asOf: CalendarDay = .today(), progress: ((String) -> Void)? = nil
+      signingKey: String? = nil, asOf: CalendarDay = .today(), publishedAt: String? = nil,
+      progress: ((String) -> Void)? = nil
     ) {
       self.asOf = asOf
+      self.publishedAt = publishedAt
       self.force = force
       self.wait = wait
       self.dryRun = dryRun
@@ -369,7 +377,7 @@ public struct Publisher {
       let finished = clock.now
       let statistics = snapshot.statistics
       let record = SnapshotRecord(
-        version: version, createdAt: UTCTime.iso8601(UTCTime.now()), path: snapshotName,
+        version: version, createdAt: options.publishedAt ?? UTCTime.iso8601(UTCTime.now()), path: snapshotName,
         bytes: blobFacts.bytes, digest: header.contentDigest.hex, fileChecksum: blobFacts.checksum,
         blocking: statistics.blocking, identification: statistics.identification, labels: statistics.labels,
         rejected: statistics.rejected, conflicts: statistics.conflicts, allowed: statistics.allowed,

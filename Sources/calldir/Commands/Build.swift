@@ -37,8 +37,9 @@ extension Calldir {
         .option(
           "as-of", valueName: "YYYY-MM-DD",
           help: "The build's reference date (default: today, UTC): complaint reports are weighed as of this day "
-            + "(maxAgeDays) and reports dated after it do not count; recorded with the version, so a rebuild "
-            + "with the same inputs and --as-of publishes the same bytes."),
+            + "(maxAgeDays) and reports dated after it do not count; recorded with the version, which counts as "
+            + "published at its midnight (UTC), so a rebuild with the same inputs and --as-of publishes the same "
+            + "bytes, manifest included."),
         .flag("verbose", short: "v", help: "Print the summary, with every source, even when standard output is not a terminal."),
       ]
     )
@@ -53,6 +54,8 @@ extension Calldir {
     let verbose: Bool
     let memoryLimit: Int
     let asOf: CalendarDay
+    /// The publication time an explicit `--as-of` fixes (its midnight, UTC).
+    let publishedAt: String?
 
     init(arguments: ParsedArguments) throws {
       configPath = try arguments.requiredString("config")
@@ -76,8 +79,10 @@ extension Calldir {
           throw UsageError.invalid("--as-of must be a date YYYY-MM-DD, such as 2026-12-01, not '\(text)'")
         }
         asOf = day
+        publishedAt = "\(day.iso8601)T00:00:00Z"
       } else {
         asOf = .today()
+        publishedAt = nil
       }
     }
 
@@ -88,7 +93,7 @@ extension Calldir {
         configPath: configPath, store: StoreLayout(root: storePath),
         options: Publisher.Options(
           force: force, wait: !noWait, dryRun: dryRun, memoryLimit: memoryLimit, signingKey: signingKey,
-          asOf: asOf, progress: { progress.update($0) }))
+          asOf: asOf, publishedAt: publishedAt, progress: { progress.update($0) }))
       let result: Publisher.Result
       do {
         result = try publisher.build()
