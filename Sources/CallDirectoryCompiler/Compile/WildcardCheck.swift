@@ -67,6 +67,7 @@ enum WildcardCheck {
   private static func regularExpressionToken(_ bytes: [UInt8]) -> String? {
     let text = String(decoding: bytes, as: UTF8.self)
     for token in ["\\d", "\\D", ".*", ".+", ".?", ".{", "(?", "|"] where text.contains(token) {
+      if token == ".+" && !holdsRepeatedWildcard(bytes) { continue }
       return token
     }
     let trimmed = text.trimmingASCIIWhitespace()
@@ -83,6 +84,25 @@ enum WildcardCheck {
       }
     }
     return nil
+  }
+
+  /// Whether `bytes` hold a `.+` that is a regular expression's "one or
+  /// more of anything": not the period of an abbreviation before an
+  /// international number (`Tel.+49 30 1234567`, `T.+44 20 7946 0018`,
+  /// `Тел.+7 495 123-45-67`), which follows a letter (any non-ASCII byte
+  /// counts as one) and comes before a digit, a space or a parenthesis.
+  private static func holdsRepeatedWildcard(_ bytes: [UInt8]) -> Bool {
+    var index = 0
+    while index + 1 < bytes.count {
+      if bytes[index] == UInt8(ascii: "."), bytes[index + 1] == UInt8(ascii: "+") {
+        let afterLetter = index > 0 && (_isLetter(bytes[index - 1]) || bytes[index - 1] >= 0x80)
+        let next = index + 2 < bytes.count ? bytes[index + 2] : 0
+        let beforeNumber = _isDigit(next) || _isBlank(next) || next == UInt8(ascii: "(")
+        if !(afterLetter && beforeNumber) { return true }
+      }
+      index += 1
+    }
+    return false
   }
 
   /// The first wildcard run in `bytes`: `#`, `*` or `?` anywhere, or two or
