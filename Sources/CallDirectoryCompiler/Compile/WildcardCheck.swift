@@ -89,15 +89,16 @@ enum WildcardCheck {
   /// Whether `bytes` hold a `.+` that is a regular expression's "one or
   /// more of anything": not the period of an abbreviation before an
   /// international number (`Tel.+49 30 1234567`, `T.+44 20 7946 0018`,
-  /// `Тел.+7 495 123-45-67`), which follows a letter (any non-ASCII byte
-  /// counts as one) and comes before a digit, a space or a parenthesis.
+  /// `Тел.+7 495 123-45-67`, `T.+８１ ３ …`), which follows a letter and
+  /// comes before a digit, a space or a parenthesis (any non-ASCII byte
+  /// counts as either).
   private static func holdsRepeatedWildcard(_ bytes: [UInt8]) -> Bool {
     var index = 0
     while index + 1 < bytes.count {
       if bytes[index] == UInt8(ascii: "."), bytes[index + 1] == UInt8(ascii: "+") {
         let afterLetter = index > 0 && (_isLetter(bytes[index - 1]) || bytes[index - 1] >= 0x80)
         let next = index + 2 < bytes.count ? bytes[index + 2] : 0
-        let beforeNumber = _isDigit(next) || _isBlank(next) || next == UInt8(ascii: "(")
+        let beforeNumber = _isDigit(next) || _isBlank(next) || next == UInt8(ascii: "(") || next >= 0x80
         if !(afterLetter && beforeNumber) { return true }
       }
       index += 1
@@ -106,10 +107,14 @@ enum WildcardCheck {
   }
 
   /// The first wildcard run in `bytes`: `#`, `*` or `?` anywhere, or two or
-  /// more `X`/`x` that end the field and follow a digit or separator.
+  /// more `X`/`x` that end the field and follow a digit or separator. A
+  /// `#` that libphonenumber reads as an extension's mark (one, after a
+  /// space and before the digits that end the field: `+44 20 7946 0018 #99`)
+  /// is none.
   private static func wildcardToken(_ bytes: [UInt8]) -> String? {
     for wildcard in [_ASCII.hash, UInt8(ascii: "*"), UInt8(ascii: "?")] {
-      guard let start = bytes.firstIndex(of: wildcard) else { continue }
+      guard let start = bytes.firstIndex(of: wildcard), !(wildcard == _ASCII.hash && marksExtension(bytes, at: start))
+      else { continue }
       let end = bytes[start...].firstIndex(where: { $0 != wildcard }) ?? bytes.endIndex
       return String(decoding: bytes[start..<end], as: UTF8.self)
     }
@@ -119,5 +124,15 @@ enum WildcardCheck {
     while start > 0, bytes[start - 1] | 0x20 == UInt8(ascii: "x") { start -= 1 }
     guard end - start >= 2, start == 0 || !_isLetter(bytes[start - 1]) else { return nil }
     return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// Whether the `#` at `index` is the field's only one and marks an
+  /// extension: it follows a blank and comes before one or more digits,
+  /// which end the field but for blanks.
+  private static func marksExtension(_ bytes: [UInt8], at index: Int) -> Bool {
+    guard index > 0, _isBlank(bytes[index - 1]) else { return false }
+    var end = bytes.count
+    while end > index + 1, _isBlank(bytes[end - 1]) { end -= 1 }
+    return end > index + 1 && bytes[(index + 1)..<end].allSatisfy(_isDigit)
   }
 }
