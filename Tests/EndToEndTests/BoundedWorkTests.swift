@@ -41,4 +41,16 @@ import Testing
     #expect((object["counts"] as? [String: Int])?["blocking"] == 1_000_000_000)
     #expect((object["counts"] as? [String: Int])?["rejected"] == 1)
   }
+
+  /// A line with no end in sight (here 400 MB of NUL bytes) is answered and
+  /// read past in bounded memory: under a 256 MiB address-space limit,
+  /// where holding it would fail.
+  @Test func normalizeReadsPastAnEndlessLineInBoundedMemory() throws {
+    let binary = CalldirProcess.binary.path
+    let result = try CalldirProcess.run(
+      ["-c", #"ulimit -v 262144 && { head -c 400000000 /dev/zero; printf '\n+12125550100\n'; } | "$0" normalize --region US"#, binary],
+      executable: "/bin/sh")
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.lines == ["INVALID\ttoo long", "12125550100"])
+  }
 }

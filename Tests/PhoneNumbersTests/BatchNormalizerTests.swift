@@ -108,4 +108,33 @@ import Testing
       }
     }
   }
+
+  /// A line longer than a chunk is answered as a whole line would be and
+  /// read past, not held: the lines around it are unaffected.
+  @Test(arguments: [false, true])
+  func aLineLongerThanAChunkIsTooLongAndTheNextLinesRead(json: Bool) throws {
+    let region = normalizer.plan.region("US")
+    for long in [String(repeating: "1", count: 10_000), String(repeating: "€", count: 5_000), String(repeating: "é", count: 3_001)] {
+      for lastLine in [false, true] {
+        let lines = ["+12125550100", long] + (lastLine ? [] : ["(212) 555-0101", long + "\r", "+12125550102"])
+        let actual = try batchOutput(lines, region: region, json: json, requireValid: false, threads: 2)
+        #expect(actual.count == lines.count)
+        for (line, got) in zip(lines, actual) {
+          guard json else {
+            #expect(got == expectedPlain(line, region: region, requireValid: false))
+            continue
+          }
+          let object = try #require(try JSONSerialization.jsonObject(with: Data(got.utf8)) as? [String: Any])
+          let input = try #require(object["input"] as? String)
+          if line.utf8.count > 4096 {
+            // The first chunk's characters, whole.
+            #expect(object["reason"] as? String == "too long")
+            #expect(line.hasPrefix(input) && input.utf8.count > 4092 && input.utf8.count <= 4096)
+          } else {
+            #expect(input == line)
+          }
+        }
+      }
+    }
+  }
 }

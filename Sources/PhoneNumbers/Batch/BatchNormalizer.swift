@@ -19,11 +19,17 @@ import CalldirSystem
 /// Lines end at LF; a CR before it is dropped; a last line without LF still
 /// counts. Each line's bytes are normalized as its UTF-8 text (ill-formed
 /// sequences read as U+FFFD, as `String(decoding:as:)` does).
+///
+/// Memory stays bounded whatever the input: a line longer than a chunk
+/// (``chunkSize``) is answered from its first chunk, cut back to a whole
+/// character, and the rest of it is read past, not kept. Its answer is
+/// what the whole line's would be (`INVALID<TAB>too long`: libphonenumber
+/// parses at most 250 characters), but its JSON `input` is that first part.
 public struct BatchNormalizer {
   public let normalizer: PhoneNumberNormalizer
   public let region: RegionMetadata?
   public let json: Bool
-  /// Bytes read per batch.
+  /// Bytes read per batch (at least 4 KiB), and the longest line held whole.
   public var chunkSize = 4 << 20
   /// Threads per batch, at most 8 (``Parallel/coreCount``, which
   /// `CALLDIR_THREADS` overrides).
@@ -42,8 +48,9 @@ public struct BatchNormalizer {
   /// `write`, which returns false to stop (a closed pipe).
   /// - Throws: the ``FileError`` of a failed read.
   public func run(input: FileDescriptor, name: String = "standard input", write: (UnsafeRawBufferPointer) -> Bool) throws(FileError) {
-    var capacity = chunkSize
-    var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    // 4 KiB hold more than the 250 characters libphonenumber parses.
+    let capacity = max(chunkSize, 1 << 12)
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
     let outputs = (0..<max(1, threadCount)).map { _ in _ByteBuffer() }
     // One per thread, kept from block to block: what each learned of the
@@ -52,6 +59,8 @@ public struct BatchNormalizer {
     var filled = 0
     var atEnd = false
     var writable = true
+    // Inside a line longer than the buffer, already answered: read past it.
+    var skippingLine = false
     while !atEnd && writable {
       // Fill the buffer while input is at hand; when a pipe or terminal has
       // nothing more right now, go on with the lines read so far rather than
@@ -70,18 +79,25 @@ public struct BatchNormalizer {
         filled += count
         if filled < capacity && !input.hasInputReady && memchr(buffer, 0x0A, filled) != nil { break }
       }
+      if skippingLine {
+        guard let newline = memchr(buffer, 0x0A, filled) else {
+          filled = 0
+          continue
+        }
+        let next = UnsafeMutableRawPointer(newline).assumingMemoryBound(to: UInt8.self) + 1 - buffer
+        filled -= next
+        buffer.update(from: buffer + next, count: filled)
+        skippingLine = false
+      }
       // Whole lines only, except for an unterminated last line.
       var end = filled
       if !atEnd {
         while end > 0 && buffer[end - 1] != 0x0A { end -= 1 }
         if end == 0 {
-          // One line longer than the buffer: grow it and read on.
-          let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-          grown.update(from: buffer, count: filled)
-          buffer.deallocate()
-          buffer = grown
-          capacity *= 2
-          continue
+          // Part of a line: read on, unless it fills the buffer.
+          guard filled == capacity else { continue }
+          end = Self.characterBoundary(before: filled, in: buffer)
+          skippingLine = true
         }
       }
       process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs, readers: readers)
@@ -89,10 +105,21 @@ public struct BatchNormalizer {
         if writable { writable = write(UnsafeRawBufferPointer(start: part.base, count: part.count)) }
         part.count = 0
       }
-      let rest = filled - end
+      let rest = skippingLine ? 0 : filled - end
       if rest > 0 { buffer.update(from: buffer + end, count: rest) }
       filled = rest
     }
+  }
+
+  /// The start of the character that `count` bytes at `bytes` end in,
+  /// when it may be cut short, else `count`: the first part of an
+  /// overlong line ends on a whole character.
+  private static func characterBoundary(before count: Int, in bytes: UnsafePointer<UInt8>) -> Int {
+    var start = count
+    // Up to three continuation bytes, then their lead byte.
+    while start > 0 && count - start < 3 && bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+    if start > 0 && bytes[start - 1] >= 0xC0 { return start - 1 }
+    return start
   }
 
   /// Normalizes the lines of `block` (whole lines; at the end of the input
