@@ -164,10 +164,11 @@ public struct SnapshotCompiler {
       summary.physicalLines += job.summary.physicalLines
       job.reset()
     }
-    if case .file(let path) = reader.input, let file = try _SharedFile.openRegular(path) {
-      // A regular file: each worker reads its own stretch.
+    if case .file(let path) = reader.input, let file = try _SharedFile.openRegular(path),
+      let skip = try utf8TextStart(of: file)
+    {
+      // A regular UTF-8 file: each worker reads its own stretch.
       lists.reserve(file.size / 8)
-      let skip = try byteOrderMarkLength(of: file)
       let stretch = max(1, reader._chunkSize) * 2
       var start = 0
       repeat {
@@ -200,12 +201,18 @@ public struct SnapshotCompiler {
     return summary
   }
 
-  /// The length of the UTF-8 byte-order mark `file` starts with (0 without).
-  private func byteOrderMarkLength(of file: _SharedFile) throws(SourceError) -> Int {
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { (start) throws(SourceError) -> Int in
+  /// Where the text of `file` starts: after its UTF-8 byte-order mark (0
+  /// without one), or nil when a UTF-16 or UTF-32 mark says it is read
+  /// through a converter.
+  private func utf8TextStart(of file: _SharedFile) throws(SourceError) -> Int? {
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { (start) throws(SourceError) -> Int? in
       guard let base = start.baseAddress else { return 0 }
       let got = try file.read(at: 0, count: 4, into: base)
-      return try _byteOrderMarkLength(UnsafeBufferPointer(start: base, count: got), name: file.path)
+      switch _ByteOrderMark(UnsafeBufferPointer(start: base, count: got)) {
+      case nil: return 0
+      case .utf8: return 3
+      case .utf16, .utf32: return nil
+      }
     }
   }
 

@@ -337,4 +337,22 @@ import Testing
     #expect(snapshot.sources[0].accepted + snapshot.sources[0].rejected == summary.dataLines)
     return rejects.count
   }
+
+  /// A regular file in UTF-16 is converted as it streams rather than cut
+  /// into stretches: the same numbers and rejects as its UTF-8 twin.
+  @Test func aUTF16FileCompilesAsItsUTF8Twin() throws {
+    let text = "+44 20 7946 0018\r\n020 7946 0019\r\nnonsense\r\n"
+    var results: [([Int64], [String])] = []
+    for bytes in [Array(text.utf8), UnicodeEncodingForm.utf16LE.encode("\u{FEFF}" + text)] {
+      let workspace = try Workspace()
+      try Data(bytes).write(to: workspace.url.appendingPathComponent("list.txt"))
+      try workspace.config([#"{"path": "list.txt", "format": "lines", "list": "block", "region": "GB"}"#])
+      let (snapshot, rejects) = try workspace.compile()
+      #expect(snapshot.sources[0].summary.bytes == bytes.count)
+      results.append((snapshot.blockingNumbers, rejects))
+    }
+    #expect(results[0].0 == [442_079_460_018, 442_079_460_019])
+    #expect(results[0].1 == ["list.txt:3: not a phone number\tnonsense"])
+    #expect(results[1].0 == results[0].0 && results[1].1 == results[0].1)
+  }
 }

@@ -52,6 +52,21 @@ import Testing
     #expect(contents.summary.bytes == bytes.count)
   }
 
+  /// A byte-order mark says what the file is, whatever `encoding` says.
+  @Test func aByteOrderMarkDecidesOverTheEncoding() throws {
+    // Saved as UTF-8 with a mark, configured as the publisher's usual Latin-1.
+    let utf8 = [0xEF, 0xBB, 0xBF] + Array("phone,name\n2125550100,Zoé\n".utf8)
+    let marked = try readAll(try reader(utf8, ["encoding": "ISO-8859-1", "number": "phone", "label": "name"]))
+    #expect(marked.records == [SourceRecord(number: "2125550100", label: "Zoé", line: 2)])
+    // UTF-16 with a mark (Excel's "Unicode text") needs no encoding at all.
+    for form in [UnicodeEncodingForm.utf16LE, .utf16BE] {
+      let bytes = form.encode("\u{FEFF}phone,name\r\n2125550100,Zoé\r\n")
+      let converted = try readAll(try reader(bytes, ["number": "phone", "label": "name"]))
+      #expect(converted.records == marked.records)
+      #expect(converted.summary.bytes == bytes.count)
+    }
+  }
+
   @Test func theChecksumIsOfTheFileAsPublished() throws {
     let bytes = latin1("phone\n2125550100\n")
     let converted = try readAll(try reader(bytes, ["encoding": "latin1", "number": "phone"]))

@@ -118,14 +118,15 @@ import Testing
     #expect(contents.records.map(\.line) == [1, 3])
   }
 
-  @Test func utf16IsRejected() throws {
-    let reader = LinesSourceReader(input: .bytes([0xFF, 0xFE, 0x31, 0x00]))
-    #expect(
-      throws: SourceError.unsupportedEncoding(
-        path: "<memory>", encoding: "utf-16")
-    ) {
-      try reader.readAll()
-    }
+  /// Text with a UTF-16 or UTF-32 byte-order mark (Windows "Unicode"
+  /// text) is converted as it streams, in either byte order.
+  @Test(arguments: [UnicodeEncodingForm.utf16LE, .utf16BE, .utf32LE, .utf32BE])
+  func unicodeTextWithAByteOrderMarkIsConverted(form: UnicodeEncodingForm) throws {
+    let bytes = form.encode("\u{FEFF}+1 555 0100\r\n# Zoé\r\n(212) 555-0101\r\n")
+    let contents = try readAll(LinesSourceReader(input: .bytes(bytes)))
+    #expect(numbers(contents) == ["+1 555 0100", "(212) 555-0101"])
+    #expect(contents.records.map(\.line) == [1, 3])
+    #expect(contents.summary.bytes == bytes.count)
   }
 
   @Test func missingFileThrows() throws {

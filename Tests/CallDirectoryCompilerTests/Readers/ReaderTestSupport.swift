@@ -30,6 +30,32 @@ func readAll<Reader: SourceReader & _ChunkSizeAdjustable>(
   return reference
 }
 
+/// The Unicode encodings a byte-order mark names, for text saved by tools
+/// that write them.
+enum UnicodeEncodingForm: CustomStringConvertible {
+  case utf16LE, utf16BE, utf32LE, utf32BE
+
+  /// `text`'s code units, in this form's byte order (a leading U+FEFF is
+  /// the mark).
+  func encode(_ text: String) -> [UInt8] {
+    switch self {
+    case .utf16LE: text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    case .utf16BE: text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    case .utf32LE: text.unicodeScalars.flatMap { scalar in (0..<4).map { UInt8(scalar.value >> ($0 * 8) & 0xFF) } }
+    case .utf32BE: text.unicodeScalars.flatMap { scalar in (0..<4).reversed().map { UInt8(scalar.value >> ($0 * 8) & 0xFF) } }
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .utf16LE: "UTF-16LE"
+    case .utf16BE: "UTF-16BE"
+    case .utf32LE: "UTF-32LE"
+    case .utf32BE: "UTF-32BE"
+    }
+  }
+}
+
 /// `(number, line)` pairs.
 func numbers(_ contents: SourceContents) -> [String] {
   contents.records.map(\.number)

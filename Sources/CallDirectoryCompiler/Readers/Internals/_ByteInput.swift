@@ -22,7 +22,9 @@ final class _ByteInput {
   private let transcoded: _TranscodedBuffer?
 
   /// Opens the input. `chunkSize` is the most bytes read per call;
-  /// `encoding`, when given, is converted to UTF-8 as it is read.
+  /// `encoding`, when given, is converted to UTF-8 as it is read. A
+  /// byte-order mark decides over `encoding`: UTF-16 and UTF-32 text (as
+  /// Windows tools save "Unicode" text) is converted, UTF-8 read as is.
   init(_ source: SourceInput, chunkSize: Int, encoding: String? = nil) throws(SourceError) {
     do {
       switch source {
@@ -35,6 +37,13 @@ final class _ByteInput {
     let crc = _RunningCRC()
     input.onRead = { crc.value.update($0) }
     self.crc = crc
+    do {
+      while input.end < 4, !input.isEOF { try input.refill(keepingFrom: 0) }
+    } catch {
+      throw .file(error)
+    }
+    let encoding = _ByteOrderMark(UnsafeBufferPointer(start: input.base, count: min(input.end, 4)))
+      .map { $0.converter } ?? encoding
     if let encoding {
       guard let transcoder = try? TextTranscoder(encoding: encoding) else {
         throw .unsupportedEncoding(path: input.name, encoding: encoding)
@@ -88,21 +97,49 @@ final class _ByteInput {
   }
 }
 
+/// The Unicode encoding named by the byte-order mark a source starts with.
+enum _ByteOrderMark {
+  case utf8, utf16, utf32
+
+  /// The mark `start` (a source's first bytes, up to four) begins with.
+  init?(_ start: UnsafeBufferPointer<UInt8>) {
+    func begins(with mark: [UInt8]) -> Bool {
+      start.count >= mark.count && zip(start, mark).allSatisfy { $0 == $1 }
+    }
+    if begins(with: [0xFF, 0xFE, 0, 0]) || begins(with: [0, 0, 0xFE, 0xFF]) {
+      self = .utf32
+    } else if begins(with: [0xFF, 0xFE]) || begins(with: [0xFE, 0xFF]) {
+      self = .utf16
+    } else if begins(with: [0xEF, 0xBB, 0xBF]) {
+      self = .utf8
+    } else {
+      return nil
+    }
+  }
+
+  /// The ICU converter for such text, which reads the mark's byte order
+  /// and drops the mark; nil for UTF-8, which is read as is.
+  var converter: String? {
+    switch self {
+    case .utf8: nil
+    case .utf16: "UTF-16"
+    case .utf32: "UTF-32"
+    }
+  }
+}
+
 /// The length of the UTF-8 byte-order mark that `start` (an input's first
-/// bytes, up to four) begins with: 3, or 0 without one.
+/// bytes, up to four, converted to UTF-8 if need be) begins with: 3, or 0
+/// without one.
 /// - Throws: ``SourceError/unsupportedEncoding(path:encoding:)`` for a
-///   UTF-16 or UTF-32 mark.
+///   UTF-16 or UTF-32 mark left unconverted.
 func _byteOrderMarkLength(_ start: UnsafeBufferPointer<UInt8>, name: String) throws(SourceError) -> Int {
-  func begins(with mark: [UInt8]) -> Bool {
-    start.count >= mark.count && zip(start, mark).allSatisfy { $0 == $1 }
+  switch _ByteOrderMark(start) {
+  case nil: 0
+  case .utf8: 3
+  case .utf16: throw .unsupportedEncoding(path: name, encoding: "utf-16")
+  case .utf32: throw .unsupportedEncoding(path: name, encoding: "utf-32")
   }
-  if begins(with: [0xFF, 0xFE, 0, 0]) || begins(with: [0, 0, 0xFE, 0xFF]) {
-    throw .unsupportedEncoding(path: name, encoding: "utf-32")
-  }
-  if begins(with: [0xFF, 0xFE]) || begins(with: [0xFE, 0xFF]) {
-    throw .unsupportedEncoding(path: name, encoding: "utf-16")
-  }
-  return begins(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
 }
 
 /// The CRC-32C of the bytes read so far, updated from the input's callback.
