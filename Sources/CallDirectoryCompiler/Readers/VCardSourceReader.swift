@@ -1,3 +1,5 @@
+import UnicodeText
+
 /// Reads `vcard` sources (vCard 2.1, 3.0 and 4.0): every `TEL` property is a
 /// data line, labelled with the card's `FN` (or `ORG` when `FN` is empty).
 ///
@@ -10,6 +12,12 @@
 ///   `TEL;TYPE="voice,home":…` works.
 /// - A `tel:` URI value (`TEL;VALUE=uri:tel:+1-555-555-5555;ext=5555`) is
 ///   reduced to its number: the scheme and any `;` parameters are removed.
+/// - vCard 2.1 values as phones export them are decoded: quoted-printable
+///   (`FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=D0=98=D0=B2…`, also the
+///   bare `QUOTED-PRINTABLE` parameter), whose soft line breaks (`=` at
+///   the end of a line) join the next line whole (but `END:VCARD`), and a
+///   `CHARSET` other
+///   than UTF-8 (`ISO-8859-1`, `Windows-1251`, …), converted through ICU.
 /// - Records of a card are delivered when the card ends (`END:VCARD`), so
 ///   an `FN` written after the `TEL` lines still labels them. `TEL` lines
 ///   outside any card are delivered unlabelled.
@@ -58,7 +66,8 @@ public struct VCardSourceReader: SourceReader {
     func process() throws {
       guard !logical.isEmpty else { return }
       defer { logical.removeAll(keepingCapacity: true) }
-      guard let property = _VCardProperty(logical) else { return }
+      guard var property = _VCardProperty(logical) else { return }
+      property.decodeValue()
       switch property.name {
       case "BEGIN":
         try flushCard()
@@ -104,6 +113,14 @@ public struct VCardSourceReader: SourceReader {
     summary.physicalLines = try _forEachLine(
       bytes,
       onLine: { p, count, line in
+        let text = UnsafeBufferPointer(start: p, count: count)
+        if logical.last == 0x3D, !_isEndOfCard(text), _VCardProperty.isQuotedPrintable(logical) {
+          // A soft line break: the encoded text goes on with this line
+          // (never past the card's end).
+          logical.removeLast()
+          logical.append(contentsOf: text)
+          return
+        }
         if count > 0, p[0] == _ASCII.space || p[0] == _ASCII.tab {
           if !logical.isEmpty {
             logical.append(
@@ -150,32 +167,100 @@ private struct _Card {
   }
 }
 
-/// A content line split into its upper-cased name (group removed) and raw
-/// value.
+/// A content line split into its upper-cased name (group removed), its
+/// parameters and its raw value.
 private struct _VCardProperty {
   var name: String
+  /// The parameters, upper-cased: `ENCODING=QUOTED-PRINTABLE`, `CHARSET=UTF-8`,
+  /// or a vCard 2.1 bare `QUOTED-PRINTABLE`.
+  var parameters: [Substring]
   var value: [UInt8]
 
   init?(_ line: [UInt8]) {
-    var colon: Int?
-    var inQuotes = false
-    for (index, byte) in line.enumerated() {
-      if byte == _ASCII.quote {
-        inQuotes.toggle()
-      } else if byte == _ASCII.colon, !inQuotes {
-        colon = index
-        break
-      }
-    }
-    guard let colon else { return nil }
+    guard let colon = Self.valueColon(line) else { return nil }
     var nameEnd = 0
     while nameEnd < colon, line[nameEnd] != _ASCII.semicolon { nameEnd += 1 }
     var nameStart = nameEnd
     while nameStart > 0, line[nameStart - 1] != 0x2E { nameStart -= 1 }
     name = String(decoding: line[nameStart..<nameEnd], as: UTF8.self)
       .trimmingASCIIWhitespace().uppercased()
+    parameters = String(decoding: line[nameEnd..<colon], as: UTF8.self).uppercased()
+      .split(separator: ";").map { $0.filter { $0 != " " && $0 != "\"" }[...] }
     value = Array(line[(colon + 1)...])
   }
+
+  /// The first `:` outside double quotes: where the value starts.
+  private static func valueColon(_ line: [UInt8]) -> Int? {
+    var inQuotes = false
+    for (index, byte) in line.enumerated() {
+      if byte == _ASCII.quote {
+        inQuotes.toggle()
+      } else if byte == _ASCII.colon, !inQuotes {
+        return index
+      }
+    }
+    return nil
+  }
+
+  /// Whether the content line read so far declares a quoted-printable value.
+  static func isQuotedPrintable(_ line: [UInt8]) -> Bool {
+    _VCardProperty(line)?.isQuotedPrintable == true
+  }
+
+  var isQuotedPrintable: Bool {
+    parameters.contains { $0 == "ENCODING=QUOTED-PRINTABLE" || $0 == "QUOTED-PRINTABLE" }
+  }
+
+  /// The value's bytes as UTF-8: quoted-printable decoded, then converted
+  /// from its `CHARSET` (an unknown one leaves the bytes as they are).
+  mutating func decodeValue() {
+    if isQuotedPrintable { value = _decodeQuotedPrintable(value) }
+    guard let charset = parameters.first(where: { $0.hasPrefix("CHARSET=") })?.dropFirst(8),
+      charset != "UTF-8", charset != "UTF8", !value.isEmpty,
+      let transcoder = try? TextTranscoder(encoding: String(charset))
+    else { return }
+    var converted = [UInt8](repeating: 0, count: value.count * 4 + 4)
+    let produced = value.withUnsafeBufferPointer { input in
+      converted.withUnsafeMutableBufferPointer { output in
+        (try? transcoder.convert(input, into: output, flush: true))?.produced
+      }
+    }
+    if let produced { value = Array(converted.prefix(produced)) }
+  }
+}
+
+/// Whether `line` is `END:VCARD` (any case, blanks around it).
+private func _isEndOfCard(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+  String(decoding: line, as: UTF8.self).trimmingASCIIWhitespace().uppercased() == "END:VCARD"
+}
+
+/// Decodes quoted-printable `=XX` escapes (either case); a last `=` (a soft
+/// line break with nothing after it) is dropped, another `=` that starts no
+/// escape stays as it is.
+private func _decodeQuotedPrintable(_ bytes: [UInt8]) -> [UInt8] {
+  func hex(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: byte - 0x30
+    case 0x41...0x46: byte - 0x41 + 10
+    case 0x61...0x66: byte - 0x61 + 10
+    default: nil
+    }
+  }
+  var result: [UInt8] = []
+  result.reserveCapacity(bytes.count)
+  var index = 0
+  while index < bytes.count {
+    if bytes[index] == 0x3D, index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+      result.append(high << 4 | low)
+      index += 3
+    } else if bytes[index] == 0x3D, index + 1 == bytes.count {
+      index += 1
+    } else {
+      result.append(bytes[index])
+      index += 1
+    }
+  }
+  return result
 }
 
 /// Removes vCard text escapes (`\,` `\;` `\\` `\n`).

@@ -74,4 +74,35 @@ import Testing
         SourceRecord(number: "+1 555", label: "X", line: 3)
       ])
   }
+
+  /// vCard 2.1 as Android and older phones export contacts: names in
+  /// quoted-printable UTF-8 with soft line breaks, or in another charset.
+  @Test func quotedPrintableNamesAndCharsetsAreDecoded() throws {
+    var bytes = Array("""
+      BEGIN:VCARD\r
+      VERSION:2.1\r
+      N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=D0=9F=D0=B5=D1=82=D1=80=D0=BE=D0=B2;=D0=98=D0=B2=D0=B0=D0=BD;;;\r
+      FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=D0=98=D0=B2=D0=B0=D0=BD=20=D0=9F=D0=B5=D1=82=D1=\r
+      =80=D0=BE=D0=B2\r
+      TEL;CELL:+359 88 123 4567\r
+      END:VCARD\r
+      BEGIN:VCARD\r
+      VERSION:2.1\r
+      FN;QUOTED-PRINTABLE;CHARSET=ISO-8859-1:Soci=E9t=E9 =3D Caf=e9\r
+      TEL;WORK;ENCODING=QUOTED-PRINTABLE:+33=201=2023=2045=2067=2089\r
+      END:VCARD\r
+      BEGIN:VCARD\r
+      FN;CHARSET=Windows-1251:
+      """.utf8)
+    bytes += [0xC8, 0xE2, 0xE0, 0xED]  // "Иван" in Windows-1251
+    bytes += Array("\r\nTEL:+7 495 123-45-67\r\nFN;ENCODING=QUOTED-PRINTABLE:x=\r\nEND:VCARD\r\n".utf8)
+    let contents = try readAll(VCardSourceReader(input: .bytes(bytes)))
+    #expect(
+      contents.records == [
+        SourceRecord(number: "+359 88 123 4567", label: "Иван Петров", line: 6),
+        SourceRecord(number: "+33 1 23 45 67 89", label: "Société = Café", line: 11),
+        SourceRecord(number: "+7 495 123-45-67", label: "x", line: 15),
+      ])
+    #expect(contents.issues.isEmpty)
+  }
 }
