@@ -12,6 +12,8 @@
 ///   quote inside an unquoted field is kept as a literal character.
 /// - Blank lines are skipped and are not data lines. Extra fields beyond
 ///   the header are ignored.
+/// - A first line `sep=X` (Excel's delimiter line, `sep=;`) sets the
+///   delimiter to X and is not the header.
 /// - Only the chosen fields are validated as UTF-8; other columns may hold
 ///   any bytes. With an ``encoding`` (ISO-8859-1, Windows-1252, …) the file
 ///   is converted to UTF-8 through ICU as it streams, header included.
@@ -128,6 +130,25 @@ public struct DelimitedSourceReader: SourceReader {
     self.regions = regions
   }
 
+  /// The delimiter an Excel `sep=X` line at `start` names, and where the
+  /// next line starts; nil when the first line is another one.
+  private static func delimiterLine(_ bytes: _ByteInput, at start: Int) throws(SourceError) -> (UInt8, Int)? {
+    try bytes.ensure(start + 7)
+    let base = bytes.base
+    let available = bytes.end - start
+    guard available >= 5,
+      Array(UnsafeBufferPointer(start: base + start, count: 4)).map({ $0 | 0x20 }) == Array("sep=".utf8),
+      _isFieldDelimiter(base[start + 4])
+    else { return nil }
+    var next = start + 5
+    if next < bytes.end, base[next] == _ASCII.carriageReturn { next += 1 }
+    if next < bytes.end {
+      guard base[next] == _ASCII.lineFeed else { return nil }
+      next += 1
+    }
+    return (base[start + 4], next)
+  }
+
   /// Reads the source; see ``SourceReader/read(_:)``.
   ///
   /// - Throws: ``SourceError/missingHeader(path:)``,
@@ -139,6 +160,12 @@ public struct DelimitedSourceReader: SourceReader {
     let bytes = try _ByteInput(input, chunkSize: _chunkSize, encoding: encoding)
     var pos = try bytes.skipByteOrderMark()
     var line = 1
+    var delimiter = self.delimiter
+    if let (named, next) = try Self.delimiterLine(bytes, at: pos) {
+      delimiter = named
+      pos = next
+      line = 2
+    }
     var summary = SourceSummary()
     var fields: [_Field] = []
     var columns: _Columns?
@@ -478,4 +505,11 @@ extension String {
     }
     return String(view)
   }
+}
+
+/// Whether `byte` may separate fields: one ASCII character other than a
+/// digit, a quote, a space or a line break.
+func _isFieldDelimiter(_ byte: UInt8) -> Bool {
+  byte < 0x80 && byte != _ASCII.quote && byte != _ASCII.space && byte != _ASCII.lineFeed
+    && byte != _ASCII.carriageReturn && !_isDigit(byte)
 }

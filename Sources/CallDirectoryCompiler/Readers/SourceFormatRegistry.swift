@@ -163,10 +163,7 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
       var separator = delimiter
       if let text = options["delimiter"] {
         let bytes = Array(text.utf8)
-        guard bytes.count == 1, bytes[0] < 0x80, bytes[0] != _ASCII.quote,
-          bytes[0] != _ASCII.space, bytes[0] != _ASCII.lineFeed,
-          bytes[0] != _ASCII.carriageReturn, !_isDigit(bytes[0])
-        else {
+        guard bytes.count == 1, _isFieldDelimiter(bytes[0]) else {
           throw SourceOptionError(
             key: "delimiter",
             reason: "must be one ascii character other than a digit, "

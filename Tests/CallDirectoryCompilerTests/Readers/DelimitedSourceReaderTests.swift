@@ -235,4 +235,20 @@ import Testing
     #expect(numbers(contents) == ["1"])
   }
 
+
+  /// Excel's `sep=X` first line names the delimiter and is no header.
+  @Test func anExcelDelimiterLineSetsTheDelimiter() throws {
+    for text in ["sep=;\r\nname;phone\r\nA;+1 555 0100\r\n", "\u{FEFF}SEP=;\nname;phone\nA;+1 555 0100"] {
+      let contents = try readAll(DelimitedSourceReader(input: input(text), numberColumn: "phone", labelColumn: "name"))
+      #expect(contents.records == [SourceRecord(number: "+1 555 0100", label: "A", line: 3)])
+      #expect(contents.summary.physicalLines == 3)
+    }
+    // Not a delimiter line: a digit cannot separate fields, and more text
+    // after the character makes it a header.
+    #expect(throws: SourceError.self) {
+      try DelimitedSourceReader(input: input("sep=1\nphone\n+1 555 0100\n"), numberColumn: "phone").readAll()
+    }
+    let header = try readAll(DelimitedSourceReader(input: input("sep=;x,phone\n,+1 555 0100\n"), numberColumn: "phone"))
+    #expect(header.records == [SourceRecord(number: "+1 555 0100", line: 2)])
+  }
 }
