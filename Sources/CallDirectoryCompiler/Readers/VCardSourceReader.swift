@@ -16,8 +16,8 @@ import UnicodeText
 ///   (`FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=D0=98=D0=B2…`, also the
 ///   bare `QUOTED-PRINTABLE` parameter), whose soft line breaks (`=` at
 ///   the end of a line) join the next line whole (but `END:VCARD`), and a
-///   `CHARSET` other
-///   than UTF-8 (`ISO-8859-1`, `Windows-1251`, …), converted through ICU.
+///   `CHARSET` other than UTF-8 (`ISO-8859-1`, `Windows-1251`, …),
+///   converted through ICU.
 /// - Records of a card are delivered when the card ends (`END:VCARD`), so
 ///   an `FN` written after the `TEL` lines still labels them. `TEL` lines
 ///   outside any card are delivered unlabelled.

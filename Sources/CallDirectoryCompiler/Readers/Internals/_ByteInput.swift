@@ -42,8 +42,10 @@ final class _ByteInput {
     } catch {
       throw .file(error)
     }
-    let encoding = _ByteOrderMark(UnsafeBufferPointer(start: input.base, count: min(input.end, 4)))
-      .map { $0.converter } ?? encoding
+    var encoding = encoding
+    if let mark = _ByteOrderMark(UnsafeBufferPointer(start: input.base, count: min(input.end, 4))) {
+      encoding = mark.converter
+    }
     if let encoding {
       guard let transcoder = try? TextTranscoder(encoding: encoding) else {
         throw .unsupportedEncoding(path: input.name, encoding: encoding)
