@@ -202,17 +202,21 @@ public struct SnapshotCompiler {
   }
 
   /// Where the text of `file` starts: after its UTF-8 byte-order mark (0
-  /// without one), or nil when a UTF-16 or UTF-32 mark says it is read
-  /// through a converter.
+  /// without one), or nil when it is read through ``_ByteInput``: a UTF-16
+  /// or UTF-32 mark says it needs a converter, or its lines end in CR alone.
   private func utf8TextStart(of file: _SharedFile) throws(SourceError) -> Int? {
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { (start) throws(SourceError) -> Int? in
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _lineEndingSampleBytes + 3) {
+      (start) throws(SourceError) -> Int? in
       guard let base = start.baseAddress else { return 0 }
-      let got = try file.read(at: 0, count: 4, into: base)
-      switch _ByteOrderMark(UnsafeBufferPointer(start: base, count: got)) {
-      case nil: return 0
-      case .utf8: return 3
+      let got = try file.read(at: 0, count: start.count, into: base)
+      let skip: Int
+      switch _ByteOrderMark(UnsafeBufferPointer(start: base, count: min(got, 4))) {
+      case nil: skip = 0
+      case .utf8: skip = 3
       case .utf16, .utf32: return nil
       }
+      let sample = UnsafeBufferPointer(start: base + skip, count: min(got - skip, _lineEndingSampleBytes))
+      return _endsLinesWithCarriageReturns(sample) ? nil : skip
     }
   }
 

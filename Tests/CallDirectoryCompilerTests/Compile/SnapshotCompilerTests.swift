@@ -338,12 +338,17 @@ import Testing
     return rejects.count
   }
 
-  /// A regular file in UTF-16 is converted as it streams rather than cut
-  /// into stretches: the same numbers and rejects as its UTF-8 twin.
-  @Test func aUTF16FileCompilesAsItsUTF8Twin() throws {
+  /// A regular file in UTF-16, or with lines that end in CR alone, is read
+  /// as it streams rather than cut into stretches: the same numbers and
+  /// rejects as its UTF-8 twin with LFs.
+  @Test func aUTF16OrCarriageReturnFileCompilesAsItsUTF8Twin() throws {
     let text = "+44 20 7946 0018\r\n020 7946 0019\r\nnonsense\r\n"
     var results: [([Int64], [String])] = []
-    for bytes in [Array(text.utf8), UnicodeEncodingForm.utf16LE.encode("\u{FEFF}" + text)] {
+    let twins = [
+      Array(text.utf8), UnicodeEncodingForm.utf16LE.encode("\u{FEFF}" + text),
+      Array(text.replacingOccurrences(of: "\r\n", with: "\r").utf8),
+    ]
+    for bytes in twins {
       let workspace = try Workspace()
       try Data(bytes).write(to: workspace.url.appendingPathComponent("list.txt"))
       try workspace.config([#"{"path": "list.txt", "format": "lines", "list": "block", "region": "GB"}"#])
@@ -353,6 +358,6 @@ import Testing
     }
     #expect(results[0].0 == [442_079_460_018, 442_079_460_019])
     #expect(results[0].1 == ["list.txt:3: not a phone number\tnonsense"])
-    #expect(results[1].0 == results[0].0 && results[1].1 == results[0].1)
+    for result in results.dropFirst() { #expect(result.0 == results[0].0 && result.1 == results[0].1) }
   }
 }

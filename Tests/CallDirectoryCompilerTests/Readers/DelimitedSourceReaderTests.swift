@@ -251,4 +251,14 @@ import Testing
     let header = try readAll(DelimitedSourceReader(input: input("sep=;x,phone\n,+1 555 0100\n"), numberColumn: "phone"))
     #expect(header.records == [SourceRecord(number: "+1 555 0100", line: 2)])
   }
+
+  /// Excel for Mac's "CSV (Macintosh)" ends its lines in CR alone.
+  @Test func macintoshCSVLinesEndInCarriageReturns() throws {
+    let text = "name,phone\r\"Acme, Inc.\",+1 555 0100\rB,+1 555 0101\r"
+    let contents = try readAll(DelimitedSourceReader(input: input(text), numberColumn: "phone", labelColumn: "name"))
+    #expect(contents.records == [
+      SourceRecord(number: "+1 555 0100", label: "Acme, Inc.", line: 2),
+      SourceRecord(number: "+1 555 0101", label: "B", line: 3),
+    ])
+  }
 }

@@ -68,7 +68,8 @@ import Testing
       if round % 7 == 0 { bytes += [UInt8](repeating: 0x31, count: 40) }  // a long last line
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       let maxLineBytes = Int.random(in: 1...12, using: &generator)
-      let expected = LineChunkerTests.reference(bytes, maxLineBytes: maxLineBytes)
+      // Text that ends lines in CR alone is never read in stretches.
+      let expected = LineChunkerTests.reference(bytes, maxLineBytes: maxLineBytes, crLines: false)
       for stretch in [1, 2, 3, 7, 16, 1 << 10] {
         let scanned = try Self.scan(path, stretch: stretch, maxLineBytes: maxLineBytes)
         #expect(scanned.lines == expected, "stretch \(stretch), max \(maxLineBytes), input \(bytes)")

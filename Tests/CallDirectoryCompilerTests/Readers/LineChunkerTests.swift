@@ -5,12 +5,17 @@ import Testing
 
 /// The line chunker must cut exactly where a plain split on LF would, for
 /// every buffer size and line-length limit: line numbers, CR removal, a
-/// missing last LF, a BOM and over-long lines included.
+/// missing last LF, a BOM and over-long lines included; in text whose
+/// lines end in CR alone, a split on CR.
 @Suite struct LineChunkerTests {
-  /// What a line scan reports: `n:text` per line, `n:too long` per long line.
-  static func reference(_ bytes: [UInt8], maxLineBytes: Int) -> [String] {
+  /// What a line scan reports: `n:text` per line, `n:too long` per long
+  /// line; `crLines`: split text that ends lines in CR alone on CR.
+  static func reference(_ bytes: [UInt8], maxLineBytes: Int, crLines: Bool = true) -> [String] {
     var body = bytes[...]
     if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+    if crLines && !body.contains(0x0A) && body.dropLast().contains(0x0D) {
+      body = body.map { $0 == 0x0D ? 0x0A : $0 }[...]
+    }
     var lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
     return lines.enumerated().map { index, line in

@@ -118,6 +118,21 @@ import Testing
     #expect(contents.records.map(\.line) == [1, 3])
   }
 
+  /// Lines that end in CR alone (classic Mac OS text) are lines, past the
+  /// sample the choice is made on too; a CR in text with LFs stays as it is.
+  @Test func linesEndingInCarriageReturnsAlone() throws {
+    let numbers = (0..<600).map { "+1 212 555 \(1000 + $0)" }
+    let contents = try readAll(LinesSourceReader(input: input(numbers.joined(separator: "\r") + "\r")))
+    #expect(contents.records.map(\.number) == numbers)
+    #expect(contents.records.last?.line == 600)
+    let mixed = try readAll(LinesSourceReader(input: input("+1 212 555 0100\r\n+1 212\r555 0101\n")))
+    #expect(mixed.records.map(\.number) == ["+1 212 555 0100", "+1 212\r555 0101"])
+    // A CR LF cut by the end of the sample is no CR alone.
+    let long = String(repeating: "1", count: 4095)
+    let edge = try readAll(LinesSourceReader(input: input(long + "\r\n+1 212 555 0100\r\n")))
+    #expect(edge.records.map(\.line) == [1, 2])
+  }
+
   /// Text with a UTF-16 or UTF-32 byte-order mark (Windows "Unicode"
   /// text) is converted as it streams, in either byte order.
   @Test(arguments: [UnicodeEncodingForm.utf16LE, .utf16BE, .utf32LE, .utf32BE])

@@ -20,6 +20,9 @@ final class _ByteInput {
   /// The UTF-8 converted from the raw bytes, when the source has another
   /// encoding; the size, checksum and progress stay those of the raw bytes.
   private let transcoded: _TranscodedBuffer?
+  /// Whether the text's lines end in CR alone (classic Mac OS text, Excel
+  /// for Mac's "CSV (Macintosh)"): each CR is handed on as LF.
+  private var endsLinesWithCarriageReturns = false
 
   /// Opens the input. `chunkSize` is the most bytes read per call;
   /// `encoding`, when given, is converted to UTF-8 as it is read. A
@@ -54,6 +57,16 @@ final class _ByteInput {
     } else {
       transcoded = nil
     }
+    try ensure(_lineEndingSampleBytes)
+    if _endsLinesWithCarriageReturns(UnsafeBufferPointer(start: base, count: end)) {
+      endsLinesWithCarriageReturns = true
+      Self.replaceCarriageReturns(base, 0..<end)
+    }
+  }
+
+  /// Turns each CR in `base[range]` into LF.
+  private static func replaceCarriageReturns(_ base: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) {
+    for index in range where base[index] == _ASCII.carriageReturn { base[index] = _ASCII.lineFeed }
   }
 
   var base: UnsafeMutablePointer<UInt8> { transcoded?.base ?? input.base }
@@ -68,6 +81,7 @@ final class _ByteInput {
   /// Moves `base[keep..<end]` to the front and appends newly read bytes;
   /// sets ``isEOF`` at the end. Indices shift down by `keep`.
   func refill(keepingFrom keep: Int) throws(SourceError) {
+    let kept = end - keep
     do {
       if let transcoded {
         try transcoded.refill(keepingFrom: keep, raw: input)
@@ -77,6 +91,7 @@ final class _ByteInput {
     } catch {
       throw .file(error)
     }
+    if endsLinesWithCarriageReturns { Self.replaceCarriageReturns(base, kept..<end) }
   }
 
   /// Reads until at least `count` bytes are buffered or the input ends.
@@ -142,6 +157,15 @@ func _byteOrderMarkLength(_ start: UnsafeBufferPointer<UInt8>, name: String) thr
   case .utf16: throw .unsupportedEncoding(path: name, encoding: "utf-16")
   case .utf32: throw .unsupportedEncoding(path: name, encoding: "utf-32")
   }
+}
+
+/// How much of a source's start ``_endsLinesWithCarriageReturns(_:)`` reads.
+let _lineEndingSampleBytes = 4096
+
+/// Whether text that starts with `sample` ends its lines in CR alone: it
+/// holds a CR before a byte other than LF, and no LF.
+func _endsLinesWithCarriageReturns(_ sample: UnsafeBufferPointer<UInt8>) -> Bool {
+  !sample.contains(_ASCII.lineFeed) && sample.dropLast().contains(_ASCII.carriageReturn)
 }
 
 /// The CRC-32C of the bytes read so far, updated from the input's callback.
