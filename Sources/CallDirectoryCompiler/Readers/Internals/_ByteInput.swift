@@ -58,7 +58,7 @@ final class _ByteInput {
       transcoded = nil
     }
     try ensure(_lineEndingSampleBytes)
-    if _endsLinesWithCarriageReturns(UnsafeBufferPointer(start: base, count: end)) {
+    if _endsLinesWithCarriageReturns(UnsafeBufferPointer(start: base, count: min(end, _lineEndingSampleBytes))) {
       endsLinesWithCarriageReturns = true
       Self.replaceCarriageReturns(base, 0..<end)
     }
