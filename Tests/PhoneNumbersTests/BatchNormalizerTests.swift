@@ -137,4 +137,25 @@ import Testing
       }
     }
   }
+
+  /// A stream whose lines end in CR alone gives a line per CR, past the
+  /// first chunk too.
+  @Test func linesEndingInCarriageReturnsAloneAreLines() throws {
+    let region = normalizer.plan.region("US")
+    let lines = (0..<900).map { "(212) 555-\(1000 + $0)" }
+    let path = NSTemporaryDirectory() + "batch-normalizer-cr-\(UUID().uuidString).txt"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data((lines.joined(separator: "\r") + "\r").utf8).write(to: URL(fileURLWithPath: path))
+    var batch = BatchNormalizer(normalizer: normalizer, region: region, json: false)
+    batch.chunkSize = 1 << 12
+    var output: [UInt8] = []
+    let input = try FileDescriptor.open(path, .readOnly)
+    defer { try? input.close() }
+    try batch.run(input: input) { bytes in
+      output.append(contentsOf: bytes)
+      return true
+    }
+    let expected = lines.map { expectedPlain($0, region: region, requireValid: false) }
+    #expect(String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init) == expected)
+  }
 }

@@ -205,7 +205,7 @@ public struct SnapshotCompiler {
   /// without one), or nil when it is read through ``_ByteInput``: a UTF-16
   /// or UTF-32 mark says it needs a converter, or its lines end in CR alone.
   private func utf8TextStart(of file: _SharedFile) throws(SourceError) -> Int? {
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _lineEndingSampleBytes) {
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LineEndings.sampleBytes) {
       (start) throws(SourceError) -> Int? in
       guard let base = start.baseAddress else { return 0 }
       let got = try file.read(at: 0, count: start.count, into: base)
@@ -215,7 +215,7 @@ public struct SnapshotCompiler {
       case .utf8: skip = 3
       case .utf16, .utf32: return nil
       }
-      return _endsLinesWithCarriageReturns(UnsafeBufferPointer(start: base, count: got)) ? nil : skip
+      return LineEndings.endInCarriageReturnsAlone(UnsafeBufferPointer(start: base, count: got)) ? nil : skip
     }
   }
 

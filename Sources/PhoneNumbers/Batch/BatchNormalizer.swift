@@ -17,7 +17,8 @@ import CalldirSystem
 /// (`INVALID<TAB>invalid for region XX`).
 ///
 /// Lines end at LF; a CR before it is dropped; a last line without LF still
-/// counts. Each line's bytes are normalized as its UTF-8 text (ill-formed
+/// counts. In a stream whose lines end in CR alone (``LineEndings``), each
+/// CR ends a line. Each line's bytes are normalized as its UTF-8 text (ill-formed
 /// sequences read as U+FFFD, as `String(decoding:as:)` does).
 ///
 /// Memory stays bounded whatever the input: a line longer than a chunk
@@ -61,6 +62,8 @@ public struct BatchNormalizer {
     var writable = true
     // Inside a line longer than the buffer, already answered: read past it.
     var skippingLine = false
+    // Whether lines end in CR alone, decided on the stream's first bytes.
+    var endsLinesWithCarriageReturns: Bool? = nil
     while !atEnd && writable {
       // Fill the buffer while input is at hand; when a pipe or terminal has
       // nothing more right now, go on with the lines read so far rather than
@@ -76,9 +79,16 @@ public struct BatchNormalizer {
           atEnd = true
           break
         }
+        if endsLinesWithCarriageReturns == true {
+          LineEndings.replaceCarriageReturns(UnsafeMutableBufferPointer(start: buffer + filled, count: count))
+        }
         filled += count
+        if endsLinesWithCarriageReturns == nil, filled >= LineEndings.sampleBytes || filled == capacity {
+          endsLinesWithCarriageReturns = decideLineEndings(buffer, filled)
+        }
         if filled < capacity && !input.hasInputReady && memchr(buffer, 0x0A, filled) != nil { break }
       }
+      if endsLinesWithCarriageReturns == nil { endsLinesWithCarriageReturns = decideLineEndings(buffer, filled) }
       if skippingLine {
         guard let newline = memchr(buffer, 0x0A, filled) else {
           filled = 0
@@ -109,6 +119,15 @@ public struct BatchNormalizer {
       if rest > 0 { buffer.update(from: buffer + end, count: rest) }
       filled = rest
     }
+  }
+
+  /// Whether the stream whose first `count` bytes are at `buffer` ends its
+  /// lines in CR alone; if so, its CRs there become LFs.
+  private func decideLineEndings(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+    let sample = UnsafeBufferPointer(start: buffer, count: min(count, LineEndings.sampleBytes))
+    guard LineEndings.endInCarriageReturnsAlone(sample) else { return false }
+    LineEndings.replaceCarriageReturns(UnsafeMutableBufferPointer(start: buffer, count: count))
+    return true
   }
 
   /// The start of the character that `count` bytes at `bytes` end in,

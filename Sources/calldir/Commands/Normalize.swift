@@ -20,7 +20,8 @@ extension Calldir {
         and national number, e.g. 442079460018), or INVALID, a tab and the reason. \
         With --valid, possible numbers that libphonenumber does not consider valid \
         are rejected too (INVALID, a tab, "invalid for region XX"). \
-        With no NUMBER, reads standard input, one input per line (LF or CRLF); \
+        With no NUMBER, reads standard input, one input per line (LF, CRLF, or CR alone \
+        when the first 4 KiB hold no LF); \
         a line longer than 4 MiB is INVALID (too long) and is read past, not held \
         (with --json, its input shows its first 4 MiB). \
         An unknown --region exits 64, suggesting the code meant when it is clear \

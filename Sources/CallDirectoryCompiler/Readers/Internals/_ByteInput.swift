@@ -57,16 +57,11 @@ final class _ByteInput {
     } else {
       transcoded = nil
     }
-    try ensure(_lineEndingSampleBytes)
-    if _endsLinesWithCarriageReturns(UnsafeBufferPointer(start: base, count: min(end, _lineEndingSampleBytes))) {
+    try ensure(LineEndings.sampleBytes)
+    if LineEndings.endInCarriageReturnsAlone(UnsafeBufferPointer(start: base, count: min(end, LineEndings.sampleBytes))) {
       endsLinesWithCarriageReturns = true
-      Self.replaceCarriageReturns(base, 0..<end)
+      LineEndings.replaceCarriageReturns(UnsafeMutableBufferPointer(start: base, count: end))
     }
-  }
-
-  /// Turns each CR in `base[range]` into LF.
-  private static func replaceCarriageReturns(_ base: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) {
-    for index in range where base[index] == _ASCII.carriageReturn { base[index] = _ASCII.lineFeed }
   }
 
   var base: UnsafeMutablePointer<UInt8> { transcoded?.base ?? input.base }
@@ -91,7 +86,9 @@ final class _ByteInput {
     } catch {
       throw .file(error)
     }
-    if endsLinesWithCarriageReturns { Self.replaceCarriageReturns(base, kept..<end) }
+    if endsLinesWithCarriageReturns {
+      LineEndings.replaceCarriageReturns(UnsafeMutableBufferPointer(start: base + kept, count: end - kept))
+    }
   }
 
   /// Reads until at least `count` bytes are buffered or the input ends.
@@ -157,15 +154,6 @@ func _byteOrderMarkLength(_ start: UnsafeBufferPointer<UInt8>, name: String) thr
   case .utf16: throw .unsupportedEncoding(path: name, encoding: "utf-16")
   case .utf32: throw .unsupportedEncoding(path: name, encoding: "utf-32")
   }
-}
-
-/// How much of a source's start ``_endsLinesWithCarriageReturns(_:)`` reads.
-let _lineEndingSampleBytes = 4096
-
-/// Whether text that starts with `sample` ends its lines in CR alone: it
-/// holds a CR before a byte other than LF, and no LF.
-func _endsLinesWithCarriageReturns(_ sample: UnsafeBufferPointer<UInt8>) -> Bool {
-  !sample.contains(_ASCII.lineFeed) && sample.dropLast().contains(_ASCII.carriageReturn)
 }
 
 /// The CRC-32C of the bytes read so far, updated from the input's callback.
