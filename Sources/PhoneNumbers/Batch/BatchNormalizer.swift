@@ -18,8 +18,8 @@ import CalldirSystem
 ///
 /// Lines end at LF; a CR before it is dropped; a last line without LF still
 /// counts. In a stream whose lines end in CR alone (``LineEndings``), each
-/// CR ends a line. Each line's bytes are normalized as its UTF-8 text (ill-formed
-/// sequences read as U+FFFD, as `String(decoding:as:)` does).
+/// CR ends a line. Each line's bytes are normalized as its UTF-8 text
+/// (ill-formed sequences read as U+FFFD, as `String(decoding:as:)` does).
 ///
 /// Memory stays bounded whatever the input: a line longer than a chunk
 /// (``chunkSize``) is answered from its first chunk, cut back to a whole

@@ -1,4 +1,9 @@
+import CalldirSystem
 import PhoneNumbers
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Fuzzes `PhoneNumberNormalizer`: the byte path, `normalize(utf8:region:)`,
 /// must give what the String path gives for the same text,
@@ -14,6 +19,11 @@ import PhoneNumbers
 /// `ExactE164Reader` kept across inputs answers each line, four at a time
 /// after a number line of the same length where it can, and each answer
 /// must be the exact path's.
+///
+/// A text with a line break is also read as a stream by `BatchNormalizer`
+/// (`calldir normalize` without arguments): it must print, line for line, what
+/// normalizing each line on its own gives, with lines cut as ``LineEndings``
+/// and the batch say.
 ///
 /// Input: byte 0 picks the default region (0: none, otherwise one of the
 /// plan's regions), the rest is the text.
@@ -63,6 +73,38 @@ private func checkLines(_ bytes: UnsafeBufferPointer<UInt8>) {
   }
 }
 
+/// Runs `BatchNormalizer` on `bytes` (as a file) and checks its output.
+private func checkBatch(_ bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) {
+  guard let file = tmpfile() else { return }
+  defer { fclose(file) }
+  guard fwrite(bytes.baseAddress, 1, bytes.count, file) == bytes.count, fflush(file) == 0 else { return }
+  rewind(file)
+  var batch = BatchNormalizer(normalizer: normalizer, region: region, json: false)
+  batch.threadCount = 1
+  batch.chunkSize = 1 << 12
+  var output: [UInt8] = []
+  guard (try? batch.run(input: FileDescriptor(rawValue: fileno(file)), write: { output.append(contentsOf: $0); return true })) != nil
+  else { return fuzzCheck(false, "the batch normalizer failed to read its file") }
+  // The lines, as the batch cuts them.
+  var text = Array(bytes)
+  if LineEndings.endInCarriageReturnsAlone(UnsafeBufferPointer(rebasing: bytes.prefix(LineEndings.sampleBytes))) {
+    text = text.map { $0 == 0x0D ? 0x0A : $0 }
+  }
+  var lines = text.split(separator: 0x0A, omittingEmptySubsequences: false)
+  if lines.last?.isEmpty == true { lines.removeLast() }
+  let expected = lines.map { line -> String in
+    let body = line.last == 0x0D ? line.dropLast() : line
+    // Longer than a chunk: read past, and too long whatever it holds.
+    if line.count > batch.chunkSize { return "INVALID\t\(NormalizationRejection.tooLong)" }
+    switch normalizer.normalize(String(decoding: body, as: UTF8.self), region: region) {
+    case .success(let number): return String(number)
+    case .failure(let rejection): return "INVALID\t\(rejection)"
+    }
+  }
+  let printed = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+  fuzzCheck(printed.map(String.init) == expected, "the batch normalizer printed \(printed) for lines \(expected)")
+}
+
 private func reader(for choice: Int, _ region: RegionMetadata?) -> FormattedNumberReader {
   if let reader = readers[choice] { return reader }
   let reader = FormattedNumberReader(normalizer, region: region)
@@ -102,6 +144,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzCheck(classifier.validity(of: number) != nil, "+\(number) from \(described()) has no calling code of the plan")
   }
   checkLines(bytes)
+  // A file per input costs time: only texts of several lines.
+  if bytes.contains(0x0A) || bytes.contains(0x0D) { checkBatch(bytes, region: region) }
   if bytes.count >= 8 {
     let raw = bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     _ = classifier.validity(of: raw)
