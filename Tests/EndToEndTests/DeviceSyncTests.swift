@@ -163,6 +163,54 @@ import Testing
     #expect(try phone.status().sync?["dataset"] as? String == "org.example.other")
   }
 
+  @Test func anExpiredManifestIsRefusedUntilABuildSignsAFreshOne() throws {
+    let store = SyncStore(in: directory)
+    store.manifestLifetimeDays = 7
+    let key = try store.publicKeyFile()
+    let phone = device("phone")
+    // Built as of 2020-01-01: its manifest expired on 2020-01-08.
+    let old = try store.publish(1, asOf: "2020-01-01")
+    #expect(old["manifestExpires"] as? String == "2020-01-08T00:00:00Z")
+    let expired = (
+      manifest: try Data(contentsOf: URL(fileURLWithPath: store.root + "/manifest.json")),
+      signature: try Data(contentsOf: URL(fileURLWithPath: store.root + "/manifest.json.sig")))
+    func expectRefused(sourceLocation: SourceLocation = #_sourceLocation) throws {
+      let refused = try phone.sync(from: store.root, key: key)
+      #expect(refused.status == 65, "\(refused.standardError)", sourceLocation: sourceLocation)
+      #expect(
+        refused.standardError.hasPrefix("error: the manifest expired at 2020-01-08T00:00:00Z (the device's clock says 20"),
+        "\(refused.standardError)", sourceLocation: sourceLocation)
+      let json = try phone.sync(from: store.root, key: key, ["--json"])
+      #expect(json.status == 65, sourceLocation: sourceLocation)
+      #expect(
+        (try jsonObject(json.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "expired",
+        sourceLocation: sourceLocation)
+    }
+    try expectRefused()
+    #expect(try phone.status().sync == nil && (try phone.dump().isEmpty))
+
+    // The same sources built today: no new version, but a manifest signed afresh.
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd"
+    let today = Date()
+    let fresh = try store.publish(1, asOf: formatter.string(from: today))
+    #expect(fresh["unchanged"] as? Bool == true)
+    let expires = "\(formatter.string(from: today.addingTimeInterval(7 * 86_400)))T00:00:00Z"
+    #expect(fresh["manifestExpires"] as? String == expires)
+    let synced = try phone.synced(from: store.root, key: key)
+    #expect(synced["expires"] as? String == expires && synced["version"] as? Int == 1)
+    try phone.expectHolds(store, version: 1)
+
+    // A mirror that froze at the old copy is found out by the phone that synced.
+    try expired.manifest.write(to: URL(fileURLWithPath: store.root + "/manifest.json"))
+    try expired.signature.write(to: URL(fileURLWithPath: store.root + "/manifest.json.sig"))
+    let holding = try phone.snapshot()
+    try expectRefused()
+    #expect(try phone.snapshot() == holding)
+  }
+
   @Test func aConnectionDroppedMidFileResumesWithARangeRequest() throws {
     let store = SyncStore(in: directory, size: 6000)
     let key = try store.publicKeyFile()

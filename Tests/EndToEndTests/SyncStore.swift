@@ -19,6 +19,8 @@ final class SyncStore {
   let root: String
   let dataset: String
   var fullEvery: Int
+  /// The config's `manifestLifetimeDays` (nil: manifests never expire).
+  var manifestLifetimeDays: Int?
   /// Each published version's build output (`build --json`).
   private(set) var builds: [Int: [String: Any]] = [:]
   /// Each published version's manifest and signature bytes.
@@ -65,9 +67,10 @@ final class SyncStore {
     return keyPrefix + ".pub"
   }
 
-  /// Builds `version` from generated sources, signing its manifest.
+  /// Builds `version` from generated sources, signing its manifest;
+  /// `asOf` is the build's `--as-of` day.
   @discardableResult
-  func publish(_ version: Int) throws -> [String: Any] {
+  func publish(_ version: Int, asOf: String? = nil) throws -> [String: Any] {
     let key = try publicKeyFile()
     let sources = directory.path("sources-\(name)")
     var blocking = ""
@@ -84,13 +87,15 @@ final class SyncStore {
     try Data(blocking.utf8).write(to: URL(fileURLWithPath: sources + "/block.txt"))
     try Data(names.utf8).write(to: URL(fileURLWithPath: sources + "/names.csv"))
     let shards = maxEntriesPerExtension.map { "\"maxEntriesPerExtension\": \($0), " } ?? ""
+    let lifetime = manifestLifetimeDays.map { "\"manifestLifetimeDays\": \($0), " } ?? ""
     try Data("""
       {"dataset": "\(dataset)", "fullEvery": \(fullEvery), "signingKey": "\(key.dropLast(4)).key",
-       \(shards)"maxRemovalRatio": 0.9, "sources": [
+       \(shards)\(lifetime)"maxRemovalRatio": 0.9, "sources": [
         {"path": "block.txt", "format": "lines", "list": "block"},
         {"path": "names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "name"}]}
       """.utf8).write(to: URL(fileURLWithPath: sources + "/calldir.json"))
-    let result = try CalldirProcess.run(["build", "--config", sources + "/calldir.json", "--store", root, "--json"])
+    let result = try CalldirProcess.run(
+      ["build", "--config", sources + "/calldir.json", "--store", root, "--json"] + (asOf.map { ["--as-of", $0] } ?? []))
     try #require(result.status == 0, "\(result.standardError)")
     let build = try jsonObject(result.standardOutput)
     try #require(build["version"] as? Int == version, "expected version \(version): \(result.standardOutput)")

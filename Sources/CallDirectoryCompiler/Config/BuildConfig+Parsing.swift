@@ -72,7 +72,8 @@ private struct _ConfigParser {
 
   static let rootKeys = [
     "dataset", "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "maxInvalidRatio", "deltaHistory",
-    "maxEntriesPerExtension", "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
+    "maxEntriesPerExtension", "maxExtensions", "maxRangeSize", "fullEvery", "manifestLifetimeDays", "signingKey",
+    "sources",
   ]
   static let commonSourceKeys = [
     "path", "format", "list", "region", "priority", "maxRemovalRatio", "minReports", "maxAgeDays", "labelPolicy",
@@ -118,6 +119,10 @@ private struct _ConfigParser {
     }
     if let value = object["fullEvery"] {
       config.fullEvery = try integer(value, at: "fullEvery", minimum: 1, maximum: 100_000)
+    }
+    if let value = object["manifestLifetimeDays"] {
+      config.manifestLifetimeDays = try integer(
+        value, at: "manifestLifetimeDays", minimum: 1, maximum: BuildConfig.Defaults.manifestLifetimeDaysLimit)
     }
     if let value = object["signingKey"] {
       let path = try string(value, at: "signingKey")

@@ -33,6 +33,8 @@ public struct BuildConfig: Sendable, Hashable {
     public static let maxExtensions = 20
     /// `fullEvery`: after 30 incremental syncs a phone loads full snapshots.
     public static let fullEvery = 30
+    /// The longest `manifestLifetimeDays` a config may set: ten years.
+    public static let manifestLifetimeDaysLimit = 3650
   }
 
   /// The region for national numbers of sources without `region`.
@@ -60,6 +62,10 @@ public struct BuildConfig: Sendable, Hashable {
   public var maxExtensions: Int
   /// The manifest's `fullEvery`.
   public var fullEvery: Int
+  /// `manifestLifetimeDays`: every build's manifest expires this many days
+  /// after the build (after `--as-of`'s midnight), and phones refuse it
+  /// past that; nil for a manifest that never expires.
+  public var manifestLifetimeDays: Int?
   /// The Ed25519 key that signs the manifest (`signingKey`, resolved), if any.
   public var signingKey: String?
   /// The most numbers one range or pattern line may hold; a larger one is
@@ -81,6 +87,7 @@ public struct BuildConfig: Sendable, Hashable {
     maxEntriesPerExtension: Int = Defaults.maxEntriesPerExtension,
     maxExtensions: Int = Defaults.maxExtensions,
     fullEvery: Int = Defaults.fullEvery,
+    manifestLifetimeDays: Int? = nil,
     signingKey: String? = nil,
     maxRangeSize: Int64 = Defaults.maxRangeSize,
     sources: [SourceSpec] = [],
@@ -94,6 +101,7 @@ public struct BuildConfig: Sendable, Hashable {
     self.maxEntriesPerExtension = maxEntriesPerExtension
     self.maxExtensions = maxExtensions
     self.fullEvery = fullEvery
+    self.manifestLifetimeDays = manifestLifetimeDays
     self.signingKey = signingKey
     self.maxRangeSize = maxRangeSize
     self.sources = sources

@@ -15,8 +15,8 @@ struct ManifestPublisher {
   let catalog: Catalog
   var readBack: [String: FileFacts] = [:]
 
-  /// The manifest of `record`, the latest version.
-  func manifest(of record: SnapshotRecord, fullEvery: Int) throws(StoreError) -> Manifest {
+  /// The manifest of `record`, the latest version, expiring at `expires`.
+  func manifest(of record: SnapshotRecord, fullEvery: Int, expires: String?) throws(StoreError) -> Manifest {
     let shards = try catalog.shards(ofVersion: record.version)
     var extensions: [Manifest.Extension] = []
     if shards.isEmpty {
@@ -42,7 +42,7 @@ struct ManifestPublisher {
     }
     return Manifest(
       dataset: record.dataset, version: record.version, published: record.createdAt, fullEvery: fullEvery,
-      extensions: extensions)
+      expires: expires, extensions: extensions)
   }
 
   /// Writes the manifest (and its signature, signed by `key`) when its

@@ -102,6 +102,8 @@ public struct Publisher {
     public var manifestPath: String? = nil
     /// The manifest's signature, when a key signed it.
     public var signaturePath: String? = nil
+    /// When the manifest expires (`manifestLifetimeDays`), nil when never.
+    public var manifestExpires: String? = nil
     /// Problems that did not stop the build (e.g. an earlier blob that is gone).
     public var warnings: [String] = []
 
@@ -443,8 +445,13 @@ public struct Publisher {
     readBack: [String: FileFacts] = [:], into result: inout Result
   ) throws(StoreError) {
     let publisher = ManifestPublisher(store: store, catalog: catalog, readBack: readBack)
-    try publisher.publish(try publisher.manifest(of: record, fullEvery: config.fullEvery), key: key)
+    let expires = config.manifestLifetimeDays.map { days in
+      UTCTime.iso8601((options.publishedAt.flatMap(UTCTime.parse) ?? UTCTime.now()) + Int64(days) * 86_400)
+    }
+    try publisher.publish(
+      try publisher.manifest(of: record, fullEvery: config.fullEvery, expires: expires), key: key)
     result.manifestPath = store.path(StoreLayout.manifestName)
+    result.manifestExpires = expires
     result.signaturePath = key == nil ? nil : store.path(StoreLayout.manifestSignatureName)
   }
 

@@ -10,29 +10,36 @@ extension Manifest {
     return bytes
   }
 
-  /// The manifest as a JSON value.
+  /// The manifest as a JSON value (`expires` only when it is set, so a
+  /// manifest without it keeps the bytes it had before the key existed).
   public var json: JSONValue {
-    [
-      "dataset": .string(dataset),
-      "version": .int(Int64(version)),
-      "published": .string(published),
-      "fullEvery": .int(Int64(fullEvery)),
-      "extensions": .array(extensions.map { item in
-        [
-          "index": .int(Int64(item.index)),
-          "lower": .int(item.lower),
-          "upper": .int(item.upper),
-          "counts": ["blocking": .int(Int64(item.counts.blocking)), "identification": .int(Int64(item.counts.identification))],
-          "full": Self.json(item.full),
-          "deltas": .array(item.deltas.map { delta in
-            [
-              "from": .int(Int64(delta.from)), "path": .string(delta.file.path),
-              "bytes": .int(delta.file.bytes), "sha256": .string(delta.file.sha256),
-            ]
-          }),
-        ]
-      }),
+    var members: [(key: String, value: JSONValue)] = [
+      ("dataset", .string(dataset)),
+      ("version", .int(Int64(version))),
+      ("published", .string(published)),
+      ("fullEvery", .int(Int64(fullEvery))),
     ]
+    if let expires { members.append((key: "expires", value: .string(expires))) }
+    members.append((key: "extensions", value: extensionsJSON))
+    return .object(members)
+  }
+
+  private var extensionsJSON: JSONValue {
+    .array(extensions.map { item in
+      [
+        "index": .int(Int64(item.index)),
+        "lower": .int(item.lower),
+        "upper": .int(item.upper),
+        "counts": ["blocking": .int(Int64(item.counts.blocking)), "identification": .int(Int64(item.counts.identification))],
+        "full": Self.json(item.full),
+        "deltas": .array(item.deltas.map { delta in
+          [
+            "from": .int(Int64(delta.from)), "path": .string(delta.file.path),
+            "bytes": .int(delta.file.bytes), "sha256": .string(delta.file.sha256),
+          ]
+        }),
+      ]
+    })
   }
 
   private static func json(_ file: File) -> JSONValue {
@@ -56,6 +63,14 @@ extension Manifest {
     version = try Self.integer(object, "version", at: "manifest", minimum: 1)
     published = try Self.string(object, "published", at: "manifest")
     fullEvery = try Self.integer(object, "fullEvery", at: "manifest", minimum: 1)
+    if let value = object["expires"] {
+      guard case .string(let text) = value, text.utf8.count == 20, UTCTime.parse(text) != nil else {
+        throw .malformed("manifest.expires: expected an ISO 8601 UTC time such as 2026-12-08T00:00:00Z")
+      }
+      expires = text
+    } else {
+      expires = nil
+    }
     guard case .array(let items)? = object["extensions"] else { throw .malformed("manifest.extensions: expected an array") }
     guard !items.isEmpty else { throw .malformed("manifest.extensions: expected at least one extension") }
     var extensions: [Extension] = []

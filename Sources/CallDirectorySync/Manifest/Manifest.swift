@@ -18,14 +18,22 @@ public struct Manifest: Sendable, Hashable {
   /// After this many consecutive incremental syncs a phone loads full
   /// snapshots instead, so that drift cannot accumulate.
   public var fullEvery: Int
+  /// When the manifest stops being trusted, ISO 8601 UTC; nil when it
+  /// never does. A store that sets it signs a fresh manifest with every
+  /// build, changed or not, so a phone that is served a copy past it knows
+  /// its source stopped updating (a stale mirror, or a freeze attack).
+  public var expires: String?
   /// One entry per extension, by ascending index.
   public var extensions: [Extension]
 
-  public init(dataset: String, version: Int, published: String, fullEvery: Int, extensions: [Extension]) {
+  public init(
+    dataset: String, version: Int, published: String, fullEvery: Int, expires: String? = nil, extensions: [Extension]
+  ) {
     self.dataset = dataset
     self.version = version
     self.published = published
     self.fullEvery = fullEvery
+    self.expires = expires
     self.extensions = extensions
   }
 

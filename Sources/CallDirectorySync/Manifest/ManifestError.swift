@@ -10,6 +10,10 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
   case wrongDataset(expected: String, found: String)
   /// The manifest is older than what the device holds (a replay or a rollback).
   case rollback(installed: Int, offered: Int)
+  /// The manifest's `expires` has passed by the device's clock: the source
+  /// keeps serving an old copy (a mirror that stopped updating, or a
+  /// freeze attack), so what it offers may not be the store's latest.
+  case expired(expires: String, now: String)
   /// A downloaded file is not the one the manifest names.
   case fileMismatch(path: String, problem: String)
 
@@ -23,6 +27,9 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     case .rollback(let installed, let offered):
       "the manifest offers version \(offered), older than the installed version \(installed) (a replay or a rollback); "
         + "nothing was installed"
+    case .expired(let expires, let now):
+      "the manifest expired at \(expires) (the device's clock says \(now)): the source serves a stale copy, "
+        + "a mirror that stopped updating or a freeze attack; nothing was installed"
     case .fileMismatch(let path, let problem): "\(path) is not the file the manifest names: \(problem)"
     }
   }

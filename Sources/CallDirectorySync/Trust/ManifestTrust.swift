@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Checks an Ed25519 signature: what a device needs to trust a manifest.
 ///
 /// The device-side modules never link a cryptography library: the app
@@ -39,24 +41,32 @@ public struct TrustedManifest: Sendable, Hashable {
 
 /// The checks a device makes before it trusts a manifest: the Ed25519
 /// signature over its exact bytes with the pinned public key, then the
-/// manifest itself.
+/// manifest itself, then its `expires` against the device's clock.
 public struct ManifestTrust: Sendable {
   public let publicKey: [UInt8]
   public let verifier: any SignatureVerifier
+  /// The device's clock: seconds since 1970, UTC.
+  public let clock: @Sendable () -> Int64
 
   /// - Parameters:
   ///   - publicKey: The dataset's 32-byte Ed25519 public key, pinned in the app.
   ///   - verifier: The signature check (CryptoKit, libsodium).
-  public init(publicKey: [UInt8], verifier: any SignatureVerifier) {
+  ///   - clock: The time an expiring manifest is checked against; the
+  ///     system's clock unless a test passes another.
+  public init(
+    publicKey: [UInt8], verifier: any SignatureVerifier, clock: @escaping @Sendable () -> Int64 = { UTCTime.now() }
+  ) {
     self.publicKey = publicKey
     self.verifier = verifier
+    self.clock = clock
   }
 
   /// Verifies `signature` (the bytes of `manifest.json.sig`: one line of
   /// base64, an optional final line feed) over `manifest` (the bytes of
   /// `manifest.json`), then parses the manifest.
   /// - Throws: ``ManifestError``; nothing in the manifest is read before
-  ///   the signature verifies.
+  ///   the signature verifies. ``ManifestError/expired(expires:now:)``
+  ///   once the clock is past the manifest's `expires`.
   public func verify(manifest: [UInt8], signature: [UInt8]) throws(ManifestError) -> TrustedManifest {
     var text = signature
     while let last = text.last, last == 0x0A || last == 0x0D { text.removeLast() }
@@ -66,6 +76,11 @@ public struct ManifestTrust: Sendable {
     guard publicKey.count == 32, verifier.isValidSignature(raw, of: manifest, publicKey: publicKey) else {
       throw .badSignature
     }
-    return TrustedManifest(manifest: try Manifest(parsing: manifest), bytes: manifest)
+    let parsed = try Manifest(parsing: manifest)
+    if let expires = parsed.expires, let deadline = UTCTime.parse(expires) {
+      let now = clock()
+      guard now <= deadline else { throw .expired(expires: expires, now: UTCTime.iso8601(now)) }
+    }
+    return TrustedManifest(manifest: parsed, bytes: manifest)
   }
 }

@@ -20,7 +20,7 @@ extension Calldir.Device {
         of it, or an http:// or https:// URL of one), verifies the Ed25519 signature with the \
         public key, and refuses a manifest of another dataset than the device follows (a first \
         sync adopts the manifest's; `calldir device reset` forgets it) or older than the version \
-        it holds. Each extension then gets the delta from the version it holds when the manifest \
+        it holds, or past its expires. Each extension then gets the delta from the version it holds when the manifest \
         has one (and the source has the file), else its full snapshot; after the manifest's \
         fullEvery consecutive incremental syncs, full snapshots. Every file is downloaded into \
         DIR/sync/staging and its size and SHA-256 checked against the manifest before anything \
@@ -30,7 +30,7 @@ extension Calldir.Device {
         sync state recorded (DIR/sync/state.json; `device status` shows it). \
         Exit status: 0 synced or already up to date; 1 the system failed a request, or \
         another load or sync of the device runs (currentlyLoading); 65 a bad signature, \
-        another dataset, an older manifest, a file whose size or SHA-256 is not the manifest's \
+        another dataset, an older or expired manifest, a file whose size or SHA-256 is not the manifest's \
         (the device unchanged); 66 no public key file; 74 the network or the device's I/O \
         failed (nothing is loaded before every file is verified).
         """,

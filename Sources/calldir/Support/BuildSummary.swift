@@ -48,6 +48,7 @@ struct BuildSummary {
       }),
       "manifest": result.manifestPath.map { .string($0) } ?? .null,
       "signature": result.signaturePath.map { .string($0) } ?? .null,
+      "manifestExpires": result.manifestExpires.map { .string($0) } ?? .null,
       "shards": .array(result.shards.map { shard in
         [
           "shard": .int(Int64(shard.shard)), "path": .string(store.path(shard.path)),
@@ -203,7 +204,9 @@ struct BuildSummary {
       for row in TextTable.format([["extension", "numbers", "entries", "reload"]] + rows) { output.writeLine("  " + row) }
     }
     if let manifest = result.manifestPath {
-      output.writeLine("manifest: \(manifest)" + (result.signaturePath.map { " (signed: \($0))" } ?? " (unsigned)"))
+      output.writeLine(
+        "manifest: \(manifest)" + (result.signaturePath.map { " (signed: \($0))" } ?? " (unsigned)")
+          + (result.manifestExpires.map { ", expires \($0)" } ?? ""))
     }
   }
 }

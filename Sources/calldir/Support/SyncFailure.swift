@@ -3,9 +3,10 @@ import CallKitMock
 import CommandLineKit
 
 /// A failed sync step as the command reports it: exit 65 for what is not
-/// to be trusted (a bad signature, another dataset, a rollback, a file
-/// that is not the manifest's), 74 for the network and the device's I/O,
-/// 1 when another sync holds the device (currentlyLoading, as a load).
+/// to be trusted (a bad signature, another dataset, a rollback, an expired
+/// manifest, a file that is not the manifest's), 74 for the network and
+/// the device's I/O, 1 when another sync holds the device
+/// (currentlyLoading, as a load).
 struct SyncFailure: CommandLineError {
   let error: SyncError
 
@@ -38,6 +39,7 @@ struct SyncFailure: CommandLineError {
       case .malformedSignature, .badSignature: "signature"
       case .wrongDataset: "dataset"
       case .rollback: "rollback"
+      case .expired: "expired"
       case .fileMismatch: "file"
       }
     case .source: "network"

@@ -22,7 +22,7 @@ struct SyncOutcome {
     staged?.loads.first { $0.index == index }
   }
 
-  /// `{"dataset", "version", "previous", "published", "upToDate",
+  /// `{"dataset", "version", "previous", "published", "expires", "upToDate",
   /// "periodicFull", "incrementalSyncs", "extensions": [{"index",
   /// "strategy", "from", "bytes", "path", "downloaded", "resumedAt",
   /// "reused", "missingDelta", "blocking", "identification",
@@ -60,6 +60,7 @@ struct SyncOutcome {
       "version": .int(Int64(manifest.version)),
       "previous": optional(planned.previous?.version),
       "published": .string(manifest.published),
+      "expires": manifest.expires.map { .string($0) } ?? .null,
       "upToDate": .bool(staged == nil),
       "periodicFull": .bool(plan.isPeriodicFull),
       "incrementalSyncs": .int(Int64(state?.incrementalSyncs ?? 0)),

@@ -82,9 +82,17 @@ private func withSource(_ entry: String) -> String {
     #expect(config.maxEntriesPerExtension == 1_800_000)
     #expect(config.maxExtensions == 20)
     #expect(config.fullEvery == 30)
+    #expect(config.manifestLifetimeDays == nil)
     #expect(config.sources.first?.path == "/abs/x.txt")
     #expect(config.sources.first?.region == "ZZ")
     #expect(config.sources.first?.priority == 0)
+  }
+
+  @Test func theManifestLifetimeIsDays() throws {
+    let config = try BuildConfig.parse(
+      Array(#"{"manifestLifetimeDays": 7, "sources": [{"path": "a", "format": "lines", "list": "block"}]}"#.utf8),
+      baseDirectory: "/data")
+    #expect(config.manifestLifetimeDays == 7)
   }
 
   @Test func integersAreAcceptedAsRatios() throws {
@@ -246,6 +254,14 @@ private func withSource(_ entry: String) -> String {
       message: "maxEntriesPerExtension: must be between 1 and 2000000, got 0"
     ),
     .init(
+      name: "manifest that never lives",
+      json: #"{"manifestLifetimeDays": 0, "sources": []}"#,
+      message: "manifestLifetimeDays: must be between 1 and 3650, got 0"),
+    .init(
+      name: "manifest lifetime as text",
+      json: #"{"manifestLifetimeDays": "7d", "sources": []}"#,
+      message: "manifestLifetimeDays: expected an integer, found string"),
+    .init(
       name: "entries as array",
       json: #"{"maxEntriesPerExtension": [1], "sources": []}"#,
       message: "maxEntriesPerExtension: expected an integer, found array"),
@@ -362,7 +378,7 @@ private func withSource(_ entry: String) -> String {
         == Set([
           "$schema", "dataset", "defaultRegion", "maxRejectRatio",
           "maxRemovalRatio", "maxInvalidRatio", "deltaHistory", "maxEntriesPerExtension",
-          "maxExtensions", "maxRangeSize", "fullEvery", "signingKey", "sources",
+          "maxExtensions", "maxRangeSize", "fullEvery", "manifestLifetimeDays", "signingKey", "sources",
         ]))
     let text = String(decoding: data, as: UTF8.self)
     for format in SourceFormatRegistry.standard.names {

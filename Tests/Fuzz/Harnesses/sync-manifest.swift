@@ -2,7 +2,8 @@ import CallDirectorySync
 
 /// Fuzzes what a device parses before it trusts a store: the manifest
 /// (`Manifest(parsing:)`, strict), its check (`ManifestTrust`, with a
-/// verifier that accepts every signature so that parsing is reached), the
+/// verifier that accepts every signature so that parsing is reached, and a
+/// fixed clock, 2026-12-01T00:00:00Z, for `expires`), the
 /// plan against a recorded state read from the same input
 /// (`SyncStateStore.load`), and the plan's resulting state.
 ///
@@ -29,9 +30,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   } catch {
     fuzzCheck(false, "the serialized manifest does not parse: \(error)")
   }
-  let trust = ManifestTrust(publicKey: [UInt8](repeating: 1, count: 32), verifier: AcceptingVerifier())
+  let trust = ManifestTrust(
+    publicKey: [UInt8](repeating: 1, count: 32), verifier: AcceptingVerifier(), clock: { 1_796_083_200 })
   let signature = Array((String(repeating: "A", count: 86) + "==\n").utf8)
-  guard let trusted = try? trust.verify(manifest: manifestBytes, signature: signature) else { return 0 }
+  let trusted: TrustedManifest
+  do {
+    trusted = try trust.verify(manifest: manifestBytes, signature: signature)
+  } catch {
+    if case .expired(let expires, _) = error {
+      fuzzCheck(expires < "2026-12-01T00:00:00Z", "a manifest expiring at \(expires) is refused on 2026-12-01")
+    }
+    return 0
+  }
   guard let plan = try? SyncPlanner.plan(trusted, state: state) else { return 0 }
   let known = Set(manifest.extensions.flatMap { [$0.full] + $0.deltas.map(\.file) })
   for file in plan.files { fuzzCheck(known.contains(file), "the plan fetches \(file.path), which the manifest does not name") }
