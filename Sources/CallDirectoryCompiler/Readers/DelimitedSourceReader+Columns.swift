@@ -7,29 +7,34 @@ extension DelimitedSourceReader {
   func _resolveHeader(
     _ base: UnsafeMutablePointer<UInt8>, _ fields: [_Field], name: String
   ) throws(SourceError) -> _Columns {
-    let names = fields.map { field -> String in
+    // Each name as text, and as an error message may show it.
+    var names: [String] = []
+    var shownNames: [String] = []
+    for field in fields {
       let end = _unescapeInPlace(base, field)
       var lower = field.start
       var upper = end
       _trim(base, &lower, &upper)
-      var text = String(
-        decoding: UnsafeBufferPointer(
-          start: base + lower, count: upper - lower),
-        as: UTF8.self)
+      var text = String(decoding: UnsafeBufferPointer(start: base + lower, count: upper - lower), as: UTF8.self)
       if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-      return text.trimmingASCIIWhitespace()
+      text = text.trimmingASCIIWhitespace()
+      names.append(text)
+      shownNames.append(Array(text.utf8).withUnsafeBufferPointer(_LineText.escaped))
     }
+    // A column named in the config, else the first of its aliases the
+    // header has.
     func find(_ column: String) throws(SourceError) -> Int {
-      let matches = names.indices.filter { names[$0] == column }
-      if matches.count > 1 {
-        throw .duplicateColumn(path: name, column: column)
+      for candidate in [column] + (columnAliases[column] ?? []) {
+        let matches = names.indices.filter { names[$0] == candidate }
+        if matches.count > 1 {
+          throw .duplicateColumn(path: name, column: candidate)
+        }
+        if let index = matches.first { return index }
       }
-      guard let index = matches.first else {
-        throw .columnNotFound(
-          path: name, column: column, available: names,
-          suggestion: _suggestion(for: column, among: names))
-      }
-      return index
+      let aliases = columnAliases[column] ?? []
+      throw .columnNotFound(
+        path: name, column: ([column] + aliases).joined(separator: "' or '"), available: shownNames,
+        suggestion: _suggestion(for: column, among: names))
     }
     func findOptional(_ column: String?) throws(SourceError) -> Int? {
       guard let column else { return nil }
@@ -98,11 +103,16 @@ extension DelimitedSourceReader {
       day = parsed
     }
     // The first non-empty number column gives the record; with more number
-    // columns, each other distinct number is a record of the same row.
-    var numberBytes = trimmed(columns.number)
+    // columns, each other distinct number is a record of the same row. A
+    // cell without a letter or digit (the FCC's `-`) is empty.
+    func number(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+      let bytes = trimmed(index)
+      return _isPlaceholder(bytes) ? UnsafeBufferPointer(start: bytes.baseAddress, count: 0) : bytes
+    }
+    var numberBytes = number(columns.number)
     var others: [UnsafeBufferPointer<UInt8>] = []
     for index in columns.additionalNumbers {
-      let bytes = trimmed(index)
+      let bytes = number(index)
       if bytes.isEmpty { continue }
       if numberBytes.isEmpty { numberBytes = bytes } else { others.append(bytes) }
     }
@@ -162,3 +172,12 @@ enum _RowOutcome {
   case filtered
 }
 
+/// Whether a number cell stands for "no number": not empty, but without a
+/// letter, a digit or any non-ASCII character (`-`, `--`, `.`, `/`), as
+/// complaint exports fill the columns a report leaves blank.
+func _isPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  !bytes.isEmpty
+    && bytes.allSatisfy { byte in
+      byte < 0x80 && !(0x30...0x39).contains(byte) && !(0x61...0x7A).contains(byte | 0x20)
+    }
+}

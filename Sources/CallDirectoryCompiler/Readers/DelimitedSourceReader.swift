@@ -27,7 +27,10 @@
 /// - With ``additionalNumberColumns`` a row may report several numbers
 ///   (the FCC files' caller ID and advertiser numbers): one record per
 ///   non-empty number column, all with the row's line; a row whose number
-///   columns are all empty is `empty number`.
+///   columns are all empty is `empty number`. A number cell without a
+///   letter, a digit or a non-ASCII character (the FCC's `-`) is empty.
+/// - ``columnAliases`` name other headers a column may have: the first
+///   the header holds serves when the configured name is absent.
 /// - ``dateColumn`` gives each record its date (``RawRecord/day``) in
 ///   ``dateFormat``; a row with an empty or unreadable date is rejected.
 /// - ``prefixRewrites`` replace the leading text of a number (or of a
@@ -42,9 +45,10 @@
 ///   start`/`end`; `region column 'C' value 'V' is not in regions`.
 /// - `unexpected text after closing quote` (`"123"x`): the rest of that
 ///   physical line is skipped.
-/// - `unbalanced quotes` and `unterminated quoted field`: a quoted field
-///   ran over line breaks and then did not close cleanly (or never closed,
-///   or grew past 1 MiB). This is almost always a stray quote, so only the
+/// - `unbalanced quotes`, `unterminated quoted field` and `quoted field
+///   not closed within 1 MiB`: a quoted field ran over line breaks and then
+///   did not close cleanly (or never closed, or not within 1 MiB of the
+///   record's start). This is almost always a stray quote, so only the
 ///   record's start line is rejected and reading resumes on the next
 ///   physical line; a stray quote costs one line, not the rest of the file.
 /// - `line too long`: an unquoted record over 1 MiB.
@@ -78,6 +82,10 @@ public struct DelimitedSourceReader: SourceReader {
   public var additionalNumberColumns: [String]
   /// The header name of the column holding each row's date.
   public var dateColumn: String?
+  /// Other header names a column may go by, tried in order when the header
+  /// lacks the configured one (`Ticket Created` for `Date (Ticket
+  /// Created)`): files that renamed their columns over the years.
+  public var columnAliases: [String: [String]]
   /// How ``dateColumn`` writes dates.
   public var dateFormat: ReportDateFormat
   /// Leading texts of numbers and their replacements (`0508` → `+508`);
@@ -105,6 +113,7 @@ public struct DelimitedSourceReader: SourceReader {
   ///   - dateColumn: The column holding each row's date.
   ///   - dateFormat: How that column writes dates.
   ///   - prefixRewrites: Leading texts of numbers to replace.
+  ///   - columnAliases: Other names of columns, by configured name.
   public init(
     input: SourceInput, delimiter: UInt8 = 0x2C,
     numberColumn: String, labelColumn: String? = nil,
@@ -112,8 +121,10 @@ public struct DelimitedSourceReader: SourceReader {
     filter: [String: Set<String>] = [:],
     regionColumn: String? = nil, regions: [String: String] = [:],
     additionalNumberColumns: [String] = [], dateColumn: String? = nil,
-    dateFormat: ReportDateFormat = .iso, prefixRewrites: [String: String] = [:]
+    dateFormat: ReportDateFormat = .iso, prefixRewrites: [String: String] = [:],
+    columnAliases: [String: [String]] = [:]
   ) {
+    self.columnAliases = columnAliases
     self.additionalNumberColumns = additionalNumberColumns
     self.dateColumn = dateColumn
     self.dateFormat = dateFormat
@@ -232,7 +243,7 @@ public struct DelimitedSourceReader: SourceReader {
         case .needMore(let inQuotes):
           if end - pos > _maxRecordBytes {
             let reason =
-              inQuotes ? "unterminated quoted field" : "line too long"
+              inQuotes ? "quoted field not closed within 1 MiB" : "line too long"
             if columns == nil {
               throw SourceError.invalidHeader(path: bytes.name, reason: reason)
             }

@@ -107,7 +107,7 @@ public struct SourceFormatRegistry: Sendable {
 /// `csv` or `tsv`; `csv` also takes a `delimiter`. Both take the keys of
 /// published files: `encoding`, `rangeStart`/`rangeEnd`, `where`,
 /// `regionColumn` with `regions`, `dateColumn` with `dateFormat`,
-/// `rewritePrefixes`.
+/// `rewritePrefixes`, `columnAliases`.
 func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
   var options: [SourceFormat.Option] = [
     .init(
@@ -153,6 +153,10 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
     .init(
       name: "rewritePrefixes", isRequired: false,
       summary: "leading text of numbers replaced before normalizing: {\"0508\": \"+508\"}", kind: .textByKey),
+    .init(
+      name: "columnAliases", isRequired: false,
+      summary: "other header names of a column, tried in order when the header lacks it: {\"column\": [\"other\", …]}",
+      kind: .stringArraysByKey),
   ]
   return SourceFormat(
     name: name,
@@ -181,7 +185,8 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
         regionColumn: regionColumn, regions: regions,
         additionalNumberColumns: Array(columns.numbers.dropFirst()),
         dateColumn: options["dateColumn"], dateFormat: try _delimitedDateFormat(options),
-        prefixRewrites: options[value: "rewritePrefixes"]?.textByKey ?? [:])
+        prefixRewrites: options[value: "rewritePrefixes"]?.textByKey ?? [:],
+        columnAliases: options[value: "columnAliases"]?.stringArraysByKey ?? [:])
     })
 }
 

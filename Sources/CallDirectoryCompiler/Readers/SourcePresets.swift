@@ -72,9 +72,13 @@ public enum SourcePresets {
       identifyOptions: ["label": "Subject"],
       region: "US"))
 
-  /// The FCC's weekly consumer complaint files: each row reports its
-  /// `Caller ID Number` and its `Advertiser Business Phone Number`, dated
-  /// by `Date (Ticket Created)`. US numbers.
+  /// The FCC's consumer complaint files: each row reports its `Caller ID
+  /// Number` and its advertiser's number, dated by when the ticket was
+  /// created. US numbers. Two headers are published: the weekly files
+  /// (`Advertiser Business Phone Number`, `Date (Ticket Created)`, `-` in
+  /// blank number cells) and opendata.fcc.gov's export of the "CGB -
+  /// Consumer Complaints Data" dataset (`Advertiser Business Number`,
+  /// `Ticket Created` as `05/25/2016 11:15:29 AM`); both are read.
   public static let fccComplaints = preset(
     name: "fcc-complaints",
     summary: "the fcc's consumer complaint csv (Caller ID Number, Advertiser Business Phone Number, …)",
@@ -83,6 +87,10 @@ public enum SourcePresets {
       options: [
         "number": .strings(["Caller ID Number", "Advertiser Business Phone Number"]),
         "dateColumn": "Date (Ticket Created)", "dateFormat": "MM/DD/YYYY",
+        "columnAliases": .object([
+          "Advertiser Business Phone Number": .strings(["Advertiser Business Number"]),
+          "Date (Ticket Created)": .strings(["Ticket Created"]),
+        ]),
       ],
       region: "US"))
 

@@ -118,4 +118,49 @@ import Testing
     #expect(rejects.count == 1)
     #expect(rejects.first?.contains("fcc.csv:5: empty number") == true)
   }
+
+  @Test func fccOpenDataExportsAreReadUnderTheirOwnColumnNames() throws {
+    // opendata.fcc.gov's "CGB - Consumer Complaints Data" export.
+    let csv = """
+      Ticket ID,Ticket Created,Date of Issue,Time of Issue,Form,Method,Issue,Caller ID Number,Type of Call or Messge,\
+      Advertiser Business Number,City,State,Zip,Location (Center point of the Zip Code)
+      1009001,03/25/2024 11:15:29 AM,03/25/2024,1:00 pm,Phone,Internet (VOIP),Robocalls,866-410-0458,\
+      Autodialed Live Voice Call,,Plantation,FL,33324,"(26.1276, -80.2331)"
+      1009002,03/26/2024 12:51:35 PM,03/24/2024,12:00 pm,Phone,Wired,"Telemarketing (including do not call and spoofing)",\
+      619-840-7262,Live Voice,866-410-0458,San Marcos,CA,92078,"(33.1434, -117.1661)"
+      1009003,03/27/2024 09:02:11 AM,03/27/2024,9:00 am,Phone,Wireless,Robocalls,619-840-7262,Prerecorded Voice,,Austin,TX,\
+      78701,"(30.27, -97.74)"
+
+      """
+    let (snapshot, rejects) = try compile(
+      "fcc.csv", Array(csv.utf8), #"{"path": "fcc.csv", "format": "fcc-complaints", "list": "block", "minReports": 2}"#)
+    #expect(snapshot.blockingNumbers == [16_198_407_262, 18_664_100_458])
+    #expect(rejects.isEmpty)
+  }
+
+  @Test func aDashInAnFCCNumberCellIsNoNumber() throws {
+    // The weekly files write `-` where a report gives no number.
+    let csv = """
+      Phone Issues,Time of Issue,Caller ID Number,Advertiser Business Phone Number,Type of Call or Message (Robocalls),\
+      Type of Call or Message (Telemarketing),State,Date (Ticket Date of Issue),Date (Ticket Created)
+      Robocalls,9:15 AM,313-307-4101,-,Prerecorded Voice,-,MI,3/28/2024,3/28/2024
+      Telemarketing,2:00 p.m.,-,469-656-8497,-,Live Voice,TX,3/29/2024,3/29/2024
+      Robocalls,-,-,-,-,-,OH,3/30/2024,3/30/2024
+
+      """
+    let (snapshot, rejects) = try compile(
+      "weekly.csv", Array(csv.utf8), #"{"path": "weekly.csv", "format": "fcc-complaints", "list": "block"}"#)
+    #expect(snapshot.blockingNumbers == [13_133_074_101, 14_696_568_497])
+    #expect(rejects.count == 1)
+    #expect(rejects.first?.contains("weekly.csv:4: empty number") == true)
+  }
+
+  @Test func aFileWithNeitherNameOfAColumnSaysWhichNamesServe() throws {
+    let csv = "Ticket ID,Created,Caller ID Number,Advertiser Business Number\n1,03/30/2024,866-410-0458,\n"
+    #expect {
+      try compile("fcc.csv", Array(csv.utf8), #"{"path": "fcc.csv", "format": "fcc-complaints", "list": "block"}"#)
+    } throws: { error in
+      "\(error)".contains("column 'Date (Ticket Created)' or 'Ticket Created' not found in header")
+    }
+  }
 }

@@ -66,6 +66,8 @@ import Testing
     (#""number": [3]"#, "sources[0].number[0]"),
     (#""rangeStart": "a", "rangeEnd": "b", "minReports": 2"#, "a range source cannot use evidence rules"),
     (#""number": "n", "rewritePrefixes": {"0508": 5}"#, "sources[0].rewritePrefixes.0508"),
+    (#""number": "n", "columnAliases": {"n": "m"}"#, "sources[0].columnAliases.n"),
+    (#""number": "n", "columnAliases": ["m"]"#, "sources[0].columnAliases"),
   ])
   func badEvidenceKeysAreNamed(keys: String, expected: String) {
     let message = error(#"{"path": "d.csv", "format": "csv", "list": "block", \#(keys)}"#)

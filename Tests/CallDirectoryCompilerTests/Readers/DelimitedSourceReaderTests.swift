@@ -165,6 +165,45 @@ import Testing
     }
   }
 
+  @Test func aColumnMayGoByItsAliases() throws {
+    let aliases = ["Advertiser Business Phone Number": ["Advertiser Number", "Advertiser Business Number"]]
+    func numbers(_ text: String) throws -> [String] {
+      try readAll(
+        DelimitedSourceReader(
+          input: input(text), numberColumn: "Advertiser Business Phone Number", columnAliases: aliases)
+      ).records.map(\.number)
+    }
+    #expect(try numbers("Advertiser Business Number,x\n8005550100,1\n") == ["8005550100"])
+    // The configured name wins over an alias, and an alias over a later one.
+    #expect(try numbers("Advertiser Business Number,Advertiser Business Phone Number\n1,2\n") == ["2"])
+    #expect(try numbers("Advertiser Business Number,Advertiser Number\n1,2\n") == ["2"])
+    let neither = DelimitedSourceReader(
+      input: input("phone\u{01},x\n1,2\n"), numberColumn: "Advertiser Business Phone Number", columnAliases: aliases)
+    #expect(
+      throws: SourceError.columnNotFound(
+        path: "<memory>", column: "Advertiser Business Phone Number' or 'Advertiser Number' or 'Advertiser Business Number",
+        available: ["phone\\x01", "x"], suggestion: nil)
+    ) {
+      try neither.readAll()
+    }
+  }
+
+  @Test func aNumberCellWithoutALetterOrDigitIsEmpty() throws {
+    let text = "caller,advertiser\n-,800-555-0100\n--,-\n N/A ,.\n/,+\n٣١٢,-\n"
+    let contents = try readAll(
+      DelimitedSourceReader(input: input(text), numberColumn: "caller", additionalNumberColumns: ["advertiser"]))
+    #expect(contents.records.map(\.number) == ["800-555-0100", "N/A", "٣١٢"])
+    #expect(contents.issues.map(\.line) == [3, 5] && contents.issues.allSatisfy { $0.reason == "empty number" })
+  }
+
+  @Test func aQuotedFieldNotClosedWithinAMebibyteSaysSo() throws {
+    let text = "phone,note\n8005550100,\"" + String(repeating: "x", count: 3 << 20) + "\"\n8005550101,ok\n"
+    // The default chunk size only: tiny chunks would parse the field anew for every few bytes.
+    let contents = try DelimitedSourceReader(input: input(text), numberColumn: "phone").readAll()
+    #expect(contents.issues.map(\.reason) == ["quoted field not closed within 1 MiB"])
+    #expect(contents.records.map(\.number) == ["8005550101"])
+  }
+
   @Test func malformedHeader() throws {
     let reader = DelimitedSourceReader(
       input: input("\"phone\"x,name\n1,2\n"), numberColumn: "phone")
