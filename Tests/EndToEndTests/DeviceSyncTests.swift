@@ -109,6 +109,15 @@ import Testing
     try Data((Base64.encode(Ed25519.keyPair()!.publicKey) + "\n").utf8).write(to: URL(fileURLWithPath: other))
     try expectRefused(try phone.sync(from: server.url, key: other), "signature does not verify")
 
+    // No signature at all (404): refused for good, not a network error to retry.
+    let signaturePath = store.root + "/manifest.json.sig"
+    let signature = try Data(contentsOf: URL(fileURLWithPath: signaturePath))
+    try FileManager.default.removeItem(atPath: signaturePath)
+    try expectRefused(try phone.sync(from: server.url, key: key), "has no manifest.json.sig: the store's manifest is not signed")
+    let unsigned = try phone.sync(from: server.url, key: key, ["--json"])
+    #expect((try jsonObject(unsigned.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "signature")
+    try signature.write(to: URL(fileURLWithPath: signaturePath))
+
     // An older manifest, genuinely signed: a replay of version 3.
     try store.serveManifest(of: 3)
     try expectRefused(
@@ -161,6 +170,38 @@ import Testing
     #expect(adopted["dataset"] as? String == "org.example.other" && adopted["previous"] is NSNull)
     try phone.expectHolds(other, version: 1)
     #expect(try phone.status().sync?["dataset"] as? String == "org.example.other")
+  }
+
+  @Test func anExtensionThatCannotApplyItsDeltaLoadsTheFullSnapshot() throws {
+    // A store rebuilt from scratch: its version 2 is other content than the
+    // phone's, so the delta from 2 does not apply to what the phone holds.
+    let store = SyncStore(in: directory)
+    let rebuilt = SyncStore(in: directory, name: "rebuilt", size: 900)
+    let phone = device("phone")
+    try store.publish(1)
+    try store.publish(2)
+    _ = try phone.synced(from: store.root, key: try store.publicKeyFile())
+    for version in 1...3 { try rebuilt.publish(version) }
+    #expect(try rebuilt.servedManifest().extensions[0].deltas.contains { $0.from == 2 })
+    let json = try phone.synced(from: rebuilt.root, key: try rebuilt.publicKeyFile())
+    let info = try #require(try extensions(json).first)
+    #expect(info["strategy"] as? String == "full" && info["unusableDelta"] as? Int == 2, "\(info)")
+    try phone.expectHolds(rebuilt, version: 3)
+
+    // An extension whose last request's outcome was never recorded (the
+    // app was killed while the system loaded it) takes only a full snapshot.
+    try rebuilt.publish(4)
+    let state = phone.path + "/extensions/calldir.extension.1/container/CallDirectory/state.json"
+    var object = try jsonObject(try String(contentsOfFile: state, encoding: .utf8))
+    object["pendingVersion"] = 4
+    object["pendingDigest"] = String(repeating: "0", count: 64)
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: state))
+    let text = try phone.sync(from: rebuilt.root, key: try rebuilt.publicKeyFile())
+    #expect(text.status == 0, "\(text.standardError)")
+    #expect(text.standardOutput.contains(
+      "full snapshot, \(try rebuilt.servedManifest().extensions[0].full.bytes) bytes (the extension cannot apply the delta "
+        + "from version 3: no usable blob: the outcome of the last request was never recorded"), "\(text.standardOutput)")
+    try phone.expectHolds(rebuilt, version: 4)
   }
 
   @Test func anExpiredManifestIsRefusedUntilABuildSignsAFreshOne() throws {

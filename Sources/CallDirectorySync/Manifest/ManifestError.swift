@@ -4,6 +4,8 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
   case malformed(String)
   /// The signature file is not one line of base64 of 64 bytes.
   case malformedSignature(String)
+  /// The source has the manifest but no signature file.
+  case missingSignature(source: String)
   /// The signature does not verify with the public key.
   case badSignature
   /// The manifest is of another dataset than the device holds.
@@ -21,6 +23,9 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .malformed(let problem): "malformed manifest: \(problem)"
     case .malformedSignature(let problem): "malformed manifest signature: \(problem)"
+    case .missingSignature(let source):
+      "\(source) has no manifest.json.sig: the store's manifest is not signed (a build without a signing key); "
+        + "nothing was installed"
     case .badSignature: "the manifest's signature does not verify with the public key; nothing was installed"
     case .wrongDataset(let expected, let found):
       "the manifest is of dataset '\(found)', the device holds '\(expected)'; nothing was installed"

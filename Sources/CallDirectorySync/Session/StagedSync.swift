@@ -43,13 +43,33 @@ public struct StagedLoad: Sendable, Hashable {
   /// The delta the plan chose that the source did not have (it answered
   /// "not found"): the full snapshot is loaded instead.
   public var missingDelta: Manifest.Delta?
+  /// The delta the extension could not apply, and why
+  /// (``SyncSession/fallBackToFull(extension:in:because:)``): the full
+  /// snapshot is loaded instead.
+  public var unusableDelta: (delta: Manifest.Delta, reason: String)?
 
-  public init(index: Int, content: Content, path: String, staged: StagedFile?, missingDelta: Manifest.Delta? = nil) {
+  public init(
+    index: Int, content: Content, path: String, staged: StagedFile?, missingDelta: Manifest.Delta? = nil,
+    unusableDelta: (delta: Manifest.Delta, reason: String)? = nil
+  ) {
     self.index = index
     self.content = content
     self.path = path
     self.staged = staged
     self.missingDelta = missingDelta
+    self.unusableDelta = unusableDelta
+  }
+
+  public static func == (left: StagedLoad, right: StagedLoad) -> Bool {
+    left.index == right.index && left.content == right.content && left.path == right.path
+      && left.staged == right.staged && left.missingDelta == right.missingDelta
+      && left.unusableDelta?.delta == right.unusableDelta?.delta
+      && left.unusableDelta?.reason == right.unusableDelta?.reason
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(index)
+    hasher.combine(path)
   }
 }
 

@@ -47,13 +47,18 @@ public struct SyncSession: Sendable {
   /// Fetches the manifest and its signature and verifies them
   /// (``ManifestTrust``).
   ///
-  /// - Throws: ``SyncError/source(_:)``, ``SyncError/untrusted(_:)``.
+  /// - Throws: ``SyncError/source(_:)``, ``SyncError/untrusted(_:)`` (a
+  ///   missing signature file included).
   public func fetchManifest() throws(SyncError) -> TrustedManifest {
     let manifest: [UInt8]
     let signature: [UInt8]
     do {
       manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit)
       signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit)
+    } catch .notFound(let path, let source) where path == Self.signaturePath {
+      // A manifest without a signature is never to be trusted, however
+      // often the fetch is retried (a store built without a signing key).
+      throw .untrusted(.missingSignature(source: source))
     } catch {
       throw .source(error)
     }
@@ -123,6 +128,34 @@ public struct SyncSession: Sendable {
       loads.append(StagedLoad(index: index, content: .empty, path: path, staged: nil))
     }
     return StagedSync(plan: plan, previous: planned.previous, loads: loads)
+  }
+
+  /// Replaces extension `index`'s delta with its full snapshot, staged and
+  /// checked as every file is: for an extension that cannot apply the
+  /// delta although it holds the delta's base version (the outcome of its
+  /// last request was never recorded, or it holds other content under that
+  /// version, from a store that was rebuilt). Without it the device would
+  /// try the same delta at every sync.
+  ///
+  /// - Parameter reason: Why the extension cannot apply the delta, as the
+  ///   sync reports it.
+  /// - Returns: `staged` with the full snapshot in the extension's load and
+  ///   plan; unchanged when the extension's load is not a delta.
+  /// - Throws: As ``stage(_:)``; the device is unchanged.
+  public func fallBackToFull(extension index: Int, in staged: StagedSync, because reason: String) throws(SyncError)
+    -> StagedSync
+  {
+    var result = staged
+    guard let position = result.plan.steps.firstIndex(where: { $0.extension.index == index }),
+      case .delta(let delta) = result.plan.steps[position].step,
+      let loadPosition = result.loads.firstIndex(where: { $0.index == index })
+    else { return staged }
+    let item = result.plan.steps[position].extension
+    let file = try stageChecked(item.full, as: .full(item.full), result.plan.manifest.manifest)
+    result.plan.steps[position].step = .full(item.full)
+    result.loads[loadPosition] = StagedLoad(
+      index: index, content: .full(item.full), path: file.path, staged: file, unusableDelta: (delta, reason))
+    return result
   }
 
   /// Records the state of a sync whose every load succeeded, atomically,

@@ -112,22 +112,52 @@ public enum CommandLineTool {
     let parser = _ArgumentParser(
       specs: configuration.arguments,
       acceptsVersion: path.count == 1 && configuration.version != nil)
-    switch try parser.parse(tokens) {
+    let instance: any RunnableCommand
+    do {
+      let outcome = try parser.parse(tokens)
+      guard case .parsed(let values, let flags) = outcome else { return answer(outcome, path, report) }
+      let arguments = ParsedArguments(
+        commandPath: path.map { $0.configuration.name }, specs: configuration.arguments, values: values, flags: flags)
+      instance = try command.init(arguments: arguments)
+      try instance.validate()
+    } catch {
+      reportUsageAsJSON(error, configuration, tokens, report)
+      throw error
+    }
+    let context = CommandContext(
+      standardOutput: report.standardOutput, standardError: report.standardError,
+      commandPath: path.map { $0.configuration.name })
+    try instance.run(context: context)
+    return report.finish(.success)
+  }
+
+  /// Help or the version, which a command's own parser answers.
+  private static func answer(_ outcome: _ArgumentParser.Outcome, _ path: [any Command.Type], _ report: _Reporter)
+    -> ExitCode
+  {
+    switch outcome {
     case .help:
       report.standardOutput.write(_HelpGenerator.help(path))
     case .version:
-      report.standardOutput.write((configuration.version ?? "") + "\n")
-    case .parsed(let values, let flags):
-      let commandPath = path.map { $0.configuration.name }
-      let arguments = ParsedArguments(
-        commandPath: commandPath, specs: configuration.arguments, values: values, flags: flags)
-      let instance = try command.init(arguments: arguments)
-      try instance.validate()
-      let context = CommandContext(
-        standardOutput: report.standardOutput, standardError: report.standardError, commandPath: commandPath)
-      try instance.run(context: context)
+      report.standardOutput.write((path.last?.configuration.version ?? "") + "\n")
+    case .parsed:
+      break
     }
     return report.finish(.success)
+  }
+
+  /// A command with a `--json` flag, run with it, answers a usage error
+  /// with `{"error": {"kind": "usage", "message"}}` on standard output as
+  /// well, as it answers its other errors: a script reading the output
+  /// always gets one document.
+  private static func reportUsageAsJSON(
+    _ error: any Error, _ configuration: CommandConfiguration, _ tokens: ArraySlice<String>, _ report: _Reporter
+  ) {
+    guard let usage = error as? any CommandLineError, usage.exitCode == .usage,
+      configuration.arguments.contains(where: { $0.kind == .flag && $0.name == "json" }),
+      tokens.prefix(while: { $0 != "--" }).contains("--json")
+    else { return }
+    report.standardOutput.writeJSONLine(["error": ["kind": "usage", "message": .string(usage.message)]])
   }
 
   private static func resolveHelpTarget(

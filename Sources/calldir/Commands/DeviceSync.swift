@@ -11,6 +11,8 @@ extension Calldir.Device {
   /// its extensions to a store's latest version.
   struct Sync: RunnableCommand {
     static let defaultNetworkTimeout = 30
+    /// A day: longer is no timeout, and past libcurl's range.
+    static let longestNetworkTimeout = 86_400
 
     static let configuration = CommandConfiguration(
       name: "sync",
@@ -66,7 +68,9 @@ extension Calldir.Device {
     }
 
     func validate() throws {
-      guard networkTimeout > 0 else { throw UsageError.invalid("--network-timeout must be a positive number of seconds") }
+      guard (1...Self.longestNetworkTimeout).contains(networkTimeout) else {
+        throw UsageError.invalid("--network-timeout must be between 1 and \(Self.longestNetworkTimeout) seconds")
+      }
       try limits.validate()
     }
 
@@ -111,12 +115,29 @@ extension Calldir.Device {
       for index in planned.changedExtensions {
         reservations[index] = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index) }
       }
-      let staged = try Self.step { () throws(SyncError) in try session.stage(planned) }
+      var staged = try Self.step { () throws(SyncError) in try session.stage(planned) }
       // Every load is planned before the first one runs: a blob that does
-      // not fit an extension changes nothing.
-      let loads = try staged.loads.map { load in
-        try DeviceSupport.mapped(downgradeAdvice: Self.downgradeAdvice) { () throws(DeviceLoadError) in
-          try loader.plan(try DeviceLoader.candidate(load.path), forExtension: load.index)
+      // not fit an extension changes nothing. An extension that cannot
+      // apply its delta (the outcome of its last request was never
+      // recorded, or it holds other content under the delta's base
+      // version) loads the full snapshot instead.
+      var loads: [ExtensionLoad] = []
+      for load in staged.loads {
+        func plan(_ path: String) throws(DeviceLoadError) -> ExtensionLoad {
+          try loader.plan(try DeviceLoader.candidate(path), forExtension: load.index)
+        }
+        let isDelta = if case .delta = load.content { true } else { false }
+        do {
+          loads.append(try plan(load.path))
+        } catch .doesNotFit(_, _, let problem) where isDelta {
+          staged = try Self.step { () throws(SyncError) in
+            try session.fallBackToFull(extension: load.index, in: staged, because: problem.description)
+          }
+          let path = staged.loads.first { $0.index == load.index }?.path ?? load.path
+          loads.append(
+            try DeviceSupport.mapped(downgradeAdvice: Self.downgradeAdvice) { () throws(DeviceLoadError) in try plan(path) })
+        } catch {
+          throw DeviceSupport.mapped(error, downgradeAdvice: Self.downgradeAdvice)
         }
       }
       var results: [Int: ExtensionLoadResult] = [:]

@@ -36,7 +36,7 @@ struct SyncFailure: CommandLineError {
     case .untrusted(let problem):
       switch problem {
       case .malformed: "manifest"
-      case .malformedSignature, .badSignature: "signature"
+      case .malformedSignature, .missingSignature, .badSignature: "signature"
       case .wrongDataset: "dataset"
       case .rollback: "rollback"
       case .expired: "expired"

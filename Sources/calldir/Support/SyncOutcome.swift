@@ -25,7 +25,7 @@ struct SyncOutcome {
   /// `{"dataset", "version", "previous", "published", "expires", "upToDate",
   /// "periodicFull", "incrementalSyncs", "extensions": [{"index",
   /// "strategy", "from", "bytes", "path", "downloaded", "resumedAt",
-  /// "reused", "missingDelta", "blocking", "identification",
+  /// "reused", "missingDelta", "unusableDelta", "blocking", "identification",
   /// "peakMemoryBytes", "durationSeconds"}], "retired", "downloaded"}`.
   var json: JSONValue {
     func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
@@ -49,6 +49,7 @@ struct SyncOutcome {
         "resumedAt": optional(staged?.staged?.resumedAt),
         "reused": .bool(staged?.staged?.wasAlreadyStaged ?? false),
         "missingDelta": optional(staged?.missingDelta?.from),
+        "unusableDelta": optional(staged?.unusableDelta?.delta.from),
         "blocking": .int(Int64(item.counts.blocking)),
         "identification": .int(Int64(item.counts.identification)),
         "peakMemoryBytes": optional(report?.childPeakResidentBytes),
@@ -97,6 +98,9 @@ struct SyncOutcome {
       if let download = load(item.index) {
         if let missing = download.missingDelta {
           line += " (the source has no delta from version \(missing.from))"
+        }
+        if let unusable = download.unusableDelta {
+          line += " (the extension cannot apply the delta from version \(unusable.delta.from): \(unusable.reason))"
         }
         if download.staged?.wasAlreadyStaged == true {
           line += ", staged by an earlier sync"

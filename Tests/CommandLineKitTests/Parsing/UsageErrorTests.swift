@@ -101,7 +101,22 @@ private let compileUsage =
     #expect(run.code == .usage)
     #expect(run.code.rawValue == 64)
     #expect(run.standardError == testCase.expectedStandardError)
-    #expect(!run.standardOutput.contains("error"))
+    #expect(!run.standardOutput.contains("error") || testCase.arguments.contains("--json"))
+  }
+
+  @Test func aCommandRunWithJSONAnswersAUsageErrorWithAJSONDocumentToo() {
+    for arguments in [
+      ["compile", "a", "--json"], ["compile", "-o", "x", "a", "--json", "--max-errors", "-1"],
+      ["compile", "-o", "x", "a", "--json", "--regoin", "US"],
+    ] {
+      let run = ToolRun(arguments)
+      let plain = ToolRun(arguments.filter { $0 != "--json" })
+      #expect(run.code == .usage && run.standardError == plain.standardError)
+      let message = plain.standardError.split(separator: "\n")[0].dropFirst("error: ".count)
+      #expect(run.standardOutput == #"{"error":{"kind":"usage","message":"\#(message)"}}"# + "\n", "\(arguments)")
+    }
+    // Not with --json after `--` (a positional), nor for a command without the flag.
+    #expect(ToolRun("compile", "a", "--", "--json").standardOutput == "")
   }
 
   @Test func groupWithoutSubcommandPrintsHelpToStandardError() {
