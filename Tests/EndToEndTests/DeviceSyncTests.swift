@@ -204,6 +204,20 @@ import Testing
     try phone.expectHolds(rebuilt, version: 4)
   }
 
+  @Test func aFullSnapshotWhoseCountsAreNotTheManifestsIsRefused() throws {
+    let store = SyncStore(in: directory)
+    let key = try store.publicKeyFile()
+    try store.publish(1)
+    var manifest = try store.servedManifest()
+    manifest.extensions[0].counts.blocking += 1
+    try store.serve(manifest.serialized())
+    let phone = device("phone")
+    let result = try phone.sync(from: store.root, key: key)
+    #expect(result.status == 65, "\(result.standardError)")
+    #expect(result.standardError.contains("is not the file the manifest names: it holds"), "\(result.standardError)")
+    #expect(try phone.status().sync == nil && (try phone.dump().isEmpty))
+  }
+
   @Test func anExpiredManifestIsRefusedUntilABuildSignsAFreshOne() throws {
     let store = SyncStore(in: directory)
     store.manifestLifetimeDays = 7

@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import CalldirSystem
 
 extension Manifest {
@@ -60,17 +61,13 @@ extension Manifest {
     }
     let object = try Self.object(root, at: "manifest")
     dataset = try Self.string(object, "dataset", at: "manifest")
-    version = try Self.integer(object, "version", at: "manifest", minimum: 1)
-    published = try Self.string(object, "published", at: "manifest")
-    fullEvery = try Self.integer(object, "fullEvery", at: "manifest", minimum: 1)
-    if let value = object["expires"] {
-      guard case .string(let text) = value, text.utf8.count == 20, UTCTime.parse(text) != nil else {
-        throw .malformed("manifest.expires: expected an ISO 8601 UTC time such as 2026-12-08T00:00:00Z")
-      }
-      expires = text
-    } else {
-      expires = nil
+    guard dataset.utf8.count <= BlobLimits.maxDatasetBytes else {
+      throw .malformed("manifest.dataset: longer than \(BlobLimits.maxDatasetBytes) bytes")
     }
+    version = try Self.integer(object, "version", at: "manifest", minimum: 1)
+    published = try Self.time(object, "published")
+    fullEvery = try Self.integer(object, "fullEvery", at: "manifest", minimum: 1)
+    expires = object["expires"] == nil ? nil : try Self.time(object, "expires")
     guard case .array(let items)? = object["extensions"] else { throw .malformed("manifest.extensions: expected an array") }
     guard !items.isEmpty else { throw .malformed("manifest.extensions: expected at least one extension") }
     var extensions: [Extension] = []
@@ -111,6 +108,14 @@ extension Manifest {
     var object: [String: JSONValue] = [:]
     for (key, member) in members { object[key] = member }
     return object
+  }
+
+  /// An ISO 8601 UTC time as calldir writes it: `2026-12-08T00:00:00Z`.
+  private static func time(_ object: [String: JSONValue], _ key: String) throws(ManifestError) -> String {
+    guard case .string(let text)? = object[key], text.utf8.count == 20, UTCTime.parse(text) != nil else {
+      throw .malformed("manifest.\(key): expected an ISO 8601 UTC time such as 2026-12-08T00:00:00Z")
+    }
+    return text
   }
 
   private static func string(_ object: [String: JSONValue], _ key: String, at path: String) throws(ManifestError) -> String {
