@@ -89,6 +89,23 @@ import Testing
     #expect(try String(contentsOfFile: prefix + ".key", encoding: .utf8) == secret)
   }
 
+  @Test func aSigningKeyThatCannotBeUsedStopsTheBuildBeforeTheStoreIsMade() throws {
+    let store = try SignedStore()
+    try store.directory.write("keys/bad.key", "not a key\n")
+    for (key, status, message) in [
+      ("keys/missing.key", 66, "signing key: cannot open"),
+      ("keys", 66, "signing key: cannot read"),
+      ("keys/bad.key", 65, "is not an ed25519 secret key: expected one line of base64"),
+      ("keys/signing.pub", 65, "is not an ed25519 secret key: it is a public key file"),
+    ] {
+      let result = try store.build(["--signing-key", store.directory.path(key)])
+      #expect(result.status == Int32(status), "\(key): \(result.standardError)")
+      #expect(result.standardError.contains(message), "\(key): \(result.standardError)")
+      #expect((try parseJSON(result.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "signingKey")
+      #expect(!FileManager.default.fileExists(atPath: store.store), "\(key): the store was made")
+    }
+  }
+
   @Test func everyPublishWritesASignedManifestOfItsFiles() throws {
     let store = try SignedStore()
     let first = try store.build()

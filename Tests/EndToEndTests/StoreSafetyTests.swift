@@ -35,6 +35,7 @@ import Testing
     #expect(refused.standardError.contains("holds published files up to version 4 but no catalog"))
     #expect(refused.standardError.contains("calldir repair --store"))
     #expect(try Self.files(store) == published)
+    #expect(!FileManager.default.fileExists(atPath: store.store + "/catalog.sqlite"), "the refusal creates no catalog")
 
     let repaired = try CalldirProcess.run(["repair", "--store", store.store, "--json"])
     #expect(repaired.status == 0, "\(repaired.standardError)")
@@ -113,6 +114,20 @@ import Testing
     #expect(forced.standardError.contains("warning: the removal guard and the deltas from version 3 are skipped"))
   }
 
+  @Test func aMissingLatestSnapshotIsADataErrorAndForcePublishesPastIt() throws {
+    let store = try Self.store(versions: 2)
+    try FileManager.default.removeItem(atPath: store.store + "/snapshots/snapshot-000002.cdir")
+    let unchanged = try store.build()
+    #expect(unchanged.status == 65, "\(unchanged.standardError)")
+    #expect(unchanged.standardError.contains("snapshot-000002.cdir does not match the catalog: it is missing"))
+    try store.writeBlock(150)
+    let refused = try store.build()
+    #expect(refused.status == 65 && refused.standardError.contains("run 'calldir repair'"), "\(refused.standardError)")
+    let forced = try store.build(["--force", "--json"])
+    #expect(forced.status == 0, "\(forced.standardError)")
+    #expect(try parseJSON(forced.standardOutput)["version"] as? Int == 3)
+  }
+
   @Test func aSnapshotReplacedOnDiskIsNeverABase() throws {
     let store = try Self.store(versions: 3)
     // Version 2's file now holds version 1's bytes.
@@ -127,7 +142,8 @@ import Testing
     #expect(result.standardError.contains("warning: no deltas from version 2"))
   }
 
-  @Test func aVersionWhoseFilesWereNotRenamedIsPutInPlaceByTheNextBuild() throws {
+  @Test(arguments: ["build", "repair"])
+  func aVersionWhoseFilesWereNotRenamedIsPutInPlaceByTheNextBuildOrRepair(_ recovery: String) throws {
     let store = try Self.store(versions: 1)
     try store.writeBlock(140)
     let counts = store.directory.path("counts")
@@ -151,6 +167,13 @@ import Testing
     #expect(failed.standardError.contains("the version is recorded, and the next build (or 'calldir repair') puts its files in place"))
     #expect(try store.publishedVersions == 2)
     #expect(!FileManager.default.fileExists(atPath: store.store + "/snapshots/snapshot-000002.cdir"))
+    if recovery == "repair" {
+      let repaired = try CalldirProcess.run(["repair", "--store", store.store, "--json"])
+      #expect(repaired.status == 0, "\(repaired.standardError)")
+      let report = try parseJSON(repaired.standardOutput)
+      #expect(report["versions"] as? [Int] == [1, 2] && (report["retired"] as? [Any])?.isEmpty == true, "\(report)")
+      #expect((report["placed"] as? [String])?.contains("snapshots/snapshot-000002.cdir") == true, "\(report)")
+    }
     let next = try store.build(["--json"])
     #expect(next.status == 0, "\(next.standardError)")
     #expect(try parseJSON(next.standardOutput)["unchanged"] as? Bool == true)

@@ -5,6 +5,8 @@ public enum BuildError: Error, CustomStringConvertible {
   case config(ConfigError)
   case compile(CompileError)
   case store(StoreError)
+  /// The manifest's signing key (`--signing-key`, `signingKey`) cannot be used.
+  case signingKey(SigningKeyError)
   /// Writing or reading a blob failed.
   case blob(path: String, error: BlobError)
   /// Guards refused the build (see ``BuildGuards``); the rejects report it
@@ -17,6 +19,7 @@ public enum BuildError: Error, CustomStringConvertible {
     case .config(let error): error.description
     case .compile(let error): error.description
     case .store(let error): error.description
+    case .signingKey(let error): error.description
     case .blob(let path, let error): "\(path): \(error)"
     case .refused(let refusals, _, _): refusals.map(\.message).joined(separator: "\nerror: ")
     }
@@ -24,7 +27,7 @@ public enum BuildError: Error, CustomStringConvertible {
 
   /// A name for the kind of failure, for `--json` (`rejectRatio`,
   /// `sourceRemoval`, … for a refusal; `config`, `source`, `store`, `locked`,
-  /// `blob` otherwise).
+  /// `signingKey`, `blob` otherwise).
   public var kind: String {
     switch self {
     case .config: "config"
@@ -37,6 +40,7 @@ public enum BuildError: Error, CustomStringConvertible {
     case .store(.capacity): "capacity"
     case .store(.datasetChanged): "dataset"
     case .store: "store"
+    case .signingKey: "signingKey"
     case .blob: "blob"
     case .refused(let refusals, _, _): refusals.first?.kind.rawValue ?? "refused"
     }

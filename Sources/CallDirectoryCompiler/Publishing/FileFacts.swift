@@ -34,6 +34,18 @@ struct FileFacts: Sendable, Hashable {
     }
   }
 
+  /// The facts of a file the catalog recorded as published: as
+  /// ``of(_:withSHA256:)``, but a file that is gone (or is no longer a file)
+  /// is a ``StoreError/fileMismatch(path:problem:)``, a store to repair,
+  /// not a file the build failed to create.
+  static func ofPublished(_ path: String, withSHA256: Bool = false) throws(StoreError) -> FileFacts {
+    do {
+      return try of(path, withSHA256: withSHA256)
+    } catch .file(let error) where error.errno.isMissingInput && error.errno != .permissionDenied {
+      throw .fileMismatch(path: path, problem: "it is missing (\(error.errno))")
+    }
+  }
+
   /// A source's facts from what its reader read, with the file's modification time.
   static func of(source path: String, read summary: SourceSummary) throws(StoreError) -> FileFacts {
     let status: FileStatus

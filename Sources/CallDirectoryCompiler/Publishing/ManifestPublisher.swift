@@ -102,6 +102,8 @@ struct ManifestPublisher {
         sha.update(chunk)
       }
       read = input.bytesRead
+    } catch where error.errno.isMissingInput && error.errno != .permissionDenied {
+      throw .fileMismatch(path: path, problem: "it is missing (\(error.errno))")
     } catch {
       throw .file(error)
     }

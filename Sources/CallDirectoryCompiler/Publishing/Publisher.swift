@@ -146,7 +146,7 @@ public struct Publisher {
     // it is made on another core while the config loads and the store opens
     // (which mostly waits for the disk when the catalog is new).
     var madeCompiler: SnapshotCompiler?
-    var setUp: Swift.Result<(config: BuildConfig, opened: OpenStore), BuildError>?
+    var setUp: Swift.Result<(config: BuildConfig, key: Ed25519.KeyPair?, opened: OpenStore), BuildError>?
     Parallel.run(background: { madeCompiler = makeCompiler() }) {
       setUp = Swift.Result { () throws(BuildError) in
         let config: BuildConfig
@@ -155,13 +155,21 @@ public struct Publisher {
         } catch {
           throw .config(error)
         }
-        return (config, try openStore(warnings: &warnings))
+        // The key is checked before the store is opened (or created).
+        let key = try (options.signingKey ?? config.signingKey).map { path throws(BuildError) in
+          do throws(SigningKeyError) {
+            return try SigningKey.load(path)
+          } catch {
+            throw .signingKey(error)
+          }
+        }
+        return (config, key, try openStore(warnings: &warnings))
       }
     }
     guard let setUp, let compiler = madeCompiler else {
       throw .store(.catalog("internal error: the build did not set up"))
     }
-    let (config, opened) = try setUp.get()
+    let (config, key, opened) = try setUp.get()
     defer { withExtendedLifetime(opened.lock) {} }
     let catalog = opened.catalog
     let latest = opened.latest
@@ -175,9 +183,6 @@ public struct Publisher {
     let version = opened.highestVersion + 1
     if let latest, !latest.dataset.isEmpty, latest.dataset != config.dataset {
       throw .store(.datasetChanged(store: store.root, published: latest.dataset, configured: config.dataset))
-    }
-    let key = try (options.signingKey ?? config.signingKey).map { path throws(BuildError) in
-      try storeCall { () throws(StoreError) in try SigningKey.load(path) }
     }
 
     // Compile, with the reports in temporary files.
@@ -477,7 +482,7 @@ public struct Publisher {
   /// its size and CRC-32C, and its header's version and content digest.
   private func verify(_ record: SnapshotRecord) throws(BuildError) {
     let path = store.path(record.path)
-    let facts = try storeCall { () throws(StoreError) in try FileFacts.of(path) }
+    let facts = try storeCall { () throws(StoreError) in try FileFacts.ofPublished(path) }
     guard facts.bytes == record.bytes, facts.checksum == record.fileChecksum else {
       throw .store(.fileMismatch(
         path: path, problem: "\(facts.bytes) bytes with \(facts.checksum), the catalog recorded \(record.bytes) "
@@ -535,12 +540,17 @@ public struct Publisher {
         try createDirectory(directory)
       }
       let lock = try StoreLock(path: store.lock, wait: options.wait)
+      // A store with published files and no catalog is refused before a
+      // catalog is created, so that the store stays as it was.
       let hadCatalog = (try? FileSystem.status(store.catalog).size).map { $0 > 0 } ?? false
+      if !hadCatalog, store.highestPublishedVersion() > 0 {
+        throw StoreError.catalogMissing(store: store.root, highestVersion: store.highestPublishedVersion())
+      }
       let catalog = try Catalog(path: store.catalog)
       var opened = OpenStore(lock: lock, catalog: catalog, latest: try catalog.latest())
       opened.highestVersion = try catalog.highestVersion()
       if let latest = opened.latest { warnings += try putInPlace(latest, catalog: catalog) }
-      if !hadCatalog || opened.highestVersion == 0, store.highestPublishedVersion() > 0 {
+      if opened.highestVersion == 0, store.highestPublishedVersion() > 0 {
         throw StoreError.catalogMissing(store: store.root, highestVersion: store.highestPublishedVersion())
       }
       try checkKnown(opened)

@@ -8,16 +8,19 @@ import Sodium
 /// one line of base64 of the raw 32-byte public key.
 public enum SigningKey {
   /// Reads a secret key file.
-  /// - Throws: ``StoreError`` when it cannot be read or is not a key.
-  public static func load(_ path: String) throws(StoreError) -> Ed25519.KeyPair {
+  /// - Throws: ``SigningKeyError`` when it cannot be read or is not a
+  ///   secret key (a public key file, `PREFIX.pub`, included: its 32
+  ///   bytes would pass for a seed, and sign with a key anyone can make).
+  public static func load(_ path: String) throws(SigningKeyError) -> Ed25519.KeyPair {
     let bytes: [UInt8]
     do {
       bytes = try FileSystem.contents(of: path, limit: 4096)
     } catch {
-      throw .file(error)
+      throw .unreadable(error)
     }
+    if path.hasSuffix(".pub") { throw .notASecretKey(path: path, reason: "it is a public key file (keygen's PREFIX.pub)") }
     guard let secret = Base64.decode(trimmed(bytes)), let pair = Ed25519.keyPair(secret: secret) else {
-      throw .catalog("\(path) is not an ed25519 secret key (one line of base64 of 32 or 64 bytes, as 'calldir keygen' writes)")
+      throw .notASecretKey(path: path, reason: "expected one line of base64 of 32 or 64 bytes, as 'calldir keygen' writes")
     }
     return pair
   }
@@ -50,5 +53,20 @@ public enum SigningKey {
     var result = bytes
     while let last = result.last, last == 0x0A || last == 0x0D || last == 0x20 { result.removeLast() }
     return result
+  }
+}
+
+/// Why the manifest's signing key cannot be used.
+public enum SigningKeyError: Error, CustomStringConvertible {
+  /// The file cannot be read (missing, a directory, unreadable).
+  case unreadable(FileError)
+  /// The file is not an Ed25519 secret key.
+  case notASecretKey(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let error): "signing key: \(error)"
+    case .notASecretKey(let path, let reason): "signing key \(path) is not an ed25519 secret key: \(reason)"
+    }
   }
 }

@@ -13,6 +13,10 @@ import CalldirSystem
 ///    a version found only as a file gets a row from its blob (its counts
 ///    and digest; its sources unknown); a delta or shard is recorded when
 ///    its blob fits the snapshots it names.
+///    Before that, the files of versions the old catalog recorded that a
+///    build which died after its catalog transaction left under their
+///    pending names are put in place, as the next build would: a blob only
+///    when it reads back whole.
 /// 3. A version whose snapshot is damaged or missing is retired: its
 ///    number is never used again, and its files stay where they are.
 /// 4. The new catalog is written next to the old one and renamed over it;
@@ -42,6 +46,9 @@ public struct StoreRepair {
     public var previousCatalog: String?
     /// The version the next build publishes.
     public var nextVersion = 1
+    /// Files of recorded versions put in place from their pending names,
+    /// relative to the store.
+    public var placed: [String] = []
     /// Files that could not be used, and why.
     public var warnings: [String] = []
   }
@@ -54,6 +61,7 @@ public struct StoreRepair {
     defer { withExtendedLifetime(lock) {} }
     var report = Report()
     let old = readOldCatalog(&report)
+    try putRecordedFilesInPlace(Set(old.snapshots.keys), &report)
     let files = try publishedFiles()
 
     var snapshots: [Int: (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])] = [:]
@@ -174,6 +182,34 @@ public struct StoreRepair {
       report.warnings.append("the old catalog cannot be read (\(error)); every version is rebuilt from its files")
     }
     return old
+  }
+
+  /// Renames the pending files (`.pending-NAME`) of the `recorded`
+  /// versions to their published names where those are free; a blob only
+  /// when it reads back whole (else it stays, with a warning). Files of
+  /// versions the catalog never recorded stay where they are.
+  private func putRecordedFilesInPlace(_ recorded: Set<Int>, _ report: inout Report) throws(StoreError) {
+    let prefix = ".pending-"
+    for directory in ["snapshots", "deltas", "rejects"] {
+      for name in ((try? FileSystem.contentsOfDirectory(store.path(directory))) ?? []).sorted()
+      where name.hasPrefix(prefix) {
+        let published = directory + "/" + name.dropFirst(prefix.count)
+        guard let version = StoreLayout.version(ofFileNamed: String(name.dropFirst(prefix.count))),
+          recorded.contains(version), !FileSystem.exists(store.path(published))
+        else { continue }
+        let pending = directory + "/" + name
+        if published.hasSuffix(".cdir") {
+          do {
+            _ = try check(pending)
+          } catch {
+            report.warnings.append("\(store.path(pending)) of version \(version) left where it is: \(error)")
+            continue
+          }
+        }
+        try rename(store.path(pending), to: store.path(published))
+        report.placed.append(published)
+      }
+    }
   }
 
   /// The published blobs of the store, by what their names say.

@@ -44,7 +44,10 @@ struct _ArgumentParser {
     var index = tokens.startIndex
     var optionsEnded = false
 
-    func record(_ spec: ArgumentSpec, _ value: String) {
+    // No option takes an empty value: `--store ''` is a mistake (an unset
+    // shell variable), never a path or a setting.
+    func record(_ spec: ArgumentSpec, _ value: String) throws(UsageError) {
+      if value.isEmpty { throw .invalidValue(value, argument: spec._longSpelling, expected: "a value that is not empty") }
       if spec._isRepeatable {
         values[spec.name, default: []].append(value)
       } else {
@@ -88,9 +91,9 @@ struct _ArgumentParser {
           flags.insert(spec.name)
         } else {
           if let inlineValue {
-            record(spec, inlineValue)
+            try record(spec, inlineValue)
           } else {
-            record(spec, try nextValue(for: spec._longSpelling))
+            try record(spec, try nextValue(for: spec._longSpelling))
           }
         }
       } else {
@@ -110,7 +113,7 @@ struct _ArgumentParser {
           var rest = characters[position...]
           if rest.first == "=" { rest = rest.dropFirst() }
           let spelling = "-" + String(short)
-          record(spec, rest.isEmpty ? try nextValue(for: spelling) : String(rest))
+          try record(spec, rest.isEmpty ? try nextValue(for: spelling) : String(rest))
           break
         }
       }

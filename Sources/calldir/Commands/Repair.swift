@@ -53,10 +53,12 @@ extension Calldir {
           "shards": .int(Int64(report.shards)),
           "previousCatalog": report.previousCatalog.map { .string($0) } ?? .null,
           "nextVersion": .int(Int64(report.nextVersion)),
+          "placed": .array(report.placed.map { .string($0) }),
           "warnings": .array(report.warnings.map { .string($0) }),
         ])
         return
       }
+      for name in report.placed { output.writeLine("put in place: \(name) (its build stopped after recording it)") }
       let range = report.versions.isEmpty
         ? "no versions" : "versions \(report.versions.first ?? 0)–\(report.versions.last ?? 0) (\(report.versions.count))"
       output.writeLine(

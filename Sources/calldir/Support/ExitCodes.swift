@@ -36,6 +36,8 @@ enum ExitCodes {
       case .spill: .ioError
       }
     case .store(let error): code(for: error)
+    case .signingKey(.unreadable(let error)): code(reading: error)
+    case .signingKey(.notASecretKey): .dataError
     case .blob(_, let error): code(for: error)
     case .refused: .dataError
     }

@@ -34,6 +34,14 @@ private let compileUsage =
       message: "unknown option '-q'",
       usage: compileUsage, command: "calldir compile"),
     UsageErrorCase(
+      arguments: ["compile", "-o", "", "a"],
+      message: "invalid value '' for '--output': expected a value that is not empty",
+      usage: compileUsage, command: "calldir compile"),
+    UsageErrorCase(
+      arguments: ["compile", "a", "--output="],
+      message: "invalid value '' for '--output': expected a value that is not empty",
+      usage: compileUsage, command: "calldir compile"),
+    UsageErrorCase(
       arguments: ["compile", "-o", "x", "a", "--region"],
       message: "missing value for option '--region'",
       usage: compileUsage, command: "calldir compile"),
