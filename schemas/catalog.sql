@@ -1,10 +1,10 @@
--- calldir catalog schema, version 3 (PRAGMA user_version = 3).
+-- calldir catalog schema, version 4 (PRAGMA user_version = 4).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
--- A catalog of version 1 or 2 is migrated in place by the first build or
+-- A catalog of version 1, 2 or 3 is migrated in place by the first build or
 -- command that writes it: the columns later versions add are appended (NULL
 -- in rows written before) and the tables they add are created.
 
@@ -64,6 +64,10 @@ CREATE TABLE snapshot_sources (
   duplicates       INTEGER,              -- numbers it gave more than once
   unique_entries   INTEGER,              -- entries only it gives (allow: removals only it makes)
   absent           INTEGER NOT NULL DEFAULT 0,  -- 1 when its file was missing (published with --force)
+  -- version 4: the source's evidence rules (NULL before version 4)
+  min_reports      INTEGER,              -- minReports (1: any report)
+  max_age_days     INTEGER,              -- maxAgeDays (NULL: any age)
+  label_policy     TEXT,                 -- labelPolicy: first or mostFrequent
   PRIMARY KEY (version, position)
 );
 

@@ -66,6 +66,42 @@ import Testing
     #expect(versions.first?["asOf"] as? String == "2024-03-31")
   }
 
+  @Test func explainSaysWhichReportsCountedAndWhyANumberWasDropped() throws {
+    let directory = try workspace()
+    let store = directory.path("store")
+    let built = try CalldirProcess.run([
+      "build", "--config", directory.path("calldir.json"), "--store", store, "--as-of", "2024-03-31",
+    ])
+    #expect(built.status == 0, "\(built.standardError)")
+    // 1-800-555-0111: one report in the window, one too old: dropped.
+    let text = try CalldirProcess.run(["explain", "--store", store, "--region", "US", "18005550111", "7185550100"])
+    #expect(text.status == 0, "\(text.standardError)")
+    let expected = """
+      18005550111: 18005550111: version 1: not blocked, label "Warranties & protection plans"
+        block dnc.csv:5 (number)
+        block dnc.csv:6 (number; not counted: dated 2023-01-05, more than 90 days (maxAgeDays) before the reference date 2024-03-31)
+        identify dnc.csv:5 (number, label "Warranties & protection plans")
+        identify dnc.csv:6 (number, label "Warranties & protection plans"; not counted: dated 2023-01-05, more than 90 days (maxAgeDays) before the reference date 2024-03-31)
+        evidence dnc.csv (block): 2 reports, 1 counted (minReports 2, maxAgeDays 90): too few, so this source does not give it
+        evidence dnc.csv (identify): 2 reports, 1 counted (minReports 1, maxAgeDays 90): enough
+      7185550100: 17185550100: version 1: not blocked, no label
+        block dnc.csv:7 (number; not counted: dated 2024-04-02, after the reference date 2024-03-31)
+        identify dnc.csv:7 (number, label "Other"; not counted: dated 2024-04-02, after the reference date 2024-03-31)
+        evidence dnc.csv (block): 1 report, 0 counted (minReports 2, maxAgeDays 90): too few, so this source does not give it
+        evidence dnc.csv (identify): 1 report, 0 counted (minReports 1, maxAgeDays 90): too few, so this source does not give it
+
+      """
+    #expect(text.standardOutput == expected)
+    // A label from reports that did not count never "lost".
+    let json = try CalldirProcess.run(["explain", "--store", store, "--region", "US", "--json", "2125550143"])
+    let object = try jsonObject(json.standardOutput)
+    #expect(object["label"] as? String == "Imposters" && (object["lostLabels"] as? [[String: Any]])?.count == 1)
+    let evidence = try #require(object["evidence"] as? [[String: Any]])
+    #expect(evidence.map { $0["counted"] as? Int } == [3, 3] && evidence.allSatisfy { $0["kept"] as? Bool == true })
+    let lines = try #require(object["sources"] as? [[String: Any]])
+    #expect(lines.first?["date"] as? String == "2024-03-01" && lines.first?["notCounted"] is NSNull)
+  }
+
   @Test func theSameInputsAndAsOfPublishTheSameBytes() throws {
     let directory = try workspace()
     var snapshots: [Data] = []
@@ -95,7 +131,8 @@ import Testing
       "build", "--config", directory.path("calldir.json"), "--store", directory.path("store"), "--as-of", value,
     ])
     #expect(result.status == 64)
-    #expect(result.standardError.contains("--as-of must be a date YYYY-MM-DD"), "\(result.standardError)")
+    let message = value.isEmpty ? "invalid value '' for '--as-of'" : "--as-of must be a date YYYY-MM-DD"
+    #expect(result.standardError.contains(message), "\(result.standardError)")
   }
 
   @Test func aRealMajnumLayoutThroughThePreset() throws {

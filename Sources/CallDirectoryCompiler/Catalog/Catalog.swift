@@ -94,7 +94,7 @@ public final class Catalog {
         writtenPath: try row.optionalText("written_path") ?? path,
         options: try Self.decodeOptions(row.optionalText("options")),
         maxRemovalRatio: try row.optionalReal("max_removal_ratio"), contribution: contribution,
-        isAbsent: try row.int("absent") != 0)
+        isAbsent: try row.int("absent") != 0, evidence: try Self.evidence(row))
     }
   }
 
@@ -250,8 +250,8 @@ public final class Catalog {
             """
             INSERT INTO snapshot_sources (version, position, path, format, list, region, priority, bytes,
               modified_at, checksum, data_lines, accepted, rejected, written_path, options, max_removal_ratio,
-              numbers, duplicates, unique_entries, absent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              numbers, duplicates, unique_entries, absent, min_reports, max_age_days, label_policy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             arguments: [
               .integer(Int64(snapshot.version)), .integer(Int64(source.position)), .text(source.path),
@@ -262,6 +262,8 @@ public final class Catalog {
               source.maxRemovalRatio.map { .real($0) } ?? .null,
               Self.optional(source.contribution?.numbers), Self.optional(source.contribution?.duplicates),
               Self.optional(source.contribution?.unique), .integer(source.isAbsent ? 1 : 0),
+              Self.optional(source.evidence?.minReports), Self.optional(source.evidence?.maxAgeDays),
+              source.evidence.map { .text($0.labelPolicy.rawValue) } ?? .null,
             ])
           for (reason, count) in (rejectReasons[source.position] ?? [:]).sorted(by: { $0.key < $1.key }) {
             try database.execute(
@@ -357,6 +359,15 @@ public final class Catalog {
 
   private static func optional(_ value: Int?) -> SQLiteValue {
     value.map { .integer(Int64($0)) } ?? .null
+  }
+
+  /// A source row's evidence rules: nil when the row predates them (or
+  /// holds values this calldir does not know).
+  private static func evidence(_ row: _CatalogRow) throws(StoreError) -> EvidenceRules? {
+    guard let minReports = try row.optionalInt("min_reports"), minReports >= 1,
+      let policy = LabelPolicy(rawValue: try row.optionalText("label_policy") ?? "")
+    else { return nil }
+    return EvidenceRules(minReports: minReports, maxAgeDays: try row.optionalInt("max_age_days"), labelPolicy: policy)
   }
 
   /// Format options as a JSON object with sorted keys.

@@ -99,13 +99,16 @@ public struct SourceRecordRow: Sendable, Hashable {
   public var contribution: SourceContribution?
   /// Whether the file was missing (published with `--force`).
   public var isAbsent: Bool
+  /// The source's evidence rules; nil for versions before catalog schema 4.
+  public var evidence: EvidenceRules?
 
   public init(
     position: Int, path: String, format: String, list: String, region: String, priority: Int, bytes: Int64,
     modifiedAt: String, checksum: String, dataLines: Int, accepted: Int, rejected: Int, writtenPath: String,
     options: SourceOptions = [:], maxRemovalRatio: Double? = nil, contribution: SourceContribution? = nil,
-    isAbsent: Bool = false
+    isAbsent: Bool = false, evidence: EvidenceRules? = nil
   ) {
+    self.evidence = evidence
     self.position = position
     self.path = path
     self.format = format

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirSystem
 import PhoneNumbers
 import UnicodeText
 
@@ -22,8 +23,13 @@ public struct NumberExplanation: Sendable, Hashable {
   public var sources: [ProvenanceLine] = []
   /// Every allowlist line that removes it from the blocking list.
   public var allowedBy: [ProvenanceLine] = []
-  /// Identification lines whose label lost to ``label``.
+  /// Identification lines whose label lost to ``label`` (lines that did
+  /// not count under their source's evidence rules never compete).
   public var lostLabels: [ProvenanceLine] = []
+  /// For each source with evidence rules (`minReports`, `maxAgeDays`) that
+  /// reports the number: how many of its reports counted, and whether
+  /// that was enough.
+  public var evidence: [EvidenceFinding] = []
 }
 
 /// Answers `calldir explain`: looks numbers up in a version's blob (a
@@ -86,14 +92,32 @@ public struct NumberExplainer {
     guard provenance, !numbers.isEmpty else { return Report(version: record.version, explanations: explanations, sources: []) }
     let scanner = ProvenanceScanner(
       normalizer: normalizer, registry: registry, labelSanitizer: labelSanitizer,
-      maxRangeSize: record.maxRangeSize ?? BuildConfig.Defaults.maxRangeSize)
-    let (lines, states) = scanner.scan(try catalog.sources(ofVersion: record.version), for: Set(numbers))
+      maxRangeSize: record.maxRangeSize ?? BuildConfig.Defaults.maxRangeSize,
+      asOf: record.asOf.flatMap(CalendarDay.init(iso8601:)))
+    let sources = try catalog.sources(ofVersion: record.version)
+    let (lines, states) = scanner.scan(sources, for: Set(numbers))
+    // Sources whose reports are weighed: with evidence rules, or dated.
+    let weighed = sources.filter { source in
+      source.evidence.map { !$0.isDefault || source.options["dateColumn"] != nil } ?? false
+    }
     for index in explanations.indices {
       guard let number = explanations[index].number else { continue }
       let found = lines[number] ?? []
       explanations[index].sources = found.filter { $0.list != .allow }
       explanations[index].allowedBy = found.filter { $0.list == .allow }
-      explanations[index].lostLabels = found.filter { $0.list == .identify && $0.label != explanations[index].label }
+      explanations[index].lostLabels = found.filter {
+        $0.list == .identify && $0.notCounted == nil && $0.label != explanations[index].label
+      }
+      for source in weighed {
+        guard let rules = source.evidence, let list = SourceList(rawValue: source.list) else { continue }
+        let reports = found.filter { $0.path == source.writtenPath && $0.list == list }
+        guard !reports.isEmpty else { continue }
+        // A row that gives the number twice (two number columns) is one report.
+        let rows = Set(reports.map(\.line)).count
+        let counted = Set(reports.filter { $0.notCounted == nil }.map(\.line)).count
+        explanations[index].evidence.append(
+          EvidenceFinding(path: source.writtenPath, list: list, reports: rows, counted: counted, rules: rules))
+      }
     }
     return Report(version: record.version, explanations: explanations, sources: states)
   }

@@ -1,3 +1,4 @@
+import CalldirSystem
 import PhoneNumbers
 import UnicodeText
 
@@ -22,6 +23,27 @@ public struct ProvenanceLine: Sendable, Hashable {
   public var label: String?
   /// The source's priority.
   public var priority: Int
+  /// The report's date (a source with a `dateColumn`).
+  public var day: CalendarDay? = nil
+  /// Why the report did not count under its source's evidence rules (dated
+  /// after the build's reference date, or before its `maxAgeDays` window);
+  /// nil when it counted.
+  public var notCounted: String? = nil
+}
+
+/// What a complaint feed's evidence rules made of one number: how many of
+/// its reports counted against the source's `minReports`.
+public struct EvidenceFinding: Sendable, Hashable {
+  /// The source's path, as the config writes it.
+  public var path: String
+  public var list: SourceList
+  /// The source's rows that report the number, and of those the ones
+  /// dated within the window.
+  public var reports: Int
+  public var counted: Int
+  public var rules: EvidenceRules
+  /// Whether the number has the reports it needs from this source.
+  public var isKept: Bool { counted >= rules.minReports }
 }
 
 /// Whether a source recorded with a version could be read again as it was.
@@ -51,8 +73,12 @@ struct ProvenanceScanner {
   /// The build's `maxRangeSize`: larger ranges were rejected.
   let maxRangeSize: Int64
 
+  /// The build's reference date: reports are weighed as of this day.
+  var asOf: CalendarDay? = nil
+
   /// The lines of `sources` that give any of `numbers`, by number, and each
-  /// source's state, in the sources' order.
+  /// source's state, in the sources' order. A line of a source whose
+  /// evidence rules the catalog recorded says whether it counted.
   func scan(
     _ sources: [SourceRecordRow], for numbers: Set<Int64>
   ) -> (lines: [Int64: [ProvenanceLine]], states: [(path: String, state: SourceState)]) {
@@ -79,9 +105,10 @@ struct ProvenanceScanner {
       priority: source.priority, options: source.options, writtenPath: source.writtenPath)
     let region = source.region == "ZZ" ? nil : normalizer.plan.region(source.region)
     var found: [(number: Int64, provenance: ProvenanceLine)] = []
-    func note(_ number: Int64, line: Int, kind: ProvenanceLine.Kind, label: String?) {
+    func note(_ number: Int64, line: Int, kind: ProvenanceLine.Kind, label: String?, day: CalendarDay? = nil) {
       found.append((number, ProvenanceLine(
-        path: source.writtenPath, line: line, list: list, kind: kind, label: label, priority: source.priority)))
+        path: source.writtenPath, line: line, list: list, kind: kind, label: label, priority: source.priority,
+        day: day, notCounted: day.flatMap { notCounted($0, source.evidence) })))
     }
     let summary: SourceSummary
     do {
@@ -116,7 +143,7 @@ struct ProvenanceScanner {
             else { return }
             label = cleaned
           }
-          note(number, line: record.line, kind: .number, label: label)
+          note(number, line: record.line, kind: .number, label: label, day: record.day)
         case .range(let item):
           guard list != .identify, RecordAcceptance.rangeRejection(item.range, maxRangeSize: maxRangeSize) == nil
           else { return }
@@ -139,5 +166,17 @@ struct ProvenanceScanner {
     }
     guard FileFacts.checksumText(summary.checksum) == source.checksum else { return ([], .changed) }
     return (found, .unchanged)
+  }
+
+  /// Why a report dated `day` did not count under `rules` as of ``asOf``,
+  /// as `EvidenceTally` weighs it; nil when it counted (or nothing is
+  /// known to weigh it by).
+  private func notCounted(_ day: CalendarDay, _ rules: EvidenceRules?) -> String? {
+    guard let rules, let asOf else { return nil }
+    if day > asOf { return "dated \(day.iso8601), after the reference date \(asOf.iso8601)" }
+    if let days = rules.maxAgeDays, day.daysSince1970 < asOf.daysSince1970 - Int32(clamping: days) {
+      return "dated \(day.iso8601), more than \(days) days (maxAgeDays) before the reference date \(asOf.iso8601)"
+    }
+    return nil
   }
 }

@@ -347,7 +347,7 @@ public struct Publisher {
           priority: spec.priority, bytes: facts.bytes, modifiedAt: facts.modifiedAt, checksum: facts.checksum,
           dataLines: report.summary.dataLines, accepted: report.accepted, rejected: report.rejected,
           writtenPath: spec.writtenPath, options: spec.options, maxRemovalRatio: spec.maxRemovalRatio,
-          contribution: report.contribution, isAbsent: report.isAbsent))
+          contribution: report.contribution, isAbsent: report.isAbsent, evidence: spec.evidence))
         rejectReasons[spec.index] = report.rejectReasons
       }
 

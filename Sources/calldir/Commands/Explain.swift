@@ -95,7 +95,16 @@ extension Calldir {
         var text = "  \(line.list.rawValue) \(line.path):\(line.line) (\(line.kind.rawValue)"
         if let label = line.label { text += ", label \"\(label)\"" }
         if line.priority != 0 { text += ", priority \(line.priority)" }
+        if let reason = line.notCounted { text += "; not counted: \(reason)" }
         output.writeLine(text + ")")
+      }
+      for finding in explanation.evidence {
+        var rules = "minReports \(finding.rules.minReports)"
+        if let days = finding.rules.maxAgeDays { rules += ", maxAgeDays \(days)" }
+        let noun = finding.reports == 1 ? "report" : "reports"
+        output.writeLine(
+          "  evidence \(finding.path) (\(finding.list.rawValue)): \(finding.reports) \(noun), \(finding.counted) counted "
+            + "(\(rules)): " + (finding.isKept ? "enough" : "too few, so this source does not give it"))
       }
       for line in explanation.allowedBy { output.writeLine("  allowed by \(line.path):\(line.line) (\(line.kind.rawValue))") }
       for line in explanation.lostLabels {
@@ -121,7 +130,15 @@ extension Calldir {
           [
             "path": .string(line.path), "line": .int(Int64(line.line)), "list": .string(line.list.rawValue),
             "kind": .string(line.kind.rawValue), "label": line.label.map { .string($0) } ?? .null,
-            "priority": .int(Int64(line.priority)),
+            "priority": .int(Int64(line.priority)), "date": line.day.map { .string($0.iso8601) } ?? .null,
+            "notCounted": line.notCounted.map { .string($0) } ?? .null,
+          ]
+        }),
+        "evidence": .array(explanation.evidence.map { finding in
+          [
+            "path": .string(finding.path), "list": .string(finding.list.rawValue), "reports": .int(Int64(finding.reports)),
+            "counted": .int(Int64(finding.counted)), "minReports": .int(Int64(finding.rules.minReports)),
+            "maxAgeDays": finding.rules.maxAgeDays.map { .int(Int64($0)) } ?? .null, "kept": .bool(finding.isKept),
           ]
         }),
         "allowedBy": .array(explanation.allowedBy.map { ["path": .string($0.path), "line": .int(Int64($0.line))] }),
