@@ -58,6 +58,21 @@ import Testing
     #expect(rejects[2].contains("MAJNUM.csv:13: region column 'Territoire' value 'Atlantide' is not in regions"))
   }
 
+  @Test func aMajnumSavedAsUTF8ReadsAsItsLatin1Original() throws {
+    let text = String(String.UnicodeScalarView(majnum.map { Unicode.Scalar($0) }))
+    let source = #"{"path": "MAJNUM.csv", "format": "arcep-majnum", "list": "block"}"#
+    let (latin1, _) = try compile("MAJNUM.csv", majnum, source)
+    let (utf8, rejects) = try compile("MAJNUM.csv", Array(text.utf8), source)
+    #expect(ranges(utf8) == ranges(latin1) && ranges(utf8).count == 9)
+    #expect(rejects.count == 3)
+    // Windows-1252 text that only happens to hold a UTF-8-like pair stays Windows-1252.
+    let windows: [UInt8] = Array("phone;name\r\n+33612345678;Caf".utf8) + [0xE9, 0x20, 0xC3, 0x28] + Array("\r\n".utf8)
+    let (labelled, _) = try compile(
+      "names.csv", windows,
+      #"{"path": "names.csv", "format": "csv", "list": "identify", "delimiter": ";", "encoding": "Windows-1252", "number": "phone", "label": "name"}"#)
+    #expect(labelled.identificationPairs == ["33612345678=Café Ã("])
+  }
+
   @Test func arcepOperatorsSelectTheirRanges() throws {
     let (snapshot, _) = try compile(
       "MAJNUM.csv", majnum,

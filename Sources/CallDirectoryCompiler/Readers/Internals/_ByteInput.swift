@@ -48,6 +48,16 @@ final class _ByteInput {
     var encoding = encoding
     if let mark = _ByteOrderMark(UnsafeBufferPointer(start: input.base, count: min(input.end, 4))) {
       encoding = mark.converter
+    } else if let named = encoding, _SingleByteWestern.names.contains(_SingleByteWestern.folded(named)) {
+      do {
+        while input.end < _SingleByteWestern.sampleBytes, !input.isEOF { try input.refill(keepingFrom: 0) }
+      } catch {
+        throw .file(error)
+      }
+      let sample = UnsafeBufferPointer(start: input.base, count: min(input.end, _SingleByteWestern.sampleBytes))
+      if _SingleByteWestern.isUTF8Instead(sample, complete: input.isEOF && input.end <= _SingleByteWestern.sampleBytes) {
+        encoding = nil
+      }
     }
     if let encoding {
       guard let transcoder = try? TextTranscoder(encoding: encoding) else {
@@ -108,6 +118,36 @@ final class _ByteInput {
   func skipByteOrderMark() throws(SourceError) -> Int {
     try ensure(4)
     return try _byteOrderMarkLength(UnsafeBufferPointer(start: base, count: min(end, 4)), name: name)
+  }
+}
+
+/// ISO-8859-1 and Windows-1252, the encodings Western publishers' files
+/// come in (ARCEP's MAJNUM), and the UTF-8 they move to: a file configured
+/// with one of them whose first 64 KiB are valid UTF-8 and hold a non-ASCII
+/// character is read as UTF-8. Real Latin-1 text essentially never forms
+/// valid multi-byte UTF-8 (`Ã©` is how UTF-8's `é` reads in Latin-1).
+enum _SingleByteWestern {
+  /// The names, folded (lowercase, without `-` and `_`).
+  static let names: Set<String> = ["iso88591", "latin1", "l1", "windows1252", "cp1252", "iso885915", "latin9"]
+  static let sampleBytes = 64 << 10
+
+  static func folded(_ name: String) -> String {
+    String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
+  }
+
+  /// Whether `sample` is UTF-8 with at least one non-ASCII character; a
+  /// sequence cut by the sample's end counts when the file goes on.
+  static func isUTF8Instead(_ sample: UnsafeBufferPointer<UInt8>, complete: Bool) -> Bool {
+    guard let base = sample.baseAddress, sample.contains(where: { $0 >= 0x80 }) else { return false }
+    var count = sample.count
+    if !complete {
+      // Drop a sequence the sample cuts: up to three continuation bytes
+      // and their lead.
+      var back = count
+      while back > 0, count - back < 4, base[back - 1] & 0xC0 == 0x80 { back -= 1 }
+      if back > 0, base[back - 1] >= 0xC0 { count = back - 1 }
+    }
+    return _isValidUTF8(base, count)
   }
 }
 
