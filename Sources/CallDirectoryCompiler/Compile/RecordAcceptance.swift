@@ -33,7 +33,7 @@ enum RecordAcceptance {
       }
       return .number(number)
     case .failure(let rejection):
-      return .rejected(WildcardCheck.reason(for: field) ?? rejection.description)
+      return .rejected(WildcardCheck.reason(for: field) ?? SpreadsheetNotation.reason(for: field) ?? rejection.description)
     }
   }
 
@@ -94,7 +94,7 @@ enum RecordAcceptance {
         default: break
         }
       }
-      return .rejected(wildcard ?? rejection.description)
+      return .rejected(wildcard ?? SpreadsheetNotation.reason(for: field) ?? rejection.description)
     }
   }
 

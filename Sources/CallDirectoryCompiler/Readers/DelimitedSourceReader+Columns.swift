@@ -97,7 +97,9 @@ extension DelimitedSourceReader {
       if bytes.isEmpty { return .issue("empty date in column '\(dateColumn ?? "")'") }
       guard let parsed = dateFormat.day(of: bytes) else {
         return .issue(
-          "date '\(_LineText.escaped(bytes))' in column '\(dateColumn ?? "")' is not \(dateFormat.rawValue)"
+          // The date itself is in the rejected line's text: reasons stay
+          // few, one per column and format, however many dates are bad.
+          "date in column '\(dateColumn ?? "")' is not \(dateFormat.rawValue)"
             + (dateFormat == .iso ? " (set dateFormat for dates written with the day or the month first)" : ""))
       }
       day = parsed

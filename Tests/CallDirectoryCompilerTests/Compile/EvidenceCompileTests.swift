@@ -103,8 +103,9 @@ import Testing
     #expect(snapshot.blockingNumbers == [12_125_550_104])
     #expect(rejects.count == 3)
     #expect(rejects[0].contains("reports.csv:2: empty date in column 'date'"))
-    #expect(rejects[1].contains("reports.csv:3: date '03/30/2024' in column 'date' is not YYYY-MM-DD"))
-    #expect(rejects[2].contains("reports.csv:4: date '2024-02-30'"))
+    #expect(rejects[1].contains("reports.csv:3: date in column 'date' is not YYYY-MM-DD"))
+    #expect(rejects[1].hasSuffix("2125550102,03/30/2024"))
+    #expect(rejects[2].contains("reports.csv:4: date in column 'date' is not YYYY-MM-DD"))
     let (us, usRejects) = try compile(
       csv, #""number": "number", "dateColumn": "date", "dateFormat": "MM/DD/YYYY""#)
     #expect(us.blockingNumbers == [12_125_550_102, 12_125_550_104])
