@@ -22,7 +22,7 @@ import Testing
     try directory.write("calldir.json", """
       {"defaultRegion": "FR", "sources": [
         {"path": "majnum.csv", "format": "csv", "list": "block", "delimiter": ";", "encoding": "ISO-8859-1",
-         "rangeStart": "Tranche_Debut", "rangeEnd": "Tranche_Fin", "where": {"Mnémo": ["ORAN"]},
+         "rangeStart": "Tranche_Debut", "rangeEnd": "Tranche_Fin", "where": {"Mnémo": ["ORAN", "ORANG"]},
          "regionColumn": "Territoire",
          "regions": {"Métropole": "FR", "Guadeloupe, St Martin et St Barthélemy": "GP"}}
       ]}
@@ -31,6 +31,9 @@ import Testing
       "build", "--config", directory.path("calldir.json"), "--store", directory.path("store"), "--json",
     ])
     #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains(
+      "warning: sources[0] (majnum.csv): no row holds 'ORANG' in column 'Mnémo' (a value of 'where' or 'operators' mistyped?)"),
+      "\(result.standardError)")
     let json = try jsonObject(result.standardOutput)
     let sources = try #require(json["sources"] as? [[String: Any]])
     #expect(sources.first?["dataLines"] as? Int == 4)

@@ -211,6 +211,14 @@ public struct Publisher {
     }
     let compiled = clock.now
     var checks = guards.sourceChecks(snapshot.sources)
+    for source in snapshot.sources {
+      for (column, values) in source.summary.unmatchedFilterValues.sorted(by: { $0.key < $1.key }) {
+        let listed = values.map { "'\($0)'" }.joined(separator: ", ")
+        warnings.append(
+          "\(source.spec.keyPath) (\(source.spec.writtenPath)): no row holds \(listed) in column '\(column)' "
+            + "(a value of 'where' or 'operators' mistyped?)")
+      }
+    }
 
     // Write the full snapshot, and on another core the shard blobs when the
     // version needs them; identical content publishes nothing.

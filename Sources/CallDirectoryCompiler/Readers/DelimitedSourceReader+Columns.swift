@@ -79,8 +79,10 @@ extension DelimitedSourceReader {
     func text(_ index: Int) -> String {
       String(decoding: trimmed(index), as: UTF8.self)
     }
-    for chosen in columns.filters where !chosen.values.contains(text(chosen.index)) {
-      return .filtered
+    for (position, chosen) in columns.filters.enumerated() {
+      let value = text(chosen.index)
+      guard chosen.values.contains(value) else { return .filtered }
+      columns.matched.note(value, of: position)
     }
     var region: String?
     if let regionIndex = columns.region {
@@ -161,9 +163,42 @@ struct _Columns {
   /// More number columns of a row.
   var additionalNumbers: [Int] = []
   /// `where` columns: index, name and the values kept.
-  var filters: [(index: Int, name: String, values: Set<String>)] = []
+  var filters: [(index: Int, name: String, values: Set<String>)] = [] {
+    didSet { matched = _MatchedValues(filters.map(\.values)) }
+  }
+  /// The `where` values some row held.
+  var matched = _MatchedValues([])
   /// Fields a row needs: one past the rightmost chosen column.
   var needed = 1
+}
+
+/// Which `where` values the rows held, to name those none held (an
+/// operator code mistyped in `operators` would otherwise leave an empty
+/// source without a word). Stops looking once every value was seen.
+final class _MatchedValues {
+  private var seen: [Set<String>]
+  private var remaining: Int
+
+  init(_ wanted: [Set<String>]) {
+    seen = wanted.map { _ in [] }
+    remaining = wanted.reduce(0) { $0 + $1.count }
+  }
+
+  /// Notes that a row holds `value`, one of filter `position`'s values.
+  func note(_ value: String, of position: Int) {
+    guard remaining > 0, seen[position].insert(value).inserted else { return }
+    remaining -= 1
+  }
+
+  /// The values of `filters` no row held, by column name.
+  func unmatched(_ filters: [(index: Int, name: String, values: Set<String>)]) -> [String: [String]] {
+    var result: [String: [String]] = [:]
+    for (position, filter) in filters.enumerated() {
+      let missing = filter.values.subtracting(seen[position]).sorted()
+      if !missing.isEmpty { result[filter.name] = missing }
+    }
+    return result
+  }
 }
 
 /// A row turned into a record, rejected, or left out by `where`.

@@ -341,9 +341,10 @@ public struct DelimitedSourceReader: SourceReader {
       try bytes.refill(keepingFrom: pos)
       pos = 0
     }
-    if columns == nil {
+    guard let columns else {
       throw SourceError.missingHeader(path: bytes.name)
     }
+    summary.unmatchedFilterValues = columns.matched.unmatched(columns.filters)
     if bytes.end > 0 { lastByte = bytes.base[bytes.end - 1] }
     summary.physicalLines = line - 1 + (lastByte == _ASCII.lineFeed ? 0 : 1)
     bytes.sign(&summary)

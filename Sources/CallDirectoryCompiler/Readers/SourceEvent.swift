@@ -27,6 +27,8 @@ public struct SourceSummary: Sendable, Hashable {
   public var issues: Int = 0
   /// Rows left out by a `where` filter: neither data lines nor rejects.
   public var filtered: Int = 0
+  /// The `where` values no row held, by column (`{"Mnémo": ["FRTEE"]}`).
+  public var unmatchedFilterValues: [String: [String]] = [:]
   /// Physical lines in the file (after the BOM), including blank and
   /// comment lines and a header row.
   public var physicalLines: Int = 0

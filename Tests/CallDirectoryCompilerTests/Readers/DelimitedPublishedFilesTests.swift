@@ -98,6 +98,11 @@ import Testing
     #expect(contents.summary.filtered == 3)
     #expect(contents.summary.dataLines == 2)
     #expect(contents.issues.isEmpty)
+    #expect(contents.summary.unmatchedFilterValues.isEmpty)
+    let typo = try readAll(try reader(Array(text.utf8), [
+      "number": "n", "where": .object(["op": .strings(["ORAN", "FRTEE", "BOUY"])]),
+    ]))
+    #expect(typo.summary.unmatchedFilterValues == ["op": ["BOUY", "FRTEE"]])
   }
 
   @Test func regionColumnPicksEachRowsRegion() throws {
