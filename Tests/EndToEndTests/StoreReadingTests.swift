@@ -32,7 +32,12 @@ import Testing
         let result = try CalldirProcess.run(arguments)
         #expect(result.status == 66, "\(arguments)")
         #expect(result.standardError == Self.noCatalog(store), "\(arguments)")
-        #expect(result.standardOutput.isEmpty)
+        // Under --json, the same error as one document.
+        let message = Self.noCatalog(store).dropFirst("error: ".count).dropLast()
+        #expect(
+          result.standardOutput
+            == (arguments.contains("--json") ? #"{"error":{"kind":"noInput","message":"\#(message)"}}"# + "\n" : ""),
+          "\(arguments)")
       }
     }
     // Reading created nothing.

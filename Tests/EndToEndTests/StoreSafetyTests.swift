@@ -167,6 +167,10 @@ import Testing
     #expect(failed.standardError.contains("the version is recorded, and the next build (or 'calldir repair') puts its files in place"))
     #expect(try store.publishedVersions == 2)
     #expect(!FileManager.default.fileExists(atPath: store.store + "/snapshots/snapshot-000002.cdir"))
+    // Version 1 is all that serves: prune keeps it.
+    let pruned = try CalldirProcess.run(["prune", "--store", store.store, "--keep", "1"])
+    #expect(pruned.status == 65 && pruned.standardError.contains("nothing was pruned"), "\(pruned.standardError)")
+    #expect(FileManager.default.fileExists(atPath: store.store + "/snapshots/snapshot-000001.cdir"))
     if recovery == "repair" {
       let repaired = try CalldirProcess.run(["repair", "--store", store.store, "--json"])
       #expect(repaired.status == 0, "\(repaired.standardError)")

@@ -34,6 +34,14 @@ public struct StorePruner {
     defer { withExtendedLifetime(lock) {} }
     let catalog = try Catalog(path: store.catalog)
     let versions = try catalog.allSnapshots()
+    // A build that stopped after recording its version left the files
+    // under their pending names: older versions may be all that serves.
+    if let latest = versions.last, !FileSystem.exists(store.path(latest.path)) {
+      throw .fileMismatch(
+        path: store.path(latest.path),
+        problem: "the latest version's snapshot is not in place (its build stopped after recording it); nothing was "
+          + "pruned; run 'calldir build' to finish publishing it")
+    }
     let kept = Set(versions.suffix(max(1, keep)).map(\.version))
     let doomed = versions.filter { !kept.contains($0.version) }
     let referenced = try manifestPaths()

@@ -121,13 +121,21 @@ public enum CommandLineTool {
       instance = try command.init(arguments: arguments)
       try instance.validate()
     } catch {
-      reportUsageAsJSON(error, configuration, tokens, report)
+      if wantsJSON(configuration, tokens) { report.standardOutput.writeJSONLine(errorJSON(error)) }
       throw error
     }
+    let output = _WriteTrackingSink(report.standardOutput)
     let context = CommandContext(
-      standardOutput: report.standardOutput, standardError: report.standardError,
-      commandPath: path.map { $0.configuration.name })
-    try instance.run(context: context)
+      standardOutput: output, standardError: report.standardError, commandPath: path.map { $0.configuration.name })
+    do {
+      try instance.run(context: context)
+    } catch {
+      // A command that failed before printing its own document.
+      if !output.hasWritten, !(error is ExitCode), wantsJSON(configuration, tokens) {
+        report.standardOutput.writeJSONLine(errorJSON(error))
+      }
+      throw error
+    }
     return report.finish(.success)
   }
 
@@ -146,18 +154,23 @@ public enum CommandLineTool {
     return report.finish(.success)
   }
 
-  /// A command with a `--json` flag, run with it, answers a usage error
-  /// with `{"error": {"kind": "usage", "message"}}` on standard output as
-  /// well, as it answers its other errors: a script reading the output
-  /// always gets one document.
-  private static func reportUsageAsJSON(
-    _ error: any Error, _ configuration: CommandConfiguration, _ tokens: ArraySlice<String>, _ report: _Reporter
-  ) {
-    guard let usage = error as? any CommandLineError, usage.exitCode == .usage,
-      configuration.arguments.contains(where: { $0.kind == .flag && $0.name == "json" }),
-      tokens.prefix(while: { $0 != "--" }).contains("--json")
-    else { return }
-    report.standardOutput.writeJSONLine(["error": ["kind": "usage", "message": .string(usage.message)]])
+  /// Whether the command has a `--json` flag and was run with it: then a
+  /// failure it did not answer with a document of its own is answered with
+  /// ``errorJSON(_:)`` on standard output, so that a script reading the
+  /// output always gets one document.
+  private static func wantsJSON(_ configuration: CommandConfiguration, _ tokens: ArraySlice<String>) -> Bool {
+    configuration.arguments.contains(where: { $0.kind == .flag && $0.name == "json" })
+      && tokens.prefix(while: { $0 != "--" }).contains("--json")
+  }
+
+  /// `{"error": {"kind", "message"}}`: `kind` names the exit status
+  /// (``ExitCode/jsonKind``), `message` is what `error:` prints.
+  private static func errorJSON(_ error: any Error) -> JSONValue {
+    let (code, message): (ExitCode, String) =
+      if let failure = error as? any CommandLineError { (failure.exitCode, failure.message) } else {
+        (.software, String(describing: error))
+      }
+    return ["error": ["kind": .string(code.jsonKind), "message": .string(message)]]
   }
 
   private static func resolveHelpTarget(

@@ -23,3 +23,22 @@ public enum ExitCode: Int32, Error, Sendable, Hashable, CaseIterable {
   /// A temporary failure; retrying may succeed. The corresponding C constant is `EX_TEMPFAIL`.
   case tempFail = 75
 }
+
+extension ExitCode {
+  /// The status's name in a `--json` error document's `kind`: `failure`,
+  /// `usage`, `data`, `noInput`, `internal`, `cantCreate`, `io`, `tryAgain`
+  /// (`success` for 0).
+  public var jsonKind: String {
+    switch self {
+    case .success: "success"
+    case .failure: "failure"
+    case .usage: "usage"
+    case .dataError: "data"
+    case .noInput: "noInput"
+    case .software: "internal"
+    case .cantCreate: "cantCreate"
+    case .ioError: "io"
+    case .tempFail: "tryAgain"
+    }
+  }
+}

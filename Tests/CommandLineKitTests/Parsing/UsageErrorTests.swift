@@ -100,7 +100,7 @@ private let compileUsage =
     UsageErrorCase(
       arguments: ["fail", "usage"],
       message: "'kind' cannot be 'usage'",
-      usage: "calldir fail <kind>", command: "calldir fail"),
+      usage: "calldir fail <kind> [--json] [--silent]", command: "calldir fail"),
   ]
 
   @Test(arguments: cases)
@@ -148,6 +148,18 @@ private let compileUsage =
     #expect(run.code == .dataError)
     #expect(run.standardOutput == "partial output\n")
     #expect(run.standardError == "error: bad number on line 7\n")
+  }
+
+  @Test func aFailureUnderJSONIsAnsweredWithAJSONDocumentUnlessTheCommandWroteOne() {
+    let data = ToolRun("fail", "data", "--json", "--silent")
+    #expect(data.code == .dataError && data.standardError == "error: bad number on line 7\n")
+    #expect(data.standardOutput == #"{"error":{"kind":"data","message":"bad number on line 7"}}"# + "\n")
+    #expect(ToolRun("fail", "other", "--json", "--silent").standardOutput
+      == #"{"error":{"kind":"internal","message":"something broke"}}"# + "\n")
+    // The command's own output stands; a thrown ExitCode stays silent.
+    #expect(ToolRun("fail", "data", "--json").standardOutput == "partial output\n")
+    #expect(ToolRun("fail", "exit", "--json", "--silent").standardOutput == "")
+    #expect(ToolRun("fail", "data", "--silent").standardOutput == "")
   }
 
   @Test func thrownExitCodeIsSilent() {

@@ -71,16 +71,22 @@ extension SampleTool {
     static let configuration = CommandConfiguration(
       name: "fail",
       abstract: "Fail on purpose.",
-      arguments: [.positional("kind", help: "Which error to throw.")])
+      arguments: [
+        .positional("kind", help: "Which error to throw."),
+        .flag("json", help: "Answer in JSON."),
+        .flag("silent", help: "Print nothing before failing."),
+      ])
 
     var kind: String
+    var silent: Bool
 
     init(arguments: ParsedArguments) throws {
       kind = try arguments.requiredString("kind")
+      silent = arguments.flag("silent")
     }
 
     func run(context: CommandContext) throws {
-      context.standardOutput.write("partial output\n")
+      if !silent { context.standardOutput.write("partial output\n") }
       switch kind {
       case "data": throw SampleError.badLine(7)
       case "exit": throw ExitCode.tempFail
