@@ -8,7 +8,8 @@ import Foundation
 /// Each transfer fails when no byte arrives for `timeout` seconds. A
 /// download that resumes sends `Range: bytes=N-`; a `206 Partial Content`
 /// whose `Content-Range` starts at N continues the partial file, a `200`
-/// (a server without ranges) restarts it, and a `416` (the file is shorter
+/// (a server without ranges) or a `206` from byte 0 (a server that answers
+/// every range with the whole file) restarts it, and a `416` (the file is shorter
 /// than the partial one) is retried from the start. 404 and 410 mean the
 /// file is not there.
 public final class HTTPSource: SyncSource {

@@ -44,8 +44,8 @@ final class _HTTPTransfer {
   /// - Parameter timeout: Seconds to connect, and seconds without a byte
   ///   before the transfer fails (at least 1).
   /// - Throws: `SyncSourceError` for a missing file, a status other than
-  ///   200, 206, 416, 404 and 410, a `Content-Range` that does not start at
-  ///   the offset asked for, or a network failure (libcurl's message).
+  ///   200, 206, 416, 404 and 410, a `Content-Range` that starts neither at
+  ///   the offset asked for nor at 0, or a network failure (libcurl's message).
   func run(timeout: Int64) throws(SyncSourceError) -> Outcome {
     var loadError = [CChar](repeating: 0, count: 256)
     guard cd_curl_load(&loadError, loadError.count) == 0 else {
@@ -125,7 +125,10 @@ final class _HTTPTransfer {
     case 200:
       start = 0
     case 206:
-      guard let first = Self.firstByte(ofContentRange: contentRange), first == requestedOffset else {
+      // From the requested offset it continues the partial file; from 0
+      // (a server that answers every Range with the whole file as a 206)
+      // the download starts over, as for a 200.
+      guard let first = Self.firstByte(ofContentRange: contentRange), first == requestedOffset || first == 0 else {
         outcome = .failure(.failed(
           path: path,
           reason: "\(url) sent bytes from another offset than \(requestedOffset) "
@@ -172,7 +175,8 @@ extension String {
   /// The string without trailing spaces, tabs, CR and LF.
   fileprivate func trimmingTrailingWhitespace() -> String {
     var end = endIndex
-    while end > startIndex, [" ", "\t", "\r", "\n"].contains(self[index(before: end)]) { end = index(before: end) }
+    // `isWhitespace`: a header line's CR LF is one Character, "\r\n".
+    while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
     return String(self[..<end])
   }
 }

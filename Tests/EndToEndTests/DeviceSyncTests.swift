@@ -291,13 +291,17 @@ import Testing
     #expect(phone.staged().isEmpty)
   }
 
-  @Test func aServerWithoutRangesMakesTheDownloadStartOver() throws {
+  /// A server without ranges answers 200; some answer every range with
+  /// the whole file as a 206 from byte 0.
+  @Test(arguments: [false, true])
+  func aServerWithoutRangesMakesTheDownloadStartOver(answersFromStart: Bool) throws {
     let store = SyncStore(in: directory, size: 6000)
     let key = try store.publicKeyFile()
     let phone = device("phone")
     try store.publish(1)
     let full = try #require(try store.servedManifest().extensions.first?.full)
-    let server = try DroppingHTTPServer(serving: store.root, drops: [full.path: 1000], supportsRanges: false)
+    let server = try DroppingHTTPServer(
+      serving: store.root, drops: [full.path: 1000], supportsRanges: answersFromStart, rangesFromStart: answersFromStart)
     #expect(try phone.sync(from: server.url, key: key).status == 74)
     let json = try phone.synced(from: server.url, key: key)
     #expect(server.requests.last?.range == "bytes=1000-")

@@ -51,6 +51,8 @@ final class DroppingHTTPServer: @unchecked Sendable {
   private let lock = NSLock()
   private var drops: [String: Int]
   private var rangesSupported: Bool
+  /// Answers a range request with the whole file as a 206 from byte 0.
+  private let rangesFromStart: Bool
   private let redirects: [String: String]
   private var log: [(path: String, range: String?)] = []
   private let listener: Int32
@@ -58,13 +60,17 @@ final class DroppingHTTPServer: @unchecked Sendable {
 
   /// - Parameters:
   ///   - drops: Paths (relative to `directory`) whose first transfer stops after so many bytes.
+  ///   - rangesFromStart: Answers each range request with the whole file
+  ///     as a `206` from byte 0 (what some servers do).
   init(
-    serving directory: String, drops: [String: Int], supportsRanges: Bool = true, redirects: [String: String] = [:]
+    serving directory: String, drops: [String: Int], supportsRanges: Bool = true, rangesFromStart: Bool = false,
+    redirects: [String: String] = [:]
   ) throws {
     self.directory = directory
     self.drops = drops
     self.redirects = redirects
     rangesSupported = supportsRanges
+    self.rangesFromStart = rangesFromStart
     (listener, port) = try LoopbackPort.listen()
     let thread = Thread { [unowned self] in self.acceptLoop() }
     thread.start()
@@ -133,8 +139,8 @@ final class DroppingHTTPServer: @unchecked Sendable {
         send(connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(body.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         return
       }
-      start = first
-      head = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(first)-\(body.count - 1)/\(body.count)\r\n"
+      start = rangesFromStart ? 0 : first
+      head = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(body.count - 1)/\(body.count)\r\n"
     }
     send(connection, head + "Content-Length: \(body.count - start)\r\nConnection: close\r\n\r\n")
     let end = drop.map { min(start + $0, body.count) } ?? body.count
