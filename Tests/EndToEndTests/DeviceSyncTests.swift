@@ -164,7 +164,7 @@ import Testing
 
     let reset = try CalldirProcess.run(["device", "reset", "--device", phone.path])
     #expect(reset.status == 0, "\(reset.standardError)")
-    #expect(reset.standardOutput.contains("removed 1 extensions, forgot its sync of com.example.blocklist version 2"))
+    #expect(reset.standardOutput.contains("removed 1 extension, forgot its sync of com.example.blocklist version 2"))
     #expect(try phone.dump().isEmpty && (try phone.status().sync == nil))
     let adopted = try phone.synced(from: server.url, key: try other.publicKeyFile())
     #expect(adopted["dataset"] as? String == "org.example.other" && adopted["previous"] is NSNull)

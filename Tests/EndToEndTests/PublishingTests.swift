@@ -86,6 +86,10 @@ import Testing
     let again = try CalldirProcess.run(["keygen", "-o", prefix])
     #expect(again.status == 73)
     #expect(again.standardError.contains("a key is never replaced"))
+    // A directory is no prefix: it would make the hidden files k/.key and k/.pub.
+    let folder = try CalldirProcess.run(["keygen", "-o", directory.path("k") + "/"])
+    #expect(folder.status == 64 && folder.standardError.contains("is a directory; give a prefix such as"))
+    #expect(!FileManager.default.fileExists(atPath: directory.path("k/.key")))
     #expect(try String(contentsOfFile: prefix + ".key", encoding: .utf8) == secret)
   }
 

@@ -66,7 +66,8 @@ extension Calldir.Device {
         ])
       } else {
         let sync = previous.map { "forgot its sync of \($0.dataset) version \($0.version)" } ?? "it had never synced"
-        context.standardOutput.writeLine("\(devicePath): reset; removed \(removed.count) extensions, \(sync)")
+        let noun = removed.count == 1 ? "extension" : "extensions"
+        context.standardOutput.writeLine("\(devicePath): reset; removed \(removed.count) \(noun), \(sync)")
       }
     }
   }

@@ -31,6 +31,13 @@ extension Calldir {
       json = arguments.flag("json")
     }
 
+    func validate() throws {
+      // `out/` would make the hidden files `out/.key` and `out/.pub`.
+      if prefix.hasSuffix("/") || prefix.hasSuffix("/.") || prefix == "." || prefix == ".." {
+        throw UsageError.invalid("--output: '\(prefix)' is a directory; give a prefix such as '\(prefix.hasSuffix("/") ? prefix : prefix + "/")store-key'")
+      }
+    }
+
     func run(context: CommandContext) throws {
       let generated: (secretPath: String, publicPath: String, publicKey: String)
       do {
