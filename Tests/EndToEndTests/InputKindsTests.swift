@@ -72,6 +72,20 @@ import Testing
     }
   }
 
+  /// A build reads a source twice and must end: a named pipe (which would
+  /// block it) or a device (`/dev/zero` never ends) is no source.
+  @Test func aSourceThatIsNoRegularFileIsNamed() throws {
+    let directory = try TemporaryDirectory()
+    let fifo = directory.path("feed.txt")
+    guard mkfifo(fifo, 0o600) == 0 else { throw TestFailure("mkfifo failed") }
+    for (path, kind) in [(fifo, "named pipe"), ("/dev/zero", "character device")] {
+      try directory.write("calldir.json", #"{"sources": [{"path": "\#(path)", "format": "lines", "list": "block"}]}"#)
+      let result = try CalldirProcess.run(["build", "--config", directory.path("calldir.json"), "--store", directory.path("store")])
+      #expect(result.status == 66, "\(path): \(result.standardError)")
+      #expect(result.standardError.contains("sources[0].path: cannot read \(path): is a \(kind)"), "\(result.standardError)")
+    }
+  }
+
   @Test(arguments: [false, true]) func validateReadsAFIFOOnce(blob: Bool) throws {
     let directory = try TemporaryDirectory()
     let source = blob
@@ -109,7 +123,7 @@ import Testing
     guard mkfifo(fifo, 0o600) == 0 else { throw TestFailure("mkfifo failed") }
     let result = try CalldirProcess.run(["inspect", fifo])
     #expect(result.status == 66)
-    #expect(result.standardError.contains("\(fifo): it is not a regular file (fifo)"), "\(result.standardError)")
+    #expect(result.standardError.contains("\(fifo): it is not a regular file (named pipe)"), "\(result.standardError)")
   }
 
   /// A published 10^9-number range costs the same as a small one.

@@ -49,7 +49,9 @@ extension BuildConfig {
     return try parser.parseRoot(root)
   }
 
-  /// Throws when a source file is missing or is a directory.
+  /// Throws when a source file is missing or is not a regular file (a
+  /// directory; a named pipe, socket or device, which a build could not
+  /// read twice, or might read without end).
   ///
   /// - Throws: ``ConfigError/fileNotFound(keyPath:path:)`` or
   ///   ``ConfigError/invalidValue(keyPath:reason:)``.
@@ -58,8 +60,8 @@ extension BuildConfig {
       guard let status = try? FileSystem.status(spec.path) else {
         throw .fileNotFound(keyPath: "\(spec.keyPath).path", path: spec.path)
       }
-      if status.kind == .directory {
-        throw .notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: "directory")
+      if status.kind != .regular {
+        throw .notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: status.kind.description)
       }
     }
   }

@@ -632,8 +632,10 @@ public struct Publisher {
       } catch {
         throw .compile(.source(.file(error)))
       }
-      if status?.kind == .directory {
-        throw .config(.notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: "directory"))
+      // A named pipe or a device cannot be read twice (checksum, then
+      // numbers) and may never end: only regular files are sources.
+      if let kind = status?.kind, kind != .regular {
+        throw .config(.notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: kind.description))
       }
       guard status == nil else { continue }
       let gaveNumbers = previous.contains {

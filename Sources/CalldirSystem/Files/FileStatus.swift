@@ -9,8 +9,22 @@
 /// What `stat` says of a file.
 public struct FileStatus: Sendable, Hashable {
   /// The kind of file.
-  public enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable, CustomStringConvertible {
     case regular, directory, symbolicLink, fifo, characterDevice, blockDevice, socket, unknown
+
+    /// `named pipe`, `character device`, …: as a message names the kind.
+    public var description: String {
+      switch self {
+      case .regular: "regular file"
+      case .directory: "directory"
+      case .symbolicLink: "symbolic link"
+      case .fifo: "named pipe"
+      case .characterDevice: "character device"
+      case .blockDevice: "block device"
+      case .socket: "socket"
+      case .unknown: "file of unknown kind"
+      }
+    }
   }
 
   public var kind: Kind
