@@ -66,5 +66,17 @@ import Testing
     #expect(unknownVersion.status == 66)
     let notAVersion = try CalldirProcess.run(["diff", "--store", sample.store, "one", "2", "-o", sample.directory.path("x.cdir")])
     #expect(notAVersion.status == 64)
+    // An output that would replace an input or a file of the store.
+    let first = sample.store + "/snapshots/snapshot-000001.cdir"
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: first))
+    for arguments in [
+      ["diff", "--store", sample.store, "1", "2", "-o", sample.store + "/deltas/delta-000001-000002.cdir"],
+      ["diff", "--store", sample.store, "1", "2", "-o", sample.store + "/d.cdir"],
+      ["diff", first, sample.store + "/snapshots/snapshot-000002.cdir", "-o", first],
+    ] {
+      let refused = try CalldirProcess.run(arguments)
+      #expect(refused.status == 73, "\(arguments): \(refused.standardError)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == bytes)
   }
 }

@@ -114,5 +114,14 @@ import Testing
     let missing = try CalldirProcess.run(["explain", "--store", store.directory.path("nowhere"), "+41212130911"])
     #expect(missing.status == 66)
     #expect(missing.standardError.hasPrefix("error: no catalog in"))
+    // A pruned version is named as such.
+    try store.directory.write("lists/block.txt", "+41 21 213 09 11\n")
+    #expect(try CalldirProcess.run([
+      "build", "--config", store.directory.path("calldir.json"), "--store", store.store, "--force",
+    ]).status == 0)
+    #expect(try CalldirProcess.run(["prune", "--store", store.store, "--keep", "1"]).status == 0)
+    let pruned = try store.explain(["+41212130911", "--version", "1"])
+    #expect(pruned.status == 65)
+    #expect(pruned.standardError.contains("version 1 was pruned at"), "\(pruned.standardError)")
   }
 }

@@ -166,6 +166,11 @@ struct GuardedStore {
       "feeds/swiss.txt:2: not a phone number\tnonsense", "feeds/swiss.txt:3: not a phone number\tmore nonsense",
     ])
     #expect(!FileManager.default.fileExists(atPath: store.store + "/rejects/rejects-000001.txt"))
+    // Refused with --as-of: dated as a version of that day would be.
+    #expect(try store.build(["--as-of", "2024-03-31"]).status == 65)
+    let facts = try parseJSON(try CalldirProcess.run(["report", "--store", store.store, "--json"]).standardOutput)
+    let refusals = try #require(facts["refusals"] as? [[String: Any]])
+    #expect(refusals.last?["attemptedAt"] as? String == "2024-03-31T00:00:00Z", "\(refusals)")
   }
 }
 

@@ -194,6 +194,27 @@ import Testing
     #expect(missing.standardError.hasPrefix("error: cannot create \(store.directory.path("no-such-directory/report.html"))"))
   }
 
+  /// The page never lands among the files it reports on: the catalog, a
+  /// published blob, or anything else in the store, however it is spelled.
+  @Test func anOutputInsideTheStoreIsRefusedWithExit73() throws {
+    let store = try GuardedStore(block: 10, names: 5)
+    #expect(try store.build().status == 0)
+    let link = store.directory.path("store-link")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store.store)
+    let catalog = try Data(contentsOf: URL(fileURLWithPath: store.store + "/catalog.sqlite"))
+    for path in [
+      store.store + "/catalog.sqlite", store.store + "/snapshots/snapshot-000001.cdir", store.store + "/report.html",
+      link + "/catalog.sqlite", store.store + "/snapshots/../report.html",
+    ] {
+      let result = try report(store.store, ["-o", path])
+      #expect(result.status == 73, "\(path): \(result.standardError)")
+      #expect(result.standardError.contains("is inside the store"), "\(result.standardError)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store.store + "/catalog.sqlite")) == catalog)
+    #expect(!FileManager.default.fileExists(atPath: store.store + "/report.html"))
+    #expect(try report(store.store, ["-o", store.directory.path("report.html")]).status == 0)
+  }
+
   @Test func withNeitherOutputNorJSONItIsAUsageError() throws {
     let result = try CalldirProcess.run(["report", "--store", "anywhere"])
     #expect(result.status == 64)

@@ -66,6 +66,10 @@ public struct NumberExplainer {
       if let requested { throw StoreError.catalog("version \(requested) is not published in \(store.root)") }
       throw StoreError.catalog("no version is published in \(store.root)")
     }
+    if let pruned = record.prunedAt {
+      throw StoreError.catalog(
+        "version \(record.version) was pruned at \(pruned): its snapshot is gone; 'calldir history' lists the versions kept")
+    }
     var explanations = inputs.map { input in
       var explanation = NumberExplanation(input: input, version: record.version)
       switch normalizer.normalize(input, region: region) {

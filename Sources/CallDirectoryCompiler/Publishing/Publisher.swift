@@ -660,7 +660,8 @@ public struct Publisher {
     if (try? FileSystem.durableRename(conflicts, to: store.path(StoreLayout.refusedConflictsName(version)))) != nil {
       kept.conflicts = store.path(StoreLayout.refusedConflictsName(version))
     }
-    let now = UTCTime.iso8601(UTCTime.now())
+    // Dated as a version would be: at --as-of's midnight when given.
+    let now = options.publishedAt ?? UTCTime.iso8601(UTCTime.now())
     for refusal in refusals {
       // The refusal stands whether or not the catalog can keep a note of it.
       try? catalog?.record(refusal: RefusalRecord(

@@ -9,7 +9,10 @@ public enum ReportPageWriter {
   ///   directory, a symbolic link or any other non-regular file (it is left
   ///   as it is); ``ReportError/store(_:)`` with `StoreError.file` when the
   ///   file cannot be created or written there.
-  public static func write(_ page: String, to path: String) throws(ReportError) {
+  ///   ``ReportError/outputInsideStore(path:store:)`` when `path` lies in
+  ///   the store the page reports on, whose files it would replace.
+  public static func write(_ page: String, to path: String, reporting store: StoreLayout) throws(ReportError) {
+    if FileSystem.isWithin(path, directory: store.root) { throw .outputInsideStore(path: path, store: store.root) }
     if let status = try? FileSystem.statusIfPresent(path, followingLinks: false), status.kind != .regular {
       throw .outputNotRegularFile(path: path)
     }

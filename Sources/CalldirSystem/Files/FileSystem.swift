@@ -127,6 +127,24 @@ public enum FileSystem {
     return String(path[path.index(after: slash)...])
   }
 
+  /// Whether `path` (which need not exist) lies in the directory
+  /// `directory` or below it, however either is spelled: a directory on
+  /// the path is compared with `directory` by device and inode, climbing
+  /// through `..` (links followed), so `store/./x`, `link-to-store/x` and
+  /// `store/sub/../x` all lie in `store`. False when `directory` is gone.
+  public static func isWithin(_ path: String, directory: String) -> Bool {
+    guard let target = try? status(directory) else { return false }
+    var current = directoryName(of: path)
+    for _ in 0..<256 {
+      guard let here = try? status(current) else { return false }
+      if here.device == target.device && here.inode == target.inode { return true }
+      guard let parent = try? status(current + "/..") else { return false }
+      if parent.device == here.device && parent.inode == here.inode { return false }  // the root
+      current += "/.."
+    }
+    return false
+  }
+
   /// Whether the calling process may write into the directory `path`.
   public static func isWritableDirectory(_ path: String) -> Bool {
     access(path, W_OK) == 0

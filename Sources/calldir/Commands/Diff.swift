@@ -1,5 +1,6 @@
 import CallDirectoryCompiler
 import CallDirectoryFormat
+import CalldirSystem
 import CommandLineKit
 
 extension Calldir {
@@ -50,8 +51,10 @@ extension Calldir {
       let summary: SnapshotDiffer.Summary
       do {
         let published = try store.map { try PublishedVersions(store: StoreLayout(root: $0)) }
-        let oldReader = try BlobReader(path: try resolve(old, in: published))
-        let newReader = try BlobReader(path: try resolve(new, in: published))
+        let inputs = [try resolve(old, in: published), try resolve(new, in: published)]
+        try checkOutput(against: inputs)
+        let oldReader = try BlobReader(path: inputs[0])
+        let newReader = try BlobReader(path: inputs[1])
         summary = try SnapshotDiffer.writeDelta(from: oldReader, to: newReader, path: output)
       } catch {
         throw ExitCodes.mapped(error)
@@ -72,6 +75,21 @@ extension Calldir {
           "wrote \(output) (\(summary.bytes) bytes): blocking +\(summary.blockingAdded) -\(summary.blockingRemoved), "
             + "identification +\(summary.identificationAdded) -\(summary.identificationRemoved) "
             + "(\(summary.relabeled) relabeled)")
+      }
+    }
+
+    /// Refuses an output that would replace an input, or land among the
+    /// published files of the `--store` store.
+    private func checkOutput(against inputs: [String]) throws {
+      if let store, FileSystem.isWithin(output, directory: store) {
+        throw MappedError(
+          exitCode: .cantCreate, message: "\(output) is inside the store \(store); refusing to write a delta among its files")
+      }
+      guard let written = try? FileSystem.status(output) else { return }
+      for input in inputs {
+        guard let read = try? FileSystem.status(input), read.device == written.device, read.inode == written.inode
+        else { continue }
+        throw MappedError(exitCode: .cantCreate, message: "--output \(output) is the input \(input); refusing to replace it")
       }
     }
 

@@ -49,12 +49,14 @@ extension Calldir {
         ])
         return
       }
-      output.writeLine("version  created               blocking  identification  labels  rejected  bytes  snapshot")
+      output.writeLine("version  created               blocking  identification  labels  rejected  bytes  deltas from  snapshot")
       for snapshot in snapshots {
+        // The versions a delta to this one starts from, newest first.
+        let bases = (deltas[snapshot.version] ?? []).map(\.fromVersion).sorted(by: >)
         let columns: [(String, Int)] = [
           (String(snapshot.version), 7), (snapshot.createdAt, 20), (String(snapshot.blocking), 8),
           (String(snapshot.identification), 14), (String(snapshot.labels), 6), (String(snapshot.rejected), 8),
-          (String(snapshot.bytes), 5),
+          (String(snapshot.bytes), 5), (bases.isEmpty ? "-" : bases.map(String.init).joined(separator: ","), 11),
         ]
         output.writeLine(columns.map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }
           .joined(separator: "  ") + "  " + store.path(snapshot.path)

@@ -46,10 +46,11 @@ extension Calldir {
       let report: StoreReport
       var bytes = 0
       do {
-        report = try StoreReportGatherer(store: StoreLayout(root: storePath)).gather()
+        let store = StoreLayout(root: storePath)
+        report = try StoreReportGatherer(store: store).gather()
         if let output {
           let page = ReportPageRenderer().render(report)
-          try ReportPageWriter.write(page, to: output)
+          try ReportPageWriter.write(page, to: output, reporting: store)
           bytes = page.utf8.count
         }
       } catch {

@@ -87,7 +87,7 @@ enum ExitCodes {
     switch error {
     case .store(let error): code(for: error)
     case .blob(_, let error): code(for: error)
-    case .outputNotRegularFile: .cantCreate
+    case .outputNotRegularFile, .outputInsideStore: .cantCreate
     }
   }
 
