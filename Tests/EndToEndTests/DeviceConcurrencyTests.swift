@@ -53,6 +53,59 @@ import Testing
     }
   }
 
+  /// A `device load` killed while its extension loads takes the extension
+  /// process with it: left running, it would record an outcome over the
+  /// next load's.
+  @Test func killingALoadEndsItsExtensionProcess() throws {
+    let directory = try TemporaryDirectory()
+    let device = directory.path("device")
+    let blob = try directory.full("big.cdir", sampleSnapshot(version: 1, count: 1_500_000))
+    let load = Process()
+    load.executableURL = CalldirProcess.binary
+    load.arguments = ["device", "load", "--device", device, blob]
+    load.standardOutput = FileHandle.nullDevice
+    load.standardError = FileHandle.nullDevice
+    try load.run()
+    let parent = load.processIdentifier
+    var child: Int32?
+    let deadline = Date().addingTimeInterval(20)
+    while child == nil, Date() < deadline, load.isRunning {
+      child = Self.children(of: parent).first
+      if child == nil { usleep(5_000) }
+    }
+    let extensionProcess = try #require(child, "no extension process started")
+    usleep(100_000)
+    kill(parent, SIGKILL)
+    load.waitUntilExit()
+    var alive = true
+    for _ in 0..<100 where alive {
+      usleep(20_000)
+      alive = Self.isRunning(extensionProcess)
+    }
+    #expect(!alive, "the extension process outlived its system by 2 s")
+  }
+
+  /// The processes whose parent is `parent` (from /proc).
+  static func children(of parent: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+      guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      // "pid (comm) state ppid …"
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 1 && Int32(fields[1]) == parent
+    }
+  }
+
+  /// Whether `pid` runs (a zombie, dead but not yet reaped, does not).
+  static func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+  }
+
   /// Starts every command at once and waits for all of them.
   static func runTogether(_ commands: [[String]]) throws -> [CalldirProcess.Result] {
     let results = LockedResults(count: commands.count)

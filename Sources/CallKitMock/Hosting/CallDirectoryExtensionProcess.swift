@@ -62,6 +62,7 @@ public enum CallDirectoryExtensionProcess {
       return notLaunchedBySystemStatus
     }
     signal(SIGPIPE, SIG_IGN)
+    exitWhenTheSystemDies()
     let sink = _ChildSink(
       dataDescriptor: FileDescriptor(rawValue: data), controlDescriptor: FileDescriptor(rawValue: control),
       isIncremental: environment[_ChildEnvironment.incremental] == "1")
@@ -78,5 +79,22 @@ public enum CallDirectoryExtensionProcess {
     provider.beginRequest(with: context)
     sink.waitForEnd()
     return sink.lostSystem ? lostSystemStatus : 0
+  }
+
+  /// An extension process whose system died (the `device load` that
+  /// launched it was killed) ends at once, as iOS ends an extension whose
+  /// request has no one left to answer: left running, it would go on and
+  /// record an outcome over a later load's. A watcher notices the process
+  /// being handed to another parent within 20 ms.
+  private static func exitWhenTheSystemDies() {
+    let system = getppid()
+    let watcher = Thread {
+      while true {
+        usleep(20_000)
+        if getppid() != system { _exit(lostSystemStatus) }
+      }
+    }
+    watcher.stackSize = 64 << 10
+    watcher.start()
   }
 }
