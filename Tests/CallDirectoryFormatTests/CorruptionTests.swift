@@ -122,6 +122,21 @@ import FormatFixtures
     print("checksum-valid damage: rejected \(rejected) of \(total)")
   }
 
+  /// Label text is checked like the numbers: the first lookup verifies the
+  /// label section's checksum, so a flipped bit never reaches a reader.
+  @Test func aDamagedLabelSectionFailsTheFirstLookup() throws {
+    guard let sample = CorruptionTests.samples.first else { return }
+    let header = try BlobReader.readHeader(bytes: sample)
+    let info = try #require(header.info(.labels))
+    for offset in [Int(info.offset), Int(info.offset + info.length) - 1] {
+      var damaged = sample
+      damaged[offset] ^= 0x01
+      let reader = try BlobReader(bytes: damaged)
+      #expect(throws: BlobError.checksumMismatch(section: .labels)) { _ = try reader.label(0) }
+    }
+    #expect(try BlobReader(bytes: sample).label(0).isEmpty == false)
+  }
+
   @Test func headerErrors() throws {
     guard let sample = CorruptionTests.samples.first else { return }
     var magic = sample
@@ -141,6 +156,12 @@ import FormatFixtures
     #expect(throws: BlobError.checksumMismatch(section: .header)) { _ = try BlobReader(bytes: kind) }
     BlobSurgery.reseal(&kind)
     #expect(throws: BlobError.self) { _ = try BlobReader(bytes: kind) }
+    // A version past Int64 (catalog rows, manifests, JSON) is no version.
+    var huge = sample
+    BlobSurgery.store(UInt64(Int64.max) + 1, &huge, 24, width: 8)
+    let headerLength = Int(BlobSurgery.load(huge, 8, width: 4))
+    BlobSurgery.store(UInt64(CRC32C.checksum(huge[0..<(headerLength - 4)])), &huge, headerLength - 4, width: 4)
+    #expect(throws: BlobError.corrupt("version 9223372036854775808 is above 2^63 - 1")) { _ = try BlobReader(bytes: huge) }
     #expect(throws: BlobError.truncated(section: .header)) { _ = try BlobReader(bytes: []) }
     #expect(throws: BlobError.badMagic) { _ = try BlobReader(bytes: Array("PK\u{3}\u{4}hello world, not a blob".utf8)) }
   }

@@ -1,3 +1,4 @@
+import CallDirectoryFormat
 import Foundation
 import Testing
 
@@ -78,5 +79,37 @@ import Testing
       #expect(refused.status == 73, "\(arguments): \(refused.standardError)")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == bytes)
+    let folder = sample.directory.path("folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for target in [folder, "/dev/null", sample.directory.path("no-such-directory/d.cdir")] {
+      let refused = try CalldirProcess.run(["diff", "--store", sample.store, "1", "2", "-o", target])
+      #expect(refused.status == 73, "\(target): \(refused.standardError)")
+    }
+  }
+
+  /// A version's file replaced by another version's is never diffed; a
+  /// blob whose entries do not hash to its digest is never printed.
+  @Test func aReplacedOrForgedSnapshotIsRefused() throws {
+    let sample = try twoVersions()
+    let second = sample.store + "/snapshots/snapshot-000002.cdir"
+    let original = try Data(contentsOf: URL(fileURLWithPath: second))
+    try FileManager.default.removeItem(atPath: second)
+    try FileManager.default.copyItem(atPath: sample.store + "/snapshots/snapshot-000001.cdir", toPath: second)
+    let replaced = try CalldirProcess.run(["diff", "--store", sample.store, "1", "2", "-o", sample.directory.path("d.cdir")])
+    #expect(replaced.status == 65 && replaced.standardError.contains("does not match the catalog"), "\(replaced.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: sample.directory.path("d.cdir")))
+
+    // Another digest in a header whose checksum is made to match.
+    var forged = [UInt8](original)
+    forged[40] ^= 0xFF
+    let headerLength = Int(forged[8]) | Int(forged[9]) << 8 | Int(forged[10]) << 16 | Int(forged[11]) << 24
+    var crc = CRC32C()
+    forged.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[0..<(headerLength - 4)])) }
+    for index in 0..<4 { forged[headerLength - 4 + index] = UInt8(truncatingIfNeeded: crc.value >> (8 * UInt32(index))) }
+    let path = sample.directory.path("forged.cdir")
+    try Data(forged).write(to: URL(fileURLWithPath: path))
+    let entries = try CalldirProcess.run(["inspect", "--entries", path])
+    #expect(entries.status == 65 && entries.standardOutput.isEmpty, "\(entries.standardError)")
+    #expect(entries.standardError.contains("digest"), "\(entries.standardError)")
   }
 }

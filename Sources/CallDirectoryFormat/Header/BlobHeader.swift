@@ -176,6 +176,10 @@ public struct BlobHeader: Sendable, Hashable {
     let fileSize = _loadLE(bytes, 16, as: UInt64.self)
     let version = _loadLE(bytes, 24, as: UInt64.self)
     let baseVersion = _loadLE(bytes, 32, as: UInt64.self)
+    // Versions are catalog rows and manifest integers: signed 64-bit.
+    guard version <= UInt64(Int64.max), baseVersion <= UInt64(Int64.max) else {
+      throw BlobError.corrupt("version \(max(version, baseVersion)) is above 2^63 - 1")
+    }
     let digest = ContentDigest(_unchecked: Array(bytes[40..<72]))
     let baseDigest = ContentDigest(_unchecked: Array(bytes[72..<104]))
     if kind == .full {
@@ -201,9 +205,13 @@ public struct BlobHeader: Sendable, Hashable {
       guard bytes[at + 1] == 0, bytes[at + 2] == 0, bytes[at + 3] == 0 else {
         throw BlobError.corrupt("reserved bytes of section table entry \(index) are not zero")
       }
+      let entryCount = _loadLE(bytes, at + 8, as: UInt64.self)
+      guard entryCount <= UInt64(Int64.max) else {
+        throw BlobError.corrupt("\(order[index]) section lists \(entryCount) entries, above 2^63 - 1")
+      }
       let info = BlobSectionInfo(
         section: order[index],
-        entryCount: _loadLE(bytes, at + 8, as: UInt64.self),
+        entryCount: entryCount,
         offset: _loadLE(bytes, at + 16, as: UInt64.self),
         length: _loadLE(bytes, at + 24, as: UInt64.self),
         checksum: _loadLE(bytes, at + 4, as: UInt32.self))

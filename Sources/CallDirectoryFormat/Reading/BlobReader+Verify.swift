@@ -89,14 +89,7 @@ extension BlobReader {
   /// Checks the label section's checksum over all of its bytes, streaming.
   /// - Throws: `BlobError.checksumMismatch(section: .labels)` or `truncated`.
   func _verifyLabelChecksum() throws(BlobError) {
-    guard let info = header.info(.labels) else { return }
-    var crc = CRC32C()
-    var stream = _SequentialReader(source: _source, offset: info.offset, end: info.offset + info.length, section: .labels)
-    while stream.remaining > 0 {
-      let take = Int(min(stream.remaining, UInt64(_SequentialReader.chunk)))
-      try stream.read(take) { crc.update($0) }
-    }
-    guard crc.value == info.checksum else { throw BlobError.checksumMismatch(section: .labels) }
+    try _labels.verifyChecksum()
   }
 
   /// Checks the label section: checksum, offsets and UTF-8, streaming.

@@ -15,9 +15,12 @@ final class _LabelStore {
   private let textLength: UInt64
   private var cacheIDs = [UInt32](repeating: UInt32.max, count: cacheSlots)
   private var cacheValues = [String](repeating: "", count: cacheSlots)
+  /// The section, until its checksum has been verified.
+  private var unverified: BlobSectionInfo?
 
   init(source: _ByteSource, info: BlobSectionInfo?) {
     self.source = source
+    self.unverified = info
     let count = info?.entryCount ?? 0
     self.count = count
     self.tableOffset = info?.offset ?? 0
@@ -32,6 +35,9 @@ final class _LabelStore {
   func label(_ id: UInt32) throws(BlobError) -> String {
     let slot = Int(id) % _LabelStore.cacheSlots
     if cacheIDs[slot] == id { return cacheValues[slot] }
+    // The first lookup checks the section's checksum (one streaming pass),
+    // so that no reader hands out label text the checksum disowns.
+    if unverified != nil { try verifyChecksum() }
     let bytes = try labelBytes(id)
     guard let text = _LabelStore.decodeUTF8(bytes) else {
       throw BlobError.corrupt("label \(id) is not valid utf-8")
@@ -39,6 +45,21 @@ final class _LabelStore {
     cacheIDs[slot] = id
     cacheValues[slot] = text
     return text
+  }
+
+  /// Checks the label section's checksum over all of its bytes, streaming
+  /// (once: later calls return at once).
+  /// - Throws: `BlobError.checksumMismatch(section: .labels)` or `truncated`.
+  func verifyChecksum() throws(BlobError) {
+    guard let info = unverified else { return }
+    var crc = CRC32C()
+    var stream = _SequentialReader(source: source, offset: info.offset, end: info.offset + info.length, section: .labels)
+    while stream.remaining > 0 {
+      let take = Int(min(stream.remaining, UInt64(_SequentialReader.chunk)))
+      try stream.read(take) { crc.update($0) }
+    }
+    guard crc.value == info.checksum else { throw BlobError.checksumMismatch(section: .labels) }
+    unverified = nil
   }
 
   /// The UTF-8 bytes of label `id`, read from the file.

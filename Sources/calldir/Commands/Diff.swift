@@ -78,12 +78,22 @@ extension Calldir {
       }
     }
 
-    /// Refuses an output that would replace an input, or land among the
-    /// published files of the `--store` store.
+    /// Refuses an output that would replace an input, land among the
+    /// published files of the `--store` store, replace something that is
+    /// not a regular file, or go into a directory that is not there (exit
+    /// 73, before any input is read).
     private func checkOutput(against inputs: [String]) throws {
       if let store, FileSystem.isWithin(output, directory: store) {
         throw MappedError(
           exitCode: .cantCreate, message: "\(output) is inside the store \(store); refusing to write a delta among its files")
+      }
+      if let status = try? FileSystem.statusIfPresent(output, followingLinks: false), status.kind != .regular {
+        throw MappedError(
+          exitCode: .cantCreate, message: "\(output) exists and is not a regular file (\(status.kind)); refusing to replace it")
+      }
+      let directory = FileSystem.directoryName(of: output)
+      guard (try? FileSystem.status(directory))?.kind == .directory else {
+        throw MappedError(exitCode: .cantCreate, message: "cannot create \(output): \(directory) is not a directory")
       }
       guard let written = try? FileSystem.status(output) else { return }
       for input in inputs {
@@ -110,7 +120,18 @@ extension Calldir {
       guard let record = try published.catalog.snapshot(version: version) else {
         throw MappedError(exitCode: .noInput, message: "version \(version) is not published in \(published.store.root)")
       }
-      return published.store.path(record.path)
+      if let pruned = record.prunedAt {
+        throw MappedError(exitCode: .dataError, message: "version \(version) was pruned at \(pruned): its snapshot is gone")
+      }
+      let path = published.store.path(record.path)
+      // The file must be the version the catalog recorded (a replaced
+      // file is reported, never used).
+      let header = try BlobReader.readHeader(path: path)
+      guard header.version == UInt64(record.version), header.contentDigest.hex == record.digest else {
+        throw StoreError.fileMismatch(
+          path: path, problem: "its header names version \(header.version) with digest \(header.contentDigest.hex)")
+      }
+      return path
     }
 
     /// A positive version number, or nil.

@@ -38,6 +38,9 @@ extension Calldir {
       do {
         let reader = try BlobReader(path: path)
         if entries {
+          // Entries only from a blob that verifies whole (checksums and
+          // content digest): a damaged one prints nothing, exit 65.
+          try reader.verify(recomputingDigest: true)
           try BlobEntries.write(reader, to: context.standardOutput)
           return
         }
