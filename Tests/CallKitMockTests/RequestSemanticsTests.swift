@@ -288,7 +288,8 @@ import Testing
   }
 
   @Test func maximumEntriesCountsBothListsAfterApplying() throws {
-    let fixture = try Fixture(settings: ExtensionSettings(maximumEntryCount: 4))
+    // Four entries stay below the maximum of five; five reach it.
+    let fixture = try Fixture(settings: ExtensionSettings(maximumEntryCount: 5))
     #expect(fixture.loadComplete(blocking: [1, 2], identification: [(1, "a"), (2, "b")]).error == nil)
     let before = try #require(fixture.storeBytes)
 

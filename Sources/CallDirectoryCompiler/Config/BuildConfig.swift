@@ -27,8 +27,9 @@ public struct BuildConfig: Sendable, Hashable {
     /// `maxEntriesPerExtension`: 1.8M, what one extension was seen to load
     /// (2,000,000 failed after 1,990,000; `call-directory.md` §2).
     public static let maxEntriesPerExtension = 1_800_000
-    /// The most a config may set: CallKit's limit per extension.
-    public static let extensionEntryLimit = 2_000_000
+    /// The most a config may set: one below CallKit's "maximum allowed
+    /// entries" (2,000,000), which a store may not reach.
+    public static let extensionEntryLimit = 1_999_999
     /// `maxExtensions`.
     public static let maxExtensions = 20
     /// `fullEvery`: after 30 incremental syncs a phone loads full snapshots.
@@ -56,7 +57,7 @@ public struct BuildConfig: Sendable, Hashable {
   /// the manifest; empty when the config names none.
   public var dataset: String
   /// The most entries one Call Directory extension holds: past it, a
-  /// snapshot is sharded across extensions (1…2,000,000).
+  /// snapshot is sharded across extensions (1…1,999,999).
   public var maxEntriesPerExtension: Int
   /// The most extensions a plan may use.
   public var maxExtensions: Int

@@ -4,10 +4,13 @@
 /// observed (see `call-directory.md` §2) and every one can be changed per
 /// extension with ``SimulatedDevice/updateSettings(_:forExtensionWithIdentifier:)``.
 public struct ExtensionSettings: Codable, Hashable, Sendable {
-  /// The most entries the store may hold after a request, blocking and
-  /// identification entries counted together. Default 2,000,000: one report
-  /// says 1M loads and 2M fails, and CallBlock070 designs for 2M per
-  /// extension.
+  /// The "maximum allowed entries" of the store, blocking and
+  /// identification entries counted together: a request whose store would
+  /// reach it fails with `maximumEntriesExceeded`, so the store holds fewer.
+  /// Default 2,000,000: iOS refused a load at 1,990,000 accepted entries
+  /// with "cannot add entries since it would exceed maximum allowed
+  /// entries (2000000)", and 1,800,000 per extension loaded
+  /// (`call-directory.md` §2).
   public var maximumEntryCount: Int
 
   /// How much memory a child extension process may add on top of its

@@ -11,7 +11,7 @@ enum _MergeError: Error {
       CXErrorCodeCallDirectoryManagerError(.duplicateEntries, reason: "\(list) entry \(number) is already in the store")
     case .tooManyEntries(let maximum):
       CXErrorCodeCallDirectoryManagerError(
-        .maximumEntriesExceeded, reason: "the store would hold more than \(maximum) entries")
+        .maximumEntriesExceeded, reason: "cannot add entries since it would exceed maximum allowed entries (\(maximum))")
     case .storage(let error):
       CXErrorCodeCallDirectoryManagerError(.unknown, reason: "cannot write the store: \(error)")
     }

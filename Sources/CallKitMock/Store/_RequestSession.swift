@@ -262,11 +262,11 @@ final class _RequestSession {
 
   /// Every staged add ends up in the store unless a later remove cancels it,
   /// so without such removes the adds alone bound the final count; stop
-  /// staging as soon as they exceed the maximum.
+  /// staging as soon as they reach the maximum.
   private func checkAddVolume() {
     let adds = blockingAdds.count + identificationAdds.count
-    if !hasRemovesAfterAdds && adds > Int64(settings.maximumEntryCount) {
-      fail(.maximumEntriesExceeded, "the request adds more than \(settings.maximumEntryCount) entries")
+    if !hasRemovesAfterAdds && adds >= Int64(settings.maximumEntryCount) {
+      fail(.maximumEntriesExceeded, "the request adds \(adds) entries, reaching the maximum of \(settings.maximumEntryCount)")
     }
   }
 
@@ -294,7 +294,7 @@ final class _RequestSession {
       policy: policy,
       list: "blocking"
     ) { entry throws(_MergeError) in
-      guard writer.blockingCount + 1 <= maximum else { throw .tooManyEntries(maximum) }
+      guard writer.blockingCount + 1 < maximum else { throw .tooManyEntries(maximum) }
       try _merging { () throws(_DeviceStorageError) in try writer.appendBlocking(entry.number) }
     }
     try _mergeList(
@@ -309,7 +309,7 @@ final class _RequestSession {
       policy: policy,
       list: "identification"
     ) { entry throws(_MergeError) in
-      guard writer.blockingCount + writer.identificationCount + 1 <= maximum else {
+      guard writer.blockingCount + writer.identificationCount + 1 < maximum else {
         throw .tooManyEntries(maximum)
       }
       try _merging { () throws(_DeviceStorageError) in try writer.appendIdentification(entry.number, label: entry.label ?? []) }

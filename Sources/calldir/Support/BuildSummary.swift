@@ -200,7 +200,7 @@ struct BuildSummary {
           TextTable.oneDecimal(plan.estimatedReloadSeconds) + " s",
         ]
       }
-      output.writeLine("extensions (each at most 2,000,000 entries; reload at about 9 µs per entry):")
+      output.writeLine("extensions (each below CallKit's 2,000,000 entries; reload at about 9 µs per entry):")
       for row in TextTable.format([["extension", "numbers", "entries", "reload"]] + rows) { output.writeLine("  " + row) }
     }
     if let manifest = result.manifestPath {

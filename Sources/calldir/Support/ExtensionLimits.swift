@@ -15,7 +15,7 @@ struct ExtensionLimits {
       help: "Memory the extension process may add above its footprint at launch (peak RSS)."),
     .option(
       "max-entries", valueName: "n", defaultValue: String(defaultMaxEntries),
-      help: "Most entries (blocking plus identification) an extension may hold."),
+      help: "The extension's maximum allowed entries (blocking plus identification), which its store may not reach."),
     .option(
       "timeout", valueName: "seconds", defaultValue: String(defaultTimeout),
       help: "How long one request may run before the system interrupts it."),

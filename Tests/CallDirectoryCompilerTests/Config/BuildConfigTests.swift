@@ -26,7 +26,7 @@ private func withSource(_ entry: String) -> String {
       "maxRejectRatio": 0.5,
       "maxRemovalRatio": 0.25,
       "deltaHistory": 7,
-      "maxEntriesPerExtension": 2000000,
+      "maxEntriesPerExtension": 1999999,
       "sources": [
         {"path": "block.txt",  "format": "lines",    "list": "block", "region": "GB"},
         {"path": "ftc.csv",    "format": "csv",      "list": "block", "number": "Company_Phone_Number"},
@@ -44,7 +44,7 @@ private func withSource(_ entry: String) -> String {
     #expect(config.maxRejectRatio == 0.5)
     #expect(config.maxRemovalRatio == 0.25)
     #expect(config.deltaHistory == 7)
-    #expect(config.maxEntriesPerExtension == 2_000_000)
+    #expect(config.maxEntriesPerExtension == 1_999_999)
     #expect(config.baseDirectory == "/data/build")
     #expect(
       config.sources == [
@@ -251,7 +251,7 @@ private func withSource(_ entry: String) -> String {
     .init(
       name: "zero entries",
       json: #"{"maxEntriesPerExtension": 0, "sources": []}"#,
-      message: "maxEntriesPerExtension: must be between 1 and 2000000, got 0"
+      message: "maxEntriesPerExtension: must be between 1 and 1999999, got 0"
     ),
     .init(
       name: "manifest that never lives",
