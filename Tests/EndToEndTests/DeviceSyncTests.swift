@@ -218,6 +218,31 @@ import Testing
     #expect(try phone.status().sync == nil && (try phone.dump().isEmpty))
   }
 
+  /// `device load` outside the sync: another dataset is refused, and an
+  /// extension a load moved to another version is brought back by the
+  /// next sync (the provider's record corrects the sync's).
+  @Test func loadsOutsideTheSyncAreRefusedOrCorrected() throws {
+    let store = SyncStore(in: directory)
+    let other = SyncStore(in: directory, name: "other", dataset: "org.example.other", size: 900)
+    let key = try store.publicKeyFile()
+    let phone = device("phone")
+    for version in 1...3 { try store.publish(version) }
+    _ = try phone.synced(from: store.root, key: key)
+    try other.publish(1)
+    let foreign = try CalldirProcess.run(["device", "load", "--device", phone.path, try other.snapshotPath(1)])
+    #expect(foreign.status == 65, "\(foreign.standardError)")
+    #expect(foreign.standardError.contains("is of dataset 'org.example.other'; the device syncs 'com.example.blocklist'"))
+    try phone.expectHolds(store, version: 3)
+
+    let older = try CalldirProcess.run(
+      ["device", "load", "--device", phone.path, "--allow-downgrade", try store.snapshotPath(2)])
+    #expect(older.status == 0, "\(older.standardError)")
+    let json = try phone.synced(from: store.root, key: key)
+    #expect(json["upToDate"] as? Bool == false, "\(json)")
+    #expect(try extensions(json).first?["strategy"] as? String == "delta")
+    try phone.expectHolds(store, version: 3)
+  }
+
   @Test func anExpiredManifestIsRefusedUntilABuildSignsAFreshOne() throws {
     let store = SyncStore(in: directory)
     store.manifestLifetimeDays = 7

@@ -75,9 +75,18 @@ public struct SyncSession: Sendable {
   /// - Throws: As ``fetchManifest()``; ``SyncError/untrusted(_:)`` for
   ///   another dataset or an older version; ``SyncError/storage(_:)`` or
   ///   ``SyncError/stateMalformed(path:reason:)`` for the state.
-  public func plan() throws(SyncError) -> PlannedSync {
+  /// - Parameter held: What each extension holds by its own record, by
+  ///   index (nil: unknown, so it takes a full snapshot): corrects the
+  ///   recorded state where a load outside the sync changed an extension.
+  public func plan(held: [Int: Int?] = [:]) throws(SyncError) -> PlannedSync {
     let trusted = try fetchManifest()
-    let previous = try directory.stateStore.load()
+    var previous = try directory.stateStore.load()
+    if var state = previous {
+      for (index, version) in held where state.extensions[index] != nil && state.extensions[index] != version {
+        state.extensions[index] = version ?? 0  // 0: no version, so a full snapshot
+      }
+      previous = state
+    }
     do {
       return PlannedSync(plan: try SyncPlanner.plan(trusted, state: previous), previous: previous)
     } catch {

@@ -1,6 +1,7 @@
 import CalldirSystem
 import CallDirectoryFormat
 import CallDirectoryProvider
+import CallDirectorySync
 import CallKitMock
 import CalldirDevice
 import CommandLineKit
@@ -59,11 +60,30 @@ extension Calldir.Device {
       try limits.validate()
     }
 
+    /// A device that syncs a dataset refuses another dataset's blob (exit
+    /// 65): its extensions would hold data its sync does not know.
+    private static func checkDataset(of candidates: [BlobCandidate], on device: SimulatedDevice) throws {
+      let state: SyncState?
+      do {
+        state = try DeviceSupport.syncDirectory(of: device).stateStore.load()
+      } catch {
+        throw SyncFailure(error)
+      }
+      guard let followed = state?.dataset, !followed.isEmpty else { return }
+      for candidate in candidates where !candidate.header.dataset.isEmpty && candidate.header.dataset != followed {
+        throw MappedError(
+          exitCode: .dataError,
+          message: "\(candidate.path) is of dataset '\(candidate.header.dataset)'; the device syncs '\(followed)'; "
+            + "run 'calldir device reset' to adopt another dataset")
+      }
+    }
+
     func run(context: CommandContext) throws {
       let candidates = try files.map { path in
         try DeviceSupport.mapped { () throws(DeviceLoadError) in try DeviceLoader.candidate(path) }
       }
       let device = try DeviceSupport.open(devicePath)
+      try Self.checkDataset(of: candidates, on: device)
       let loader = DeviceLoader(
         device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: allowsDowngrade),
         settings: limits.settings, allowsDowngrade: allowsDowngrade)

@@ -100,7 +100,10 @@ extension Calldir.Device {
         trust: ManifestTrust(publicKey: publicKey, verifier: SodiumSignatureVerifier()), hashing: SodiumHashing())
       let lock = try Self.step { () throws(SyncError) in try session.directory.lock() }
       defer { withExtendedLifetime(lock) {} }
-      let planned = try Self.step { () throws(SyncError) in try session.plan() }
+      // What each extension holds by its own record corrects the sync's:
+      // a `device load` outside the sync may have changed it.
+      let held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try Self.heldVersions(device) }
+      let planned = try Self.step { () throws(SyncError) in try session.plan(held: held) }
       guard !planned.isUpToDate else {
         output(SyncOutcome(planned: planned, staged: nil, results: [:], state: planned.previous), context)
         return
@@ -152,6 +155,24 @@ extension Calldir.Device {
       }
       let state = try Self.step { () throws(SyncError) in try session.record(staged) }
       output(SyncOutcome(planned: planned, staged: staged, results: results, state: state), context)
+    }
+
+    /// The version each installed extension holds by its provider's state,
+    /// by index; nil when its last request's outcome is unknown.
+    private static func heldVersions(_ device: SimulatedDevice) throws(DeviceLoadError) -> [Int: Int?] {
+      let identifiers: [String]
+      do {
+        identifiers = try device.installedExtensionIdentifiers()
+      } catch {
+        throw .device(error)
+      }
+      var held: [Int: Int?] = [:]
+      for identifier in identifiers {
+        guard let index = CalldirExtensions.index(of: identifier) else { continue }
+        let state = try DeviceLoader.providerState(in: try DeviceLoader.layout(device, identifier), identifier)
+        held[index] = state.heldSnapshot.map { Int(clamping: $0.version) }
+      }
+      return held
     }
 
     /// Runs a step of the sync, ending the command with its error's exit code.
