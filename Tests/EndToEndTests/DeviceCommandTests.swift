@@ -74,6 +74,27 @@ import Testing
     #expect(result.standardOutput.contains("already up to date"))
   }
 
+  /// Under --json, a failure of the device's own storage is in the one
+  /// document printed, whichever write fails.
+  @Test func aStorageFailureUnderJSONIsInTheDocument() throws {
+    let blob = try directory.full("v1.cdir", sampleSnapshot(version: 1, count: 300))
+    for occurrence in 1...4 {
+      let device = directory.path("device-\(occurrence)")
+      let result = try CalldirProcess.run(
+        ["device", "load", "--device", device, "--json", blob], environment: ["CALLDIR_FAULTS": "write:\(occurrence):ENOSPC"])
+      guard result.status != 0 else { continue }
+      #expect(result.status == 74, "write \(occurrence): \(result.standardError)")
+      #expect(result.lines.count == 1, "write \(occurrence): \(result.standardOutput)")
+      // The device's own failure, or the system's failed request (unknown).
+      let document = try jsonObject(result.standardOutput)
+      let request = (document["extensions"] as? [[String: Any]])?.first?["error"] as? [String: Any]
+      let own = document["error"] as? [String: Any]
+      #expect(
+        own?["kind"] as? String == "io" || request?["code"] as? String == "unknown",
+        "write \(occurrence): \(result.standardOutput) \(result.standardError)")
+    }
+  }
+
   @Test func deltaOnTheWrongBaseIsRefusedAndChangesNothing() throws {
     let v1 = sampleSnapshot(version: 1, count: 100)
     let v2 = sampleSnapshot(version: 2, count: 120)

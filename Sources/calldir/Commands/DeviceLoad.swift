@@ -119,7 +119,15 @@ extension Calldir.Device {
         }
         if !json { context.standardOutput.writeLine(Self.describe(result)) }
       }
-      if json { context.standardOutput.writeJSONLine(["extensions": .array(results)]) }
+      if json {
+        var document: [(key: String, value: JSONValue)] = [(key: "extensions", value: .array(results))]
+        // A failure no extension's result carries (the device's own I/O).
+        if let failure = failure as? any CommandLineError, !results.contains(where: { ($0["error"] ?? .null) != .null }) {
+          document.append((
+            key: "error", value: ["kind": .string(failure.exitCode.jsonKind), "message": .string(failure.message)]))
+        }
+        context.standardOutput.writeJSONLine(.object(document))
+      }
       if let failure { throw failure }
     }
 
