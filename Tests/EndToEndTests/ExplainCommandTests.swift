@@ -114,6 +114,10 @@ import Testing
     let missing = try CalldirProcess.run(["explain", "--store", store.directory.path("nowhere"), "+41212130911"])
     #expect(missing.status == 66)
     #expect(missing.standardError.hasPrefix("error: no catalog in"))
+    // A control character in an input never reaches the terminal.
+    let escaped = try CalldirProcess.run(["explain", "--store", store.store, "41\u{1B}[31m212"])
+    #expect(escaped.status == 65 && !escaped.standardOutput.contains("\u{1B}") && !escaped.standardError.contains("\u{1B}"))
+    #expect(escaped.standardOutput.hasPrefix("41\\x1B[31m212: not a phone number"), "\(escaped.standardOutput)")
     // A pruned version is named as such.
     try store.directory.write("lists/block.txt", "+41 21 213 09 11\n")
     #expect(try CalldirProcess.run([

@@ -78,21 +78,24 @@ extension Calldir {
         for source in unusable { output.writeLine("note: \(Self.describe(source.path, source.state, version: report.version))") }
       }
       if let invalid = report.explanations.first(where: { $0.number == nil }) {
-        throw MappedError(exitCode: .dataError, message: "'\(invalid.input)' is not a phone number: \(invalid.rejection ?? "")")
+        throw MappedError(exitCode: .dataError, message: "'\(ShownText.escaped(invalid.input))' is not a phone number: \(invalid.rejection ?? "")")
       }
     }
 
     private static func write(_ explanation: NumberExplanation, to output: any OutputSink) {
+      // Inputs and paths are escaped: a control character in either must
+      // not reach the terminal.
+      let input = ShownText.escaped(explanation.input)
       guard let number = explanation.number else {
-        output.writeLine("\(explanation.input): not a phone number (\(explanation.rejection ?? ""))")
+        output.writeLine("\(input): not a phone number (\(explanation.rejection ?? ""))")
         return
       }
       var state = explanation.blocked ? "blocked" : "not blocked"
       if let shard = explanation.shard { state += " (shard \(shard))" }
       state += explanation.label.map { ", label \"\($0)\"" } ?? ", no label"
-      output.writeLine("\(explanation.input): \(number): version \(explanation.version): \(state)")
+      output.writeLine("\(input): \(number): version \(explanation.version): \(state)")
       for line in explanation.sources {
-        var text = "  \(line.list.rawValue) \(line.path):\(line.line) (\(line.kind.rawValue)"
+        var text = "  \(line.list.rawValue) \(ShownText.escaped(line.path)):\(line.line) (\(line.kind.rawValue)"
         if let label = line.label { text += ", label \"\(label)\"" }
         if line.priority != 0 { text += ", priority \(line.priority)" }
         if let reason = line.notCounted { text += "; not counted: \(reason)" }
@@ -103,12 +106,15 @@ extension Calldir {
         if let days = finding.rules.maxAgeDays { rules += ", maxAgeDays \(days)" }
         let noun = finding.reports == 1 ? "report" : "reports"
         output.writeLine(
-          "  evidence \(finding.path) (\(finding.list.rawValue)): \(finding.reports) \(noun), \(finding.counted) counted "
+          "  evidence \(ShownText.escaped(finding.path)) (\(finding.list.rawValue)): \(finding.reports) \(noun), \(finding.counted) counted "
             + "(\(rules)): " + (finding.isKept ? "enough" : "too few, so this source does not give it"))
       }
-      for line in explanation.allowedBy { output.writeLine("  allowed by \(line.path):\(line.line) (\(line.kind.rawValue))") }
+      for line in explanation.allowedBy {
+        output.writeLine("  allowed by \(ShownText.escaped(line.path)):\(line.line) (\(line.kind.rawValue))")
+      }
       for line in explanation.lostLabels {
-        output.writeLine("  lost label \"\(line.label ?? "")\" from \(line.path):\(line.line) (priority \(line.priority))")
+        output.writeLine(
+          "  lost label \"\(line.label ?? "")\" from \(ShownText.escaped(line.path)):\(line.line) (priority \(line.priority))")
       }
     }
 

@@ -83,3 +83,13 @@ enum _LineText {
     return String(repeating: "0", count: max(0, digits - text.count)) + text
   }
 }
+
+/// Text from a source or the command line as reports and terminals show it:
+/// control, bidirectional-formatting and invalid characters escaped (see
+/// ``_LineText``), at most 120 characters.
+public enum ShownText {
+  public static func escaped(_ text: String) -> String {
+    var copy = text
+    return copy.withUTF8 { _LineText.escaped($0) }
+  }
+}
