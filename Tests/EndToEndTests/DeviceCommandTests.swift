@@ -95,6 +95,23 @@ import Testing
     }
   }
 
+  /// A request the system refuses (here: more entries than allowed)
+  /// leaves the extension's data as it was, not the refused blob.
+  @Test func aRefusedRequestLeavesTheProvidersDataAsItWas() throws {
+    let device = directory.path("device")
+    let small = try directory.full("v1.cdir", sampleSnapshot(version: 1, count: 30))
+    let large = try directory.full("v2.cdir", sampleSnapshot(version: 2, count: 300))
+    #expect(try CalldirProcess.run(["device", "load", "--device", device, "--max-entries", "100", small]).status == 0)
+    let data = device + "/extensions/calldir.extension.1/container/CallDirectory/Data"
+    let before = try FileManager.default.contentsOfDirectory(atPath: data)
+    let refused = try CalldirProcess.run(["device", "load", "--device", device, "--max-entries", "100", large])
+    #expect(refused.status == 1 && refused.standardError.contains("maximumEntriesExceeded (5)"), "\(refused.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: data) == before)
+    #expect(!FileManager.default.fileExists(atPath: data + ".before-load"))
+    let dump = try CalldirProcess.run(["device", "dump", "--device", device])
+    #expect(dump.standardOutput == (try CalldirProcess.run(["inspect", "--entries", small]).standardOutput))
+  }
+
   @Test func deltaOnTheWrongBaseIsRefusedAndChangesNothing() throws {
     let v1 = sampleSnapshot(version: 1, count: 100)
     let v2 = sampleSnapshot(version: 2, count: 120)

@@ -182,7 +182,7 @@ import Testing
     try directory.write("calldir.json", #"{"maxEntriesPerExtension": 2000001, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}"#)
     let tooLarge = try CalldirProcess.run(["build", "--config", directory.path("calldir.json"), "--store", directory.path("store")])
     #expect(tooLarge.status == 65)
-    #expect(tooLarge.standardError.contains("maxEntriesPerExtension: must be between 1 and 2000000"))
+    #expect(tooLarge.standardError.contains("maxEntriesPerExtension: must be between 1 and 1999999"))
     try directory.write("calldir.json", #"{"maxEntriesPerExtension": 1000, "maxExtensions": 5, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}"#)
     let tooMany = try CalldirProcess.run(["build", "--config", directory.path("calldir.json"), "--store", directory.path("store"), "--json"])
     #expect(tooMany.status == 65)

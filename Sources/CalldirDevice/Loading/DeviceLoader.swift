@@ -113,6 +113,7 @@ public struct DeviceLoader: Sendable {
   {
     let layout = try prepare(load)
     let report = reservation.reloadExtension()
+    Self.settleData(of: layout, committed: report.isCommitted)
     let store = ProviderStateStore(path: layout.statePath)
     let state: ProviderState
     var failure: DeviceLoadError?
@@ -149,11 +150,54 @@ public struct DeviceLoader: Sendable {
       layout = try Self.layout(device, load.identifier)
     }
     do {
+      try Self.keepData(of: layout)
+    } catch {
+      throw .providerStorage(identifier: load.identifier, .dataWriteFailed(path: layout.dataDirectory, reason: error.description))
+    }
+    do {
       try layout.replaceData(withBlobAt: load.file)
     } catch {
+      Self.settleData(of: layout, committed: false)
       throw .providerStorage(identifier: load.identifier, error)
     }
     return layout
+  }
+
+  // MARK: - The data a load replaces
+
+  /// Where the provider's data waits while a load's request runs: put back
+  /// if the request fails (a CallKit error leaves the device as it was),
+  /// removed once it commits.
+  static func keptDataDirectory(_ layout: ProviderLayout) -> String { layout.dataDirectory + ".before-load" }
+
+  /// Moves the provider's data aside before the blob is placed. A kept
+  /// copy found there is a load's that died: it goes back when the data
+  /// itself is gone (the load died before placing the blob), and is
+  /// dropped otherwise (the provider's state, pending, then takes only a
+  /// full snapshot).
+  private static func keepData(of layout: ProviderLayout) throws(FileError) {
+    let kept = keptDataDirectory(layout)
+    if FileSystem.exists(kept) {
+      if FileSystem.exists(layout.dataDirectory) {
+        try FileSystem.removeTree(kept)
+      } else {
+        try FileSystem.durableRename(kept, to: layout.dataDirectory)
+      }
+    }
+    if FileSystem.exists(layout.dataDirectory) { try FileSystem.durableRename(layout.dataDirectory, to: kept) }
+  }
+
+  /// Drops the kept data once the request committed; otherwise puts it
+  /// back in place of the blob the failed request was given.
+  private static func settleData(of layout: ProviderLayout, committed: Bool) {
+    let kept = keptDataDirectory(layout)
+    guard FileSystem.exists(kept) else { return }
+    if committed {
+      try? FileSystem.removeTree(kept)
+    } else {
+      try? FileSystem.removeTree(layout.dataDirectory)
+      try? FileSystem.durableRename(kept, to: layout.dataDirectory)
+    }
   }
 
   // MARK: - The provider's files

@@ -55,25 +55,32 @@ public enum FaultInjection {
   ///   thread (an in-process test, whose neighbours run concurrently).
   public static func install(_ rules: [Rule], everyThread: Bool = false) {
     state.withLock { state in
-      state.rules = rules
-      state.counts = [:]
-      state.thread = everyThread ? nil : pthread_self()
+      if everyThread {
+        state.process = Plan(rules: rules)
+      } else {
+        state.removePlan(of: pthread_self())
+        state.threads.append((pthread_self(), Plan(rules: rules)))
+      }
     }
     isActive = true
   }
 
-  /// Removes every rule and stops counting.
+  /// Removes the calling thread's rules (and a whole process's) and stops
+  /// counting them; other threads' plans stay.
   public static func reset() {
-    isActive = false
     state.withLock { state in
-      state.rules = []
-      state.counts = [:]
+      state.removePlan(of: pthread_self())
+      state.process = nil
+      isActive = !state.threads.isEmpty
     }
   }
 
-  /// How many calls of each kind were made since ``install(_:)``.
+  /// How many calls of each kind were made since ``install(_:)``: the
+  /// calling thread's, or the whole process's.
   public static func counts() -> [Call: Int] {
-    state.withLock { $0.counts }
+    state.withLock { state in
+      state.threads.first { pthread_equal($0.thread, pthread_self()) != 0 }?.plan.counts ?? state.process?.counts ?? [:]
+    }
   }
 
   /// Installs the rules of `CALLDIR_FAULTS` and, with
@@ -118,7 +125,7 @@ public enum FaultInjection {
   }
 
   private static func writeCounts() {
-    let (counts, path) = state.withLock { ($0.counts, $0.countsPath) }
+    let (counts, path) = state.withLock { ($0.process?.counts ?? [:], $0.countsPath) }
     guard let path, let file = fopen(path, "w") else { return }
     for call in Call.allCases { fputs("\(call.rawValue) \(counts[call] ?? 0)\n", file) }
     fclose(file)
@@ -133,20 +140,39 @@ public enum FaultInjection {
   /// Counts the call and returns the fault planned for it, if any.
   static func fault(for call: Call) -> Fault? {
     state.withLock { state in
-      if let thread = state.thread, pthread_equal(thread, pthread_self()) == 0 { return nil }
-      let count = (state.counts[call] ?? 0) + 1
-      state.counts[call] = count
-      guard let index = state.rules.firstIndex(where: { $0.call == call && $0.occurrence == count }) else { return nil }
-      return state.rules.remove(at: index).fault
+      if state.process != nil { return state.process?.count(call) }
+      guard let index = state.threads.firstIndex(where: { pthread_equal($0.thread, pthread_self()) != 0 }) else {
+        return nil
+      }
+      return state.threads[index].plan.count(call)
+    }
+  }
+
+  /// The rules still to fire and the calls counted since they were installed.
+  private struct Plan {
+    var rules: [Rule]
+    var counts: [Call: Int] = [:]
+
+    /// Counts `call`; returns the fault of the rule it fires, if any.
+    mutating func count(_ call: Call) -> Fault? {
+      let count = (counts[call] ?? 0) + 1
+      counts[call] = count
+      guard let index = rules.firstIndex(where: { $0.call == call && $0.occurrence == count }) else { return nil }
+      return rules.remove(at: index).fault
     }
   }
 
   private struct State {
-    var rules: [Rule] = []
-    var counts: [Call: Int] = [:]
+    /// Every thread's calls count (a tool run with `CALLDIR_FAULTS`).
+    var process: Plan?
+    /// Only the installing thread's calls count: in-process tests, each on
+    /// its own thread, run side by side without touching each other's plan.
+    var threads: [(thread: pthread_t, plan: Plan)] = []
     var countsPath: String?
-    /// The only thread whose calls count, when set.
-    var thread: pthread_t?
+
+    mutating func removePlan(of thread: pthread_t) {
+      threads.removeAll { pthread_equal($0.thread, thread) != 0 }
+    }
   }
 
   private static let state = _Locked(State())

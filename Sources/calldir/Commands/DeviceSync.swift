@@ -105,7 +105,15 @@ extension Calldir.Device {
       let held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try Self.heldVersions(device) }
       let planned = try Self.step { () throws(SyncError) in try session.plan(held: held) }
       guard !planned.isUpToDate else {
-        output(SyncOutcome(planned: planned, staged: nil, results: [:], state: planned.previous), context)
+        // Every extension holds the version, but the record says another:
+        // a sync whose loads all ran stopped before recording its state.
+        var state = planned.previous
+        if let previous = planned.previous, previous.version != planned.plan.manifest.manifest.version {
+          state = try Self.step { () throws(SyncError) in
+            try session.record(StagedSync(plan: planned.plan, previous: previous, loads: []))
+          }
+        }
+        output(SyncOutcome(planned: planned, staged: nil, results: [:], state: state), context)
         return
       }
       let loader = DeviceLoader(
