@@ -204,8 +204,8 @@ public struct SyncSession: Sendable {
 
   /// What is wrong with a blob's header for what the manifest says it is
   /// (kind, version, base version, dataset, a full snapshot's counts),
-  /// `nil` when nothing is: the
-  /// check every downloaded blob passes before it is loaded.
+  /// `nil` when nothing is: the check every downloaded blob passes before
+  /// it is loaded.
   public static func headerProblem(_ header: BlobHeader, _ content: StagedLoad.Content, _ manifest: Manifest) -> String? {
     if !header.dataset.isEmpty && header.dataset != manifest.dataset {
       return "it is a blob of dataset '\(header.dataset)', the manifest's is '\(manifest.dataset)'"
@@ -214,17 +214,15 @@ public struct SyncSession: Sendable {
       return "it holds version \(header.version), the manifest's is \(manifest.version)"
     }
     switch content {
-    case .full(let file):
+    case .full, .empty:
       if header.kind != .full { return "it is a delta, the manifest names a full snapshot" }
-      if let counts = manifest.extensions.first(where: { $0.full == file })?.counts,
+      if case .full(let file) = content, let counts = manifest.extensions.first(where: { $0.full == file })?.counts,
         header.entryCount(.blocking) != UInt64(counts.blocking)
           || header.entryCount(.identification) != UInt64(counts.identification)
       {
         return "it holds \(header.entryCount(.blocking)) blocking and \(header.entryCount(.identification)) "
           + "identification entries, the manifest says \(counts.blocking) and \(counts.identification)"
       }
-    case .empty:
-      if header.kind != .full { return "it is a delta, the manifest names a full snapshot" }
     case .delta(let delta):
       if header.kind != .delta { return "it is a full snapshot, the manifest names a delta" }
       if header.baseVersion != UInt64(delta.from) {

@@ -152,7 +152,8 @@ public struct DeviceLoader: Sendable {
     do {
       try Self.keepData(of: layout)
     } catch {
-      throw .providerStorage(identifier: load.identifier, .dataWriteFailed(path: layout.dataDirectory, reason: error.description))
+      throw .providerStorage(
+        identifier: load.identifier, .dataWriteFailed(path: layout.dataDirectory, reason: error.description))
     }
     do {
       try layout.replaceData(withBlobAt: load.file)
