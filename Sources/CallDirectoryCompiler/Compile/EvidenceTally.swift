@@ -52,8 +52,7 @@ struct EvidenceTally {
 
   /// Weighs the reports gathered.
   func weigh(_ rules: EvidenceRules, asOf: CalendarDay) -> Outcome {
-    let newest = asOf.daysSince1970
-    let oldest = rules.maxAgeDays.map { newest - Int32(clamping: $0) } ?? Int32.min
+    let window = rules.countedDays(asOf: asOf)
     var outcome = Outcome()
     let sorted = reports.sorted { ($0.number, $0.order) < ($1.number, $1.order) }
     var start = 0
@@ -67,9 +66,9 @@ struct EvidenceTally {
       for report in sorted[start..<end] where report.line != lastLine {
         lastLine = report.line
         outcome.counts.reports += 1
-        if report.day != Int32.min && report.day > newest {
+        if report.day != Int32.min && report.day > window.upperBound {
           outcome.counts.reportsAfterAsOf += 1
-        } else if report.day != Int32.min && report.day < oldest {
+        } else if report.day != Int32.min && report.day < window.lowerBound {
           outcome.counts.reportsTooOld += 1
         } else {
           counted.append(report)

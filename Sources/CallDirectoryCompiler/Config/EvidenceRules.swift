@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// A complaint feed's rules for which reports count (`minReports`,
 /// `maxAgeDays`) and which label a number gets (`labelPolicy`).
 ///
@@ -22,6 +24,13 @@ public struct EvidenceRules: Sendable, Hashable {
 
   /// Whether the rules are the defaults.
   public var isDefault: Bool { self == EvidenceRules() }
+
+  /// The days (since 1970) whose reports count as of `asOf`:
+  /// `[asOf − maxAgeDays, asOf]`, or up to `asOf` without `maxAgeDays`.
+  func countedDays(asOf: CalendarDay) -> ClosedRange<Int32> {
+    let newest = asOf.daysSince1970
+    return (maxAgeDays.map { Int32(clamping: Int64(newest) - Int64(max(0, $0))) } ?? Int32.min)...newest
+  }
 }
 
 /// Which label a number reported several times by one source gets.

@@ -173,9 +173,11 @@ struct ProvenanceScanner {
   /// known to weigh it by).
   private func notCounted(_ day: CalendarDay, _ rules: EvidenceRules?) -> String? {
     guard let rules, let asOf else { return nil }
-    if day > asOf { return "dated \(day.iso8601), after the reference date \(asOf.iso8601)" }
-    if let days = rules.maxAgeDays, day.daysSince1970 < asOf.daysSince1970 - Int32(clamping: days) {
-      return "dated \(day.iso8601), more than \(days) days (maxAgeDays) before the reference date \(asOf.iso8601)"
+    let window = rules.countedDays(asOf: asOf)
+    if day.daysSince1970 > window.upperBound { return "dated \(day.iso8601), after the reference date \(asOf.iso8601)" }
+    if day.daysSince1970 < window.lowerBound {
+      return "dated \(day.iso8601), more than \(rules.maxAgeDays ?? 0) days (maxAgeDays) before the reference date "
+        + asOf.iso8601
     }
     return nil
   }

@@ -90,28 +90,12 @@ struct ManifestPublisher {
       return Manifest.File(path: name, bytes: bytes, sha256: sha256)
     }
     let path = store.path(name)
-    var crc = CRC32C()
-    var sha = SHA256()
-    let read: Int
-    do {
-      let input = try ChunkedInput(.path(path))
-      while !input.isEOF {
-        try input.refill(keepingFrom: input.end)
-        let chunk = UnsafeRawBufferPointer(start: input.base, count: input.end)
-        crc.update(chunk)
-        sha.update(chunk)
-      }
-      read = input.bytesRead
-    } catch where error.errno.isMissingInput && error.errno != .permissionDenied {
-      throw .fileMismatch(path: path, problem: "it is missing (\(error.errno))")
-    } catch {
-      throw .file(error)
-    }
-    let found = FileFacts.checksumText(crc.value)
-    guard Int64(read) == bytes, found == checksum else {
+    let facts = try FileFacts.ofPublished(path, withSHA256: true)
+    guard facts.bytes == bytes, facts.checksum == checksum else {
       throw .fileMismatch(
-        path: path, problem: "\(read) bytes with \(found), the catalog recorded \(bytes) bytes with \(checksum)")
+        path: path,
+        problem: "\(facts.bytes) bytes with \(facts.checksum), the catalog recorded \(bytes) bytes with \(checksum)")
     }
-    return Manifest.File(path: name, bytes: bytes, sha256: ContentDigest(bytes: sha.finalize())?.hex ?? "")
+    return Manifest.File(path: name, bytes: bytes, sha256: facts.sha256 ?? "")
   }
 }

@@ -58,9 +58,12 @@ public struct StoreLayout: Sendable {
   /// the lock, so the name is the same for every attempt at a version, and
   /// a build that finds one after a crash knows where it belongs.
   static func pendingName(for name: String) -> String {
-    guard let slash = name.lastIndex(of: "/") else { return ".pending-" + name }
-    return String(name[...slash]) + ".pending-" + String(name[name.index(after: slash)...])
+    guard let slash = name.lastIndex(of: "/") else { return pendingPrefix + name }
+    return String(name[...slash]) + pendingPrefix + String(name[name.index(after: slash)...])
   }
+
+  /// What a pending file's name starts with.
+  static let pendingPrefix = ".pending-"
 
   /// The highest version of any published file in the store's snapshot,
   /// delta and rejects directories (0 when none).

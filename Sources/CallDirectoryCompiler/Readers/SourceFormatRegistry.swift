@@ -230,8 +230,7 @@ private func _delimitedColumns(
 /// The `encoding` option: nil for UTF-8 (read as is), else an ICU name.
 private func _delimitedEncoding(_ options: SourceOptions) throws(SourceOptionError) -> String? {
   guard let name = options["encoding"] else { return nil }
-  let folded = String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
-  if folded == "utf8" { return nil }
+  if _SingleByteWestern.folded(name) == "utf8" { return nil }
   guard TextTranscoder.isKnown(name) else {
     throw SourceOptionError(
       key: "encoding",

@@ -189,12 +189,13 @@ public struct StoreRepair {
   /// when it reads back whole (else it stays, with a warning). Files of
   /// versions the catalog never recorded stay where they are.
   private func putRecordedFilesInPlace(_ recorded: Set<Int>, _ report: inout Report) throws(StoreError) {
-    let prefix = ".pending-"
+    let prefix = StoreLayout.pendingPrefix
     for directory in ["snapshots", "deltas", "rejects"] {
       for name in ((try? FileSystem.contentsOfDirectory(store.path(directory))) ?? []).sorted()
       where name.hasPrefix(prefix) {
-        let published = directory + "/" + name.dropFirst(prefix.count)
-        guard let version = StoreLayout.version(ofFileNamed: String(name.dropFirst(prefix.count))),
+        let publishedName = String(name.dropFirst(prefix.count))
+        let published = directory + "/" + publishedName
+        guard let version = StoreLayout.version(ofFileNamed: publishedName),
           recorded.contains(version), !FileSystem.exists(store.path(published))
         else { continue }
         let pending = directory + "/" + name

@@ -13,9 +13,7 @@ public enum ReportPageWriter {
   ///   the store the page reports on, whose files it would replace.
   public static func write(_ page: String, to path: String, reporting store: StoreLayout) throws(ReportError) {
     if FileSystem.isWithin(path, directory: store.root) { throw .outputInsideStore(path: path, store: store.root) }
-    if let status = try? FileSystem.statusIfPresent(path, followingLinks: false), status.kind != .regular {
-      throw .outputNotRegularFile(path: path)
-    }
+    if FileSystem.holdsNonRegularFile(path) { throw .outputNotRegularFile(path: path) }
     do {
       try AtomicFile.write(Array(page.utf8), to: path)
     } catch {

@@ -205,13 +205,9 @@ public struct BlobHeader: Sendable, Hashable {
       guard bytes[at + 1] == 0, bytes[at + 2] == 0, bytes[at + 3] == 0 else {
         throw BlobError.corrupt("reserved bytes of section table entry \(index) are not zero")
       }
-      let entryCount = _loadLE(bytes, at + 8, as: UInt64.self)
-      guard entryCount <= UInt64(Int64.max) else {
-        throw BlobError.corrupt("\(order[index]) section lists \(entryCount) entries, above 2^63 - 1")
-      }
       let info = BlobSectionInfo(
         section: order[index],
-        entryCount: entryCount,
+        entryCount: _loadLE(bytes, at + 8, as: UInt64.self),
         offset: _loadLE(bytes, at + 16, as: UInt64.self),
         length: _loadLE(bytes, at + 24, as: UInt64.self),
         checksum: _loadLE(bytes, at + 4, as: UInt32.self))

@@ -127,6 +127,14 @@ public enum FileSystem {
     return String(path[path.index(after: slash)...])
   }
 
+  /// Whether something other than a regular file is at `path` (a final
+  /// symbolic link not followed): a directory, link, device or FIFO, which
+  /// an output is never written over.
+  public static func holdsNonRegularFile(_ path: String) -> Bool {
+    guard let status = try? statusIfPresent(path, followingLinks: false) else { return false }
+    return status.kind != .regular
+  }
+
   /// Whether `path` (which need not exist) lies in the directory
   /// `directory` or below it, however either is spelled: a directory on
   /// the path is compared with `directory` by device and inode, climbing

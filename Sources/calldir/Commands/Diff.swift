@@ -87,9 +87,8 @@ extension Calldir {
         throw MappedError(
           exitCode: .cantCreate, message: "\(output) is inside the store \(store); refusing to write a delta among its files")
       }
-      if let status = try? FileSystem.statusIfPresent(output, followingLinks: false), status.kind != .regular {
-        throw MappedError(
-          exitCode: .cantCreate, message: "\(output) exists and is not a regular file (\(status.kind)); refusing to replace it")
+      if FileSystem.holdsNonRegularFile(output) {
+        throw MappedError(exitCode: .cantCreate, message: "\(output) exists and is not a regular file; refusing to replace it")
       }
       let directory = FileSystem.directoryName(of: output)
       guard (try? FileSystem.status(directory))?.kind == .directory else {

@@ -78,7 +78,9 @@ extension Calldir {
         for source in unusable { output.writeLine("note: \(Self.describe(source.path, source.state, version: report.version))") }
       }
       if let invalid = report.explanations.first(where: { $0.number == nil }) {
-        throw MappedError(exitCode: .dataError, message: "'\(ShownText.escaped(invalid.input))' is not a phone number: \(invalid.rejection ?? "")")
+        throw MappedError(
+          exitCode: .dataError,
+          message: "'\(ShownText.escaped(invalid.input))' is not a phone number: \(invalid.rejection ?? "")")
       }
     }
 
@@ -106,8 +108,8 @@ extension Calldir {
         if let days = finding.rules.maxAgeDays { rules += ", maxAgeDays \(days)" }
         let noun = finding.reports == 1 ? "report" : "reports"
         output.writeLine(
-          "  evidence \(ShownText.escaped(finding.path)) (\(finding.list.rawValue)): \(finding.reports) \(noun), \(finding.counted) counted "
-            + "(\(rules)): " + (finding.isKept ? "enough" : "too few, so this source does not give it"))
+          "  evidence \(ShownText.escaped(finding.path)) (\(finding.list.rawValue)): \(finding.reports) \(noun), "
+            + "\(finding.counted) counted (\(rules)): " + (finding.isKept ? "enough" : "too few, so this source does not give it"))
       }
       for line in explanation.allowedBy {
         output.writeLine("  allowed by \(ShownText.escaped(line.path)):\(line.line) (\(line.kind.rawValue))")

@@ -34,7 +34,8 @@ extension Calldir {
     func validate() throws {
       // `out/` would make the hidden files `out/.key` and `out/.pub`.
       if prefix.hasSuffix("/") || prefix.hasSuffix("/.") || prefix == "." || prefix == ".." {
-        throw UsageError.invalid("--output: '\(prefix)' is a directory; give a prefix such as '\(prefix.hasSuffix("/") ? prefix : prefix + "/")store-key'")
+        let example = (prefix.hasSuffix("/") ? prefix : prefix + "/") + "store-key"
+        throw UsageError.invalid("--output: '\(prefix)' is a directory; give a prefix such as '\(example)'")
       }
     }
 

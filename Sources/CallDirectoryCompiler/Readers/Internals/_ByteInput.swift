@@ -131,6 +131,8 @@ enum _SingleByteWestern {
   static let names: Set<String> = ["iso88591", "latin1", "l1", "windows1252", "cp1252", "iso885915", "latin9"]
   static let sampleBytes = 64 << 10
 
+  /// An encoding name as these names are written, and as `utf8` is
+  /// recognized: lowercase, without `-` and `_`.
   static func folded(_ name: String) -> String {
     String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
   }
