@@ -114,6 +114,33 @@ final class ScratchDirectory {
       .init(call: .fsync, occurrence: 1, fault: .fail(.ioError)),
       .init(call: .read, occurrence: 2, fault: .short),
     ])
+    #expect(FaultInjection.parse("write:5+:ENOSPC,any:40:crash,fsync:+:EIO,write:0+:EIO") == [
+      .init(call: .write, occurrence: 5, fault: .fail(.noSpace), persists: true),
+      .init(call: .any, occurrence: 40, fault: .crash),
+    ])
+  }
+
+  /// A disk that stays full: every write from the third on fails, and
+  /// `any` counts calls of every kind together.
+  @Test func persistentRulesFireAtEveryLaterCall() throws {
+    let scratch = try ScratchDirectory()
+    FaultInjection.install([
+      .init(call: .write, occurrence: 3, fault: .fail(.noSpace), persists: true),
+      .init(call: .any, occurrence: 2, fault: .fail(.ioError)),
+    ])
+    defer { FaultInjection.reset() }
+    let file = try FileDescriptor.open(scratch.file("f"), .writeOnly, options: [.create], permissions: 0o644)
+    defer { try? file.close() }
+    var outcomes: [Errno?] = []
+    for _ in 0..<5 {
+      do {
+        try file.writeAll([1])
+        outcomes.append(nil)
+      } catch { outcomes.append(error) }
+    }
+    // The open was call 1 of any kind; the first write is call 2 (EIO).
+    #expect(outcomes == [.ioError, nil, .noSpace, .noSpace, .noSpace])
+    #expect(FaultInjection.counts()[.any] == 6)
   }
 
   @Test func timesRoundTrip() {

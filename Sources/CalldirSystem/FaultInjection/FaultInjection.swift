@@ -9,21 +9,29 @@
 /// Makes chosen system calls fail, for tests: the seam every file, pipe and
 /// lock operation of calldir goes through (`Internals/Syscalls.swift`).
 ///
-/// A rule names a call, which occurrence of it (counted from 1 since the
-/// rules were installed, across every file) and what happens then: the call
-/// fails with an errno without being made (`ENOSPC`, `EIO`, `EINTR`…), or,
-/// for `read` and `write`, moves only part of the bytes (`short`). Each rule
-/// fires once. With no rules installed the seam costs one load of a flag.
+/// A rule names a call (or `any` call), which occurrence of it (counted
+/// from 1 since the rules were installed, across every file) and what
+/// happens then: the call fails with an errno without being made (`ENOSPC`,
+/// `EIO`, `EINTR`…); for `read` and `write`, moves only part of the bytes
+/// (`short`); or the process is killed there with `SIGKILL` (`crash`, for a
+/// tool run from a test, never in-process). A rule fires once, or, with
+/// `+` after its occurrence, at that call and every later one (a disk that
+/// stays full). With no rules installed the seam costs one load of a flag.
 ///
 /// In-process tests install rules directly; a tool run from a test takes
 /// them from the environment (``installFromEnvironment()``):
 ///
 ///     CALLDIR_FAULTS=write:3:ENOSPC,fsync:1:EIO,read:2:short calldir build …
+///     CALLDIR_FAULTS=write:5+:ENOSPC,fsync:5+:ENOSPC calldir build …   # full from the 5th on
+///     CALLDIR_FAULTS=any:40:crash calldir prune …                      # killed at the 40th call
 ///     CALLDIR_FAULT_COUNTS=/tmp/counts calldir build …   # writes "write 12\nfsync 4\n…" at exit
 public enum FaultInjection {
   /// The calls that can fail.
   public enum Call: String, CaseIterable, Sendable, Hashable {
     case open, read, write, fsync, rename, unlink, close, mkdir, ftruncate, flock, stat
+    /// Every call of the kinds above, counted together: a rule on `any`
+    /// fires at the Nth system call whatever it is.
+    case any
   }
 
   /// What happens to the chosen call.
@@ -32,6 +40,10 @@ public enum FaultInjection {
     case fail(Errno)
     /// A `read` or `write` moves at most half of the bytes (at least one).
     case short
+    /// The process is killed with `SIGKILL` before the call is made, as
+    /// by a power cut or `kill -9`: nothing after it runs, not even exit
+    /// handlers.
+    case crash
   }
 
   /// One planned fault.
@@ -40,11 +52,15 @@ public enum FaultInjection {
     /// Which call of that kind, from 1.
     public var occurrence: Int
     public var fault: Fault
+    /// Whether the rule fires at every call from ``occurrence`` on, not
+    /// only at that one.
+    public var persists: Bool
 
-    public init(call: Call, occurrence: Int, fault: Fault) {
+    public init(call: Call, occurrence: Int, fault: Fault, persists: Bool = false) {
       self.call = call
       self.occurrence = occurrence
       self.fault = fault
+      self.persists = persists
     }
   }
 
@@ -97,20 +113,24 @@ public enum FaultInjection {
     }
   }
 
-  /// `call:occurrence:fault` items separated by commas; the fault is an
+  /// `call:occurrence:fault` items separated by commas; the call is one
+  /// of ``Call`` (`any` for every kind), the occurrence a number from 1,
+  /// followed by `+` for that call and every later one, and the fault an
   /// errno name (`ENOSPC`, `EIO`, `EINTR`, `EACCES`, `EROFS`, `EDQUOT`,
-  /// `ENOENT`, `EEXIST`, `EPIPE`) or `short`.
+  /// `ENOENT`, `EEXIST`, `EPIPE`), `short` or `crash`.
   static func parse(_ text: String) -> [Rule] {
     var rules: [Rule] = []
     for item in text.split(separator: ",") {
       let parts = item.split(separator: ":").map(String.init)
-      guard parts.count == 3, let call = Call(rawValue: parts[0]), let occurrence = Int(parts[1]), occurrence > 0,
+      let persists = parts.count == 3 && parts[1].hasSuffix("+")
+      guard parts.count == 3, let call = Call(rawValue: parts[0]),
+        let occurrence = Int(persists ? String(parts[1].dropLast()) : parts[1]), occurrence > 0,
         let fault = fault(named: parts[2])
       else {
         try? FileDescriptor.standardError.writeAll(Array("calldir: ignoring fault rule '\(item)'\n".utf8))
         continue
       }
-      rules.append(Rule(call: call, occurrence: occurrence, fault: fault))
+      rules.append(Rule(call: call, occurrence: occurrence, fault: fault, persists: persists))
     }
     return rules
   }
@@ -121,6 +141,7 @@ public enum FaultInjection {
       "ENOENT": ENOENT, "EEXIST": EEXIST, "EPIPE": EPIPE,
     ]
     if name == "short" { return .short }
+    if name == "crash" { return .crash }
     return errnos[name].map { .fail(Errno(rawValue: $0)) }
   }
 
@@ -137,15 +158,21 @@ public enum FaultInjection {
   /// installed before the work they test starts).
   nonisolated(unsafe) static var isActive = false
 
-  /// Counts the call and returns the fault planned for it, if any.
+  /// Counts the call and returns the fault planned for it, if any; a
+  /// planned crash kills the process here.
   static func fault(for call: Call) -> Fault? {
-    state.withLock { state in
+    let fault = state.withLock { state -> Fault? in
       if state.process != nil { return state.process?.count(call) }
       guard let index = state.threads.firstIndex(where: { pthread_equal($0.thread, pthread_self()) != 0 }) else {
         return nil
       }
       return state.threads[index].plan.count(call)
     }
+    if fault == .crash {
+      kill(getpid(), SIGKILL)
+      while true { pause() }
+    }
+    return fault
   }
 
   /// The rules still to fire and the calls counted since they were installed.
@@ -153,12 +180,20 @@ public enum FaultInjection {
     var rules: [Rule]
     var counts: [Call: Int] = [:]
 
-    /// Counts `call`; returns the fault of the rule it fires, if any.
+    /// Counts `call` (and ``Call/any``); returns the fault of the rule it
+    /// fires, if any. A rule that does not persist is used up.
     mutating func count(_ call: Call) -> Fault? {
       let count = (counts[call] ?? 0) + 1
       counts[call] = count
-      guard let index = rules.firstIndex(where: { $0.call == call && $0.occurrence == count }) else { return nil }
-      return rules.remove(at: index).fault
+      let anyCount = (counts[.any] ?? 0) + 1
+      counts[.any] = anyCount
+      guard
+        let index = rules.firstIndex(where: { rule in
+          let seen = rule.call == .any ? anyCount : rule.call == call ? count : 0
+          return rule.persists ? seen >= rule.occurrence : seen == rule.occurrence
+        })
+      else { return nil }
+      return rules[index].persists ? rules[index].fault : rules.remove(at: index).fault
     }
   }
 

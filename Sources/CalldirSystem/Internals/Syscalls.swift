@@ -36,7 +36,7 @@ func system_read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -
   switch injected(.read) {
   case .fail(let code)?: return Int(failing(code))
   case .short?: return read(fd, buffer, max(1, count / 2))
-  case nil: return read(fd, buffer, count)
+  case nil, .crash?: return read(fd, buffer, count)
   }
 }
 
@@ -44,7 +44,7 @@ func system_pread(_ fd: CInt, _ buffer: UnsafeMutableRawPointer?, _ count: Int, 
   switch injected(.read) {
   case .fail(let code)?: return Int(failing(code))
   case .short?: return pread(fd, buffer, max(1, count / 2), offset)
-  case nil: return pread(fd, buffer, count, offset)
+  case nil, .crash?: return pread(fd, buffer, count, offset)
   }
 }
 
@@ -52,7 +52,7 @@ func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int 
   switch injected(.write) {
   case .fail(let code)?: return Int(failing(code))
   case .short?: return write(fd, buffer, max(1, count / 2))
-  case nil: return write(fd, buffer, count)
+  case nil, .crash?: return write(fd, buffer, count)
   }
 }
 
@@ -60,7 +60,7 @@ func system_pwrite(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int, _ offs
   switch injected(.write) {
   case .fail(let code)?: return Int(failing(code))
   case .short?: return pwrite(fd, buffer, max(1, count / 2), offset)
-  case nil: return pwrite(fd, buffer, count, offset)
+  case nil, .crash?: return pwrite(fd, buffer, count, offset)
   }
 }
 
