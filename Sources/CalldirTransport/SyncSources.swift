@@ -17,7 +17,7 @@ public enum SyncSources {
     let lowercased = location.lowercased()
     if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
       guard let url = URL(string: location), let host = url.host, !host.isEmpty else {
-        throw InvalidLocation(description: "'\(URLRedaction.redacted(location))' is not a valid url")
+        throw InvalidLocation(description: "'\(URLRedaction.redacted(location, isMalformed: true))' is not a valid url")
       }
       return HTTPSource(baseURL: url)
     }

@@ -9,7 +9,11 @@ public enum URLRedaction {
   /// between `scheme://` and the last `@` of the authority) replaced by
   /// ``placeholder``: `http://***@host/`. Text without a URL is returned
   /// as it is.
-  public static func redacted(_ text: String) -> String {
+  ///
+  /// - Parameter isMalformed: The text is a URL that does not parse, whose
+  ///   authority cannot be told from its path (`http://user:pa/ss@host/`):
+  ///   everything up to its last `@` is hidden.
+  public static func redacted(_ text: String, isMalformed: Bool = false) -> String {
     let characters = Array(text)
     var result: [Character] = []
     result.reserveCapacity(characters.count)
@@ -26,7 +30,7 @@ public enum URLRedaction {
       let start = index + 3
       // The authority ends at the path, query or fragment, or at a blank.
       var end = start
-      while end < characters.count, !"/?#".contains(characters[end]), !characters[end].isWhitespace,
+      while end < characters.count, isMalformed || !"/?#".contains(characters[end]), !characters[end].isWhitespace,
         characters[end] != "'", characters[end] != "\""
       {
         end += 1

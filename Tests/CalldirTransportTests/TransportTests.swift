@@ -23,6 +23,13 @@ import Testing
     #expect(URLRedaction.redacted(text) == redacted)
   }
 
+  /// A URL that does not parse: everything to its last `@` is hidden.
+  @Test func aMalformedURLHidesAllBeforeItsLastAt() throws {
+    #expect(URLRedaction.redacted("http://user:pa/ss@host/", isMalformed: true) == "http://***@host/")
+    #expect(URLRedaction.redacted("http://host/path", isMalformed: true) == "http://host/path")
+    #expect(try !SyncSourcesProbe.message("http://user:pa/ss@ho st/").contains("pa/ss"))
+  }
+
   @Test func anHTTPSourceNamesItsURLWithoutCredentials() throws {
     let source = try SyncSources.source(for: "http://user:s3cret@127.0.0.1:9/store")
     #expect(source.name == "http://***@127.0.0.1:9/store/")
@@ -60,5 +67,17 @@ import Testing
     try Data(repeating: 0x41, count: 100).write(to: URL(fileURLWithPath: directory + "/big"))
     #expect(throws: SyncSourceError.tooLarge(path: "big", limit: 99)) { try source.fetch("big", limit: 99, within: bounds) }
     #expect(try source.fetch("big", limit: 100, within: bounds).count == 100)
+  }
+}
+
+/// The message `--from` gets for a location.
+enum SyncSourcesProbe {
+  static func message(_ location: String) throws -> String {
+    do {
+      _ = try SyncSources.source(for: location)
+      return ""
+    } catch {
+      return error.description
+    }
   }
 }

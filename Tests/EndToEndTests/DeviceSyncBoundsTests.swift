@@ -156,6 +156,32 @@ import Testing
     #expect(next.status == 0 && next.standardOutput.contains("already up to date"), "\(next.standardError)")
   }
 
+  /// Two syncs of one device downloading the same files at once, from a
+  /// slow server: neither uses the other's half-downloaded file, each
+  /// either syncs or finds the device loading (currentlyLoading), and the
+  /// device ends holding the version whole.
+  @Test func twoSyncsDownloadingAtOnceNeverShareAHalfFile() throws {
+    let store = SyncStore(in: directory, size: 6000)
+    let key = try store.publicKeyFile()
+    try store.publish(1)
+    let full = try #require(try store.servedManifest().extensions.first?.full)
+    let server = try SlowHTTPServer(serving: store.root, drips: [full.path: 2000])
+    let phone = device("phone")
+    let sync = ["device", "sync", "--device", phone.path, "--from", server.url, "--public-key", key, "--minimum-rate", "64"]
+    let results = try DeviceConcurrencyTests.runTogether([sync, sync])
+    for result in results where result.status != 0 {
+      #expect(result.status == 1 && result.standardError.hasSuffix("error: currentlyLoading (7)\n"), "\(result.standardError)")
+    }
+    #expect(results.contains { $0.status == 0 })
+    #expect(server.requests.filter { $0 == full.path }.count == 2, "both downloaded: \(server.requests)")
+    try phone.expectHolds(store, version: 1)
+    // At most the verified file the sync that lost kept (the next sync
+    // that stages removes it); no part of either download.
+    #expect(phone.staged().allSatisfy { $0 == "\(full.sha256).cdir" }, "\(phone.staged())")
+    let next = try phone.sync(from: store.root, key: key)
+    #expect(next.status == 0 && next.standardOutput.contains("already up to date"), "\(next.standardError)")
+  }
+
   /// A manifest or signature larger than the sync accepts is bad data
   /// (65, kind `manifest` or `signature`), read from a directory or over
   /// HTTP from a server that never stops sending.
