@@ -55,6 +55,10 @@
 ///   record's start line is rejected and reading resumes on the next
 ///   physical line; a stray quote costs one line, not the rest of the file.
 /// - `line too long`: an unquoted record over 1 MiB.
+/// - With ``cells``: a piece of a number cell the rules cannot read
+///   (`wildcard 'X' must end the number`, `more than one range separator
+///   (' bis ') in a cell`, `range is missing its end`, …), one issue per
+///   piece; a cell of nothing but separators is `empty number`.
 ///
 /// The header row itself must parse, or reading throws
 /// ``SourceError/invalidHeader(path:reason:)``.

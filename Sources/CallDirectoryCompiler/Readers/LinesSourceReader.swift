@@ -25,6 +25,8 @@
 /// - A tab inside the number: labels need the `tsv` format.
 /// - Invalid UTF-8 in the number part (bytes inside a comment are ignored).
 /// - A line longer than 1 MiB.
+/// - With ``cells``: a piece of the line the rules cannot read (see
+///   ``CellRules``), one issue per piece.
 public struct LinesSourceReader: SourceReader {
   /// Where the bytes come from.
   public var input: SourceInput
