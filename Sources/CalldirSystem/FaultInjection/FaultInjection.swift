@@ -28,7 +28,7 @@
 public enum FaultInjection {
   /// The calls that can fail.
   public enum Call: String, CaseIterable, Sendable, Hashable {
-    case open, read, write, fsync, rename, unlink, close, mkdir, ftruncate, flock, stat
+    case open, read, write, fsync, rename, unlink, close, mkdir, ftruncate, flock, stat, link
     /// Every call of the kinds above, counted together: a rule on `any`
     /// fires at the Nth system call whatever it is.
     case any

@@ -133,6 +133,21 @@ public final class AtomicFile {
     try file.commit()
   }
 
+  /// Removes the temporary files of `destination` (`.NAME.tmp-PID-N`)
+  /// that processes which are gone left (killed before they committed or
+  /// discarded them); those of a running process stay. Best effort.
+  public static func removeAbandonedTemporaries(of destination: String) {
+    let directory = FileSystem.directoryName(of: destination)
+    let prefix = ".\(FileSystem.fileName(of: destination)).tmp-"
+    for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid(),
+        kill(pid, 0) == -1, Errno.current == Errno(rawValue: ESRCH)
+      else { continue }
+      try? FileSystem.removeFile(directory + "/" + name)
+    }
+  }
+
   private static let serial = _Locked(0)
 
   private static func nextSerial() -> Int {

@@ -68,6 +68,19 @@ public enum FileSystem {
     }
   }
 
+  /// Gives the file at `source` the second name `destination` (a hard
+  /// link, `link(2)`) when nothing is there, and syncs the destination's
+  /// directory: an exclusive creation of a complete file. Of two processes
+  /// that link to one name at once, exactly one succeeds.
+  /// - Throws: ``FileError``; with ``Errno/fileExists`` when something
+  ///   (anything, a dangling symbolic link included) is at `destination`,
+  ///   which is left as it was.
+  public static func linkWithoutReplacing(_ source: String, to destination: String) throws(FileError) {
+    let result = source.withCString { from in destination.withCString { to in valueOrErrno { system_link(from, to) } } }
+    if case .failure(let code) = result { throw FileError(operation: "create", path: destination, errno: code) }
+    try syncDirectory(containing: destination)
+  }
+
   /// Syncs the directory that holds `path` (renames and creations in it).
   public static func syncDirectory(containing path: String) throws(FileError) {
     try syncDirectory(directoryName(of: path))

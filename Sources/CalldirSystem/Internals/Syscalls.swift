@@ -108,6 +108,11 @@ func system_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> 
   return rename(from, to)
 }
 
+func system_link(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> CInt {
+  if case .fail(let code)? = injected(.link) { return failing(code) }
+  return link(from, to)
+}
+
 func system_unlink(_ path: UnsafePointer<CChar>) -> CInt {
   if case .fail(let code)? = injected(.unlink) { return failing(code) }
   return unlink(path)

@@ -8,56 +8,80 @@
 
 /// Wall-clock time as calldir records it: whole seconds since 1970, UTC,
 /// written as ISO 8601 (`2026-11-29T13:45:00Z`).
+///
+/// The one grammar of a time stamp, for every writer and reader (the
+/// build's `published` and `expires`, a device checking them, the
+/// catalog): `YYYY-MM-DDTHH:MM:SSZ`, twenty characters, a four-digit year
+/// from 0001 to 9999 and a day that exists (``CalendarDay``), hours 00–23,
+/// minutes and seconds 00–59. Only the times from ``earliest`` to
+/// ``latest`` can be written in it; a writer checks with
+/// ``isRepresentable(_:)`` (or uses ``checkedISO8601(_:)``) before it signs
+/// one, so that what it writes is always what a reader accepts.
 public enum UTCTime {
+  /// 0001-01-01T00:00:00Z, the earliest time the grammar can write.
+  public static let earliest: Int64 = -62_135_596_800
+  /// 9999-12-31T23:59:59Z, the latest time the grammar can write.
+  public static let latest: Int64 = 253_402_300_799
+
   /// Seconds since 1970 now.
   public static func now() -> Int64 {
     Int64(time(nil))
   }
 
-  /// `YYYY-MM-DDTHH:MM:SSZ` for `seconds` since 1970.
-  public static func iso8601(_ seconds: Int64) -> String {
-    var value = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&value, &parts)
-    func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
-    let year = Int(parts.tm_year) + 1900
-    let yearText = year < 1000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
-    return "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  /// Whether `seconds` can be written in the grammar (its year has four digits).
+  public static func isRepresentable(_ seconds: Int64) -> Bool {
+    (earliest...latest).contains(seconds)
   }
 
-  /// The seconds since 1970 of an ISO 8601 UTC time as ``iso8601(_:)``
-  /// writes it, or of a date `YYYY-MM-DD` (midnight); nil otherwise.
+  /// `YYYY-MM-DDTHH:MM:SSZ` for `seconds` since 1970, nil when its year
+  /// is not 0001...9999 (``isRepresentable(_:)``).
+  public static func checkedISO8601(_ seconds: Int64) -> String? {
+    isRepresentable(seconds) ? iso8601(seconds) : nil
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ` for `seconds` since 1970. A time outside
+  /// ``earliest``...``latest`` (never one calldir signs) is written with
+  /// the year it has, which no reader accepts.
+  public static func iso8601(_ seconds: Int64) -> String {
+    let (days, second) = floorDivision(seconds, 86_400)
+    let day = CalendarDay(daysSince1970: Int32(clamping: days))
+    func two(_ number: Int64) -> String { number < 10 ? "0\(number)" : "\(number)" }
+    return "\(day.iso8601)T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
+  }
+
+  /// The seconds since 1970 of a time in the grammar (see the type), or
+  /// of a date `YYYY-MM-DD` (its midnight); nil for anything else.
   public static func parse(_ text: String) -> Int64? {
     let bytes = Array(text.utf8)
-    func number(_ range: Range<Int>) -> Int32? {
-      guard range.upperBound <= bytes.count else { return nil }
-      var value: Int32 = 0
+    guard bytes.count == 10 || bytes.count == 20, let day = CalendarDay(iso8601: String(decoding: bytes[0..<10], as: UTF8.self))
+    else { return nil }
+    let midnight = Int64(day.daysSince1970) * 86_400
+    guard bytes.count == 20 else { return midnight }
+    func number(_ range: Range<Int>) -> Int64? {
+      var value: Int64 = 0
       for byte in bytes[range] {
         guard byte >= 0x30 && byte <= 0x39 else { return nil }
-        value = value * 10 + Int32(byte - 0x30)
+        value = value * 10 + Int64(byte - 0x30)
       }
       return value
     }
-    guard bytes.count == 10 || bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D,
-      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-      (1...12).contains(month), (1...31).contains(day)
+    guard bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A,
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      hour < 24, minute < 60, second < 60
     else { return nil }
-    var parts = tm()
-    parts.tm_year = year - 1900
-    parts.tm_mon = month - 1
-    parts.tm_mday = day
-    if bytes.count == 20 {
-      guard bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A,
-        let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-        hour < 24, minute < 60, second < 61
-      else { return nil }
-      parts.tm_hour = hour
-      parts.tm_min = minute
-      parts.tm_sec = second
-    }
-    let seconds = Int64(timegm(&parts))
-    // timegm normalizes out-of-range days (February 30): refuse them.
-    guard iso8601(seconds).prefix(10) == text.prefix(10) else { return nil }
-    return seconds
+    return midnight + hour * 3600 + minute * 60 + second
+  }
+
+  /// The seconds since 1970 of a time stamp in the grammar only (twenty
+  /// characters, not a bare date); nil for anything else.
+  public static func parseTimestamp(_ text: String) -> Int64? {
+    text.utf8.count == 20 ? parse(text) : nil
+  }
+
+  /// `value / divisor` rounded down, and the remainder (never negative).
+  private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    let quotient = value / divisor
+    let remainder = value % divisor
+    return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
   }
 }
