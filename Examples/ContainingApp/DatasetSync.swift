@@ -9,7 +9,9 @@ import Foundation
 ///
 /// One run, in order:
 /// 1. fetches `manifest.json` and `manifest.json.sig` and verifies them
-///    with the pinned key (``ManifestTrust``); nothing else is read before;
+///    with the pinned key (``ManifestTrust``), fetching both again when a
+///    pair that does not verify may have been read while the store
+///    published (``ManifestVerification``); nothing else is read before;
 /// 2. checks the app has an extension for every `extensions[i]`;
 /// 3. reads the recorded ``SyncState`` and corrects it with what each
 ///    extension says it holds (its provider state), so that a sync that
@@ -153,14 +155,20 @@ public struct DatasetSync: Sendable {
     return report
   }
 
-  /// The manifest, verified with the pinned key.
+  /// The manifest, verified with the pinned key. A pair that does not
+  /// verify is fetched again when it may have been read while the store
+  /// published a new one (``ManifestVerification``): only a pair that
+  /// reads the same twice is refused.
   private func fetchTrustedManifest() async throws -> TrustedManifest {
-    let manifestBytes = try await fetch("manifest.json", maximumBytes: configuration.maximumManifestBytes)
-    let signature = try await fetch("manifest.json.sig", maximumBytes: 1024)
-    do {
-      return try trust.verify(manifest: manifestBytes, signature: signature)
-    } catch {
-      throw DatasetSyncError.manifest(error)
+    var verification = ManifestVerification(trust: trust)
+    while true {
+      let manifestBytes = try await fetch("manifest.json", maximumBytes: configuration.maximumManifestBytes)
+      let signature = try await fetch("manifest.json.sig", maximumBytes: 1024)
+      do {
+        if let trusted = try verification.check(manifest: manifestBytes, signature: signature) { return trusted }
+      } catch {
+        throw DatasetSyncError.manifest(error)
+      }
     }
   }
 

@@ -103,6 +103,30 @@ import Testing
     try expectHolds(phone, Self.next(v1))
   }
 
+  @Test func aManifestReadWhileTheStorePublishesIsReadAgainNotRefused() async throws {
+    let phone = try TestPhone()
+    let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))
+    let v1 = Self.version1()
+    let v2 = Self.next(v1)
+    try store.publish(v1)
+    // The phone reads version 1's manifest; the store publishes version 2
+    // (manifest and signature) before the phone reads the signature.
+    let transport = InterleavingTransport(store: store) { path, count in
+      if count == 1 { try store.publish(v2, deltasFrom: [1]) }
+    }
+    let report = try await phone.sync(store, transport: transport).run()
+    #expect(report.version == 2)
+    #expect(transport.reads == ["manifest.json", "manifest.json.sig", "manifest.json", "manifest.json.sig"])
+    try expectHolds(phone, v2)
+    // A signature that reads the same twice and does not verify is refused.
+    var tampered = [UInt8](try Data(contentsOf: store.url("manifest.json")))
+    tampered[tampered.count - 2] = 0x20
+    try store.writeManifest(tampered, signature: fakeSignature(of: Array(tampered.dropLast()), publicKey: testPublicKey))
+    let again = InterleavingTransport(store: store) { _, _ in }
+    await #expect(throws: DatasetSyncError.manifest(.badSignature)) { try await phone.sync(store, transport: again).run() }
+    #expect(again.reads.count == 4)
+  }
+
   @Test func aDownloadThatIsNotTheManifestsFileIsDeletedAndNothingChanges() async throws {
     let phone = try TestPhone()
     let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))

@@ -249,12 +249,12 @@ final class TestPhone: @unchecked Sendable {
   /// The example sync over `store`, waits recorded in `sleeps`.
   func sync(
     _ store: TestStore, sleeps: SleepRecorder = SleepRecorder(), extensionCount: Int? = nil,
-    publicKey: [UInt8] = testPublicKey
+    publicKey: [UInt8] = testPublicKey, transport: (any DatasetTransport)? = nil
   ) -> DatasetSync {
     DatasetSync(
       configuration: .init(extensionIdentifiers: Array(identifiers.prefix(extensionCount ?? identifiers.count))),
       storage: storage,
-      transport: FileDatasetTransport(storeURL: store.directory),
+      transport: transport ?? FileDatasetTransport(storeURL: store.directory),
       trust: ManifestTrust(publicKey: publicKey, verifier: FakeSignatureVerifierForTests()),
       hashing: CalldirSHA256Hashing(),
       callDirectory: CallDirectoryManagerClient(manager: CXCallDirectoryManager(device: device)),
@@ -277,5 +277,34 @@ final class SleepRecorder: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return waits
+  }
+}
+
+/// A file transport that runs `afterRead` after each small file it reads
+/// (with the path and how many it read), so that a test can publish
+/// between two reads, as a store may while a phone reads it.
+final class InterleavingTransport: DatasetTransport, @unchecked Sendable {
+  private let inner: FileDatasetTransport
+  private let afterRead: (String, Int) throws -> Void
+  private let lock = NSLock()
+  private(set) var reads: [String] = []
+
+  init(store: TestStore, afterRead: @escaping (String, Int) throws -> Void) {
+    inner = FileDatasetTransport(storeURL: store.directory)
+    self.afterRead = afterRead
+  }
+
+  func contents(of path: String, maximumBytes: Int) async throws -> [UInt8] {
+    let bytes = try await inner.contents(of: path, maximumBytes: maximumBytes)
+    let count = lock.withLock {
+      reads.append(path)
+      return reads.count
+    }
+    try afterRead(path, count)
+    return bytes
+  }
+
+  func download(_ path: String, to destination: URL) async throws {
+    try await inner.download(path, to: destination)
   }
 }

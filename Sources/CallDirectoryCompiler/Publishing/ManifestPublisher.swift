@@ -46,38 +46,84 @@ struct ManifestPublisher {
   }
 
   /// Writes the manifest (and its signature, signed by `key`) when its
-  /// bytes differ from what is there; the signature first, the manifest
-  /// last. Returns whether anything was written.
+  /// bytes, or those of its signature file, differ from what is there.
+  /// Returns whether anything was written.
+  ///
+  /// A reader (a device, a mirror) reads the two files one after the
+  /// other, and a build may stop anywhere: every state between the files'
+  /// atomic replacements is a pair that verifies. With a key and a
+  /// manifest in place that changes: (1) the signature file takes the
+  /// signatures of both the manifest in place and the new one, one per
+  /// line; (2) the new manifest is renamed in; (3) the signature file is
+  /// rewritten with the new manifest's signature alone, so that after a
+  /// build that finishes it holds one line, as external verifiers expect.
+  /// A build that stops after (1) or (2), or a disk that fills, leaves two
+  /// lines beside either manifest, which devices accept (``ManifestTrust``
+  /// trusts a manifest when any line verifies); the next build finishes
+  /// step (3).
   @discardableResult
   func publish(_ manifest: Manifest, key: Ed25519.KeyPair?) throws(StoreError) -> Bool {
     let bytes = manifest.serialized()
-    let signaturePath = store.path(StoreLayout.manifestSignatureName)
-    let signature = key.flatMap { Ed25519.sign(bytes, with: $0) }.map { Array((Base64.encode($0) + "\n").utf8) }
-    if key != nil && signature == nil { throw .catalog("libsodium cannot sign the manifest") }
     let manifestPath = store.path(StoreLayout.manifestName)
-    let current = try? FileSystem.contents(of: manifestPath, limit: Self.manifestLimit)
-    let currentSignature = try? FileSystem.contents(of: signaturePath, limit: 4096)
-    guard current != bytes || (signature != nil && currentSignature != signature) else { return false }
+    let signaturePath = store.path(StoreLayout.manifestSignatureName)
+    let current: [UInt8]?
+    let currentSignature: [UInt8]?
     do {
-      if let signature {
-        try AtomicFile.write(signature, to: signaturePath)
-      } else {
+      current = try FileSystem.contentsIfPresent(of: manifestPath, limit: Self.manifestLimit)
+      currentSignature = try FileSystem.contentsIfPresent(of: signaturePath, limit: Self.signatureLimit)
+    } catch {
+      throw .file(error)
+    }
+    guard let key else {
+      guard current != bytes || currentSignature != nil else { return false }
+      do {
         // An unsigned manifest never sits next to another's signature.
         try FileSystem.removeFile(signaturePath)
+        try AtomicFile.write(bytes, to: manifestPath)
+      } catch {
+        throw .file(error)
       }
-      try AtomicFile.write(bytes, to: manifestPath)
+      return true
+    }
+    let signature = try Self.sign(bytes, with: key)
+    let final = Self.file(of: [signature])
+    guard current != bytes || currentSignature != final else { return false }
+    // While the manifest changes, the signatures of both.
+    let transition = try current.map { current throws(StoreError) in
+      Self.file(of: [try Self.sign(current, with: key), signature])
+    }
+    do {
+      if current == bytes {
+        try AtomicFile.write(final, to: signaturePath)
+      } else if let transition {
+        try AtomicFile.write(transition, to: signaturePath)
+        try AtomicFile.write(bytes, to: manifestPath)
+        try AtomicFile.write(final, to: signaturePath)
+      } else {
+        // No manifest yet: its signature still comes first, so that no
+        // reader ever finds it unsigned.
+        try AtomicFile.write(final, to: signaturePath)
+        try AtomicFile.write(bytes, to: manifestPath)
+      }
     } catch {
-      // Whichever manifest is in place keeps the signature that is its own.
-      if signature != nil, (try? FileSystem.contents(of: manifestPath, limit: Self.manifestLimit)) != bytes {
-        if let currentSignature {
-          try? AtomicFile.write(currentSignature, to: signaturePath)
-        } else {
-          try? FileSystem.removeFile(signaturePath)
-        }
-      }
       throw .file(error)
     }
     return true
+  }
+
+  /// The largest signature file read back (``ManifestTrust`` reads at most
+  /// ``ManifestTrust/maximumSignatures`` lines).
+  static let signatureLimit = 4096
+
+  /// The Ed25519 signature of `bytes`.
+  private static func sign(_ bytes: [UInt8], with key: Ed25519.KeyPair) throws(StoreError) -> [UInt8] {
+    guard let signature = Ed25519.sign(bytes, with: key) else { throw .catalog("libsodium cannot sign the manifest") }
+    return signature
+  }
+
+  /// A signature file: each signature's base64 on a line of its own.
+  private static func file(of signatures: [[UInt8]]) -> [UInt8] {
+    Array(signatures.map { Base64.encode($0) + "\n" }.joined().utf8)
   }
 
   /// The largest manifest read back (20 extensions with 1,000 deltas each

@@ -4,7 +4,7 @@ import CalldirSystem
 ///
 ///     STORE/catalog.sqlite                   the catalog (schemas/catalog.sql)
 ///     STORE/manifest.json                    what phones fetch (schemas/manifest.schema.json)
-///     STORE/manifest.json.sig                its Ed25519 signature, base64
+///     STORE/manifest.json.sig                its Ed25519 signature, base64 (a line per signature)
 ///     STORE/lock                             held by a running build
 ///     STORE/snapshots/snapshot-000042.cdir   full snapshots
 ///     STORE/snapshots/snapshot-000042-shard-03.cdir   shard 3 of it (maxEntriesPerExtension)

@@ -110,9 +110,10 @@ extension Manifest {
     return object
   }
 
-  /// An ISO 8601 UTC time as calldir writes it: `2026-12-08T00:00:00Z`.
+  /// An ISO 8601 UTC time as calldir writes it: `2026-12-08T00:00:00Z`
+  /// (``UTCTime``'s grammar, the one the build writes with).
   private static func time(_ object: [String: JSONValue], _ key: String) throws(ManifestError) -> String {
-    guard case .string(let text)? = object[key], text.utf8.count == 20, UTCTime.parse(text) != nil else {
+    guard case .string(let text)? = object[key], UTCTime.parseTimestamp(text) != nil else {
       throw .malformed("manifest.\(key): expected an ISO 8601 UTC time such as 2026-12-08T00:00:00Z")
     }
     return text

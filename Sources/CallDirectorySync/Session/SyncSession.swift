@@ -56,33 +56,39 @@ public struct SyncSession: Sendable {
   }
 
   /// Fetches the manifest and its signature and verifies them
-  /// (``ManifestTrust``).
+  /// (``ManifestTrust``). A pair that does not verify is fetched again
+  /// when it may have been read while the store published a new one
+  /// (``ManifestVerification``): only a pair that reads the same twice is
+  /// refused.
   ///
   /// - Throws: ``SyncError/source(_:)``, ``SyncError/untrusted(_:)`` (a
   ///   missing signature file included, and a manifest or signature larger
   ///   than ``manifestLimit`` or ``signatureLimit``).
   public func fetchManifest() throws(SyncError) -> TrustedManifest {
-    let manifest: [UInt8]
-    let signature: [UInt8]
+    var verification = ManifestVerification(trust: trust)
     let bounds = limits.bounds(bytes: Int64(Self.manifestLimit + Self.signatureLimit), transfers: 2)
-    do {
-      manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit, within: bounds)
-      signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit, within: bounds)
-    } catch .notFound(let path, let source) where path == Self.signaturePath {
-      // A manifest without a signature is never to be trusted, however
-      // often the fetch is retried (a store built without a signing key).
-      throw .untrusted(.missingSignature(source: source))
-    } catch .tooLarge(let path, let limit) {
-      // Larger than any a store publishes: bad data, not the network.
-      let problem = "\(path) is larger than \(limit) bytes"
-      throw .untrusted(path == Self.signaturePath ? .malformedSignature(problem) : .malformed(problem))
-    } catch {
-      throw .source(error)
-    }
-    do {
-      return try trust.verify(manifest: manifest, signature: signature)
-    } catch {
-      throw .untrusted(error)
+    while true {
+      let manifest: [UInt8]
+      let signature: [UInt8]
+      do {
+        manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit, within: bounds)
+        signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit, within: bounds)
+      } catch .notFound(let path, let source) where path == Self.signaturePath {
+        // A manifest without a signature is never to be trusted, however
+        // often the fetch is retried (a store built without a signing key).
+        throw .untrusted(.missingSignature(source: source))
+      } catch .tooLarge(let path, let limit) {
+        // Larger than any a store publishes: bad data, not the network.
+        let problem = "\(path) is larger than \(limit) bytes"
+        throw .untrusted(path == Self.signaturePath ? .malformedSignature(problem) : .malformed(problem))
+      } catch {
+        throw .source(error)
+      }
+      do {
+        if let trusted = try verification.check(manifest: manifest, signature: signature) { return trusted }
+      } catch {
+        throw .untrusted(error)
+      }
     }
   }
 

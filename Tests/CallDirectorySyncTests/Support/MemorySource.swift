@@ -12,6 +12,12 @@ final class MemorySource: SyncSource, @unchecked Sendable {
   var dropsAfter: [String: Int] = [:]
   /// Every download asked for: path and offset.
   private(set) var requests: [(path: String, offset: Int64)] = []
+  /// Every fetch of the manifest or its signature, in order.
+  private(set) var fetches: [String] = []
+  /// Runs after each fetch of the manifest or its signature, with its path and how many
+  /// fetches there were: a test changes files between two fetches (a
+  /// store that publishes while a device reads).
+  var afterFetch: ((String, Int) -> Void)?
 
   init(files: [String: [UInt8]] = [:]) {
     self.files = files
@@ -32,6 +38,13 @@ final class MemorySource: SyncSource, @unchecked Sendable {
     _ path: String, from offset: Int64, within bounds: TransferBounds, into receiver: any DownloadReceiver
   ) throws(SyncSourceError) {
     requests.append((path, offset))
+    let fetch: Int? =
+      [SyncSession.manifestPath, SyncSession.signaturePath].contains(path)
+      ? lock.withLock {
+        fetches.append(path)
+        return fetches.count
+      } : nil
+    defer { if let fetch { afterFetch?(path, fetch) } }
     guard let bytes = self[path] else { throw .notFound(path: path, source: name) }
     let start = supportsRanges && offset <= Int64(bytes.count) ? Int(offset) : 0
     guard receiver.start(at: Int64(start)) else { return }
