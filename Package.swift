@@ -170,6 +170,7 @@ let package = Package(
       name: "CallDirectoryCompilerTests",
       dependencies: [
         "CalldirSystem", "CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase",
+        "Sodium", "CallDirectorySync",
       ]
     ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "CalldirSystem", "mockext"]),

@@ -22,12 +22,23 @@ extension Catalog {
   /// - Returns: The catalog, read-only.
   /// - Throws: `StoreError.noCatalog` when the store directory or its
   ///   catalog does not exist, or the file holds no catalog schema;
+  ///   `StoreError.file` when its status cannot be read;
+  ///   `StoreError.catalogDamaged` when SQLite finds it damaged;
   ///   `StoreError.catalog` when the schema is newer than this code knows;
   ///   `StoreError.database` when SQLite fails.
   public static func openForReading(_ store: StoreLayout) throws(StoreError) -> Catalog {
-    guard let status = try? FileSystem.status(store.catalog), status.kind != .directory else {
-      throw .noCatalog(store: store.root)
+    // A catalog that is not there (or not reachable: no directory, a loop
+    // of links) is missing; one whose status cannot be read for another
+    // reason (an I/O error) is an error, never taken for a missing one.
+    let status: FileStatus?
+    do {
+      status = try FileSystem.statusIfPresent(store.catalog)
+    } catch where error.errno.isMissingInput {
+      status = nil
+    } catch {
+      throw .file(error)
     }
+    guard let status, status.kind != .directory else { throw .noCatalog(store: store.root) }
     let database: Database
     let version: Int32
     do {

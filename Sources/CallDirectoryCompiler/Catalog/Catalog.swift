@@ -184,6 +184,31 @@ public final class Catalog {
     try run { try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
   }
 
+  /// Folds the write-ahead log of the catalog at `path` into its database
+  /// file, so that the file alone holds every committed transaction (to be
+  /// copied, or to have its `-wal` removed); nothing else changes.
+  /// - Throws: ``StoreError``: `database` with `busy` when another
+  ///   connection keeps frames from being folded; `catalogDamaged` when
+  ///   SQLite finds the file damaged.
+  static func foldWriteAheadLog(path: String) throws(StoreError) {
+    do {
+      let database = try Database(path: path, mode: .readWrite)
+      // busy, frames in the log, frames folded (-1 when there is no log).
+      let row = try database.query("PRAGMA wal_checkpoint(TRUNCATE)").first
+      let values = (0..<3).map { row?[$0].int64 ?? -1 }
+      guard values[0] == 0 || values[1] == values[2] else {
+        throw StoreError.database(
+          message: "another connection keeps \(path)'s write-ahead log from being folded into it", busy: true)
+      }
+    } catch let error as SQLiteError {
+      throw StoreError(error)
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .catalog("\(error)")
+    }
+  }
+
   /// Marks the files of `versions` as removed by `calldir prune`, in one
   /// transaction (before the files go, so that a crash between leaves the
   /// catalog saying what the next prune finishes).

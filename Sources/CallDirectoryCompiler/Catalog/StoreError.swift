@@ -9,6 +9,9 @@ public enum StoreError: Error, CustomStringConvertible {
   case database(message: String, busy: Bool)
   /// The catalog is not usable.
   case catalog(String)
+  /// SQLite finds the catalog file damaged: not a database, or malformed
+  /// (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
+  case catalogDamaged(String)
   /// The store has no catalog to read: the directory or its
   /// `catalog.sqlite` does not exist, or the file holds no catalog schema.
   case noCatalog(store: String)
@@ -28,7 +31,11 @@ public enum StoreError: Error, CustomStringConvertible {
   case file(FileError)
 
   init(_ error: SQLiteError) {
-    self = .database(message: error.description, busy: error.isBusy)
+    if error.primaryCode == .corrupt || error.primaryCode == .notADatabase {
+      self = .catalogDamaged(error.description)
+    } else {
+      self = .database(message: error.description, busy: error.isBusy)
+    }
   }
 
   public var description: String {
@@ -36,6 +43,9 @@ public enum StoreError: Error, CustomStringConvertible {
     case .locked(let path): "store is locked by another build: \(path)"
     case .database(let message, _): "catalog: \(message)"
     case .catalog(let message): "catalog: \(message)"
+    case .catalogDamaged(let message):
+      "catalog: \(message): the file is damaged; run 'calldir repair' to rebuild it from the published files "
+        + "(it keeps the damaged file)"
     case .noCatalog(let store): "no catalog in \(store) (nothing published yet; run 'calldir build' first)"
     case .catalogMissing(let store, let highest):
       "\(store) holds published files up to version \(highest) but no catalog; nothing was published or removed; "

@@ -13,6 +13,11 @@ public enum BuildError: Error, CustomStringConvertible {
   /// computed was kept at `rejectsPath` (inside the store, under
   /// `refused/`), and its conflicts at `conflictsPath`.
   case refused([BuildRefusal], rejectsPath: String?, conflictsPath: String?)
+  /// A date the build would write (the manifest's `published` or
+  /// `expires`, from `--as-of` and `manifestLifetimeDays`) is past what a
+  /// time stamp can hold (a four-digit year, ``UTCTime/latest``): a
+  /// device would refuse the manifest as malformed.
+  case dateOutOfRange(String)
 
   public var description: String {
     switch self {
@@ -22,12 +27,13 @@ public enum BuildError: Error, CustomStringConvertible {
     case .signingKey(let error): error.description
     case .blob(let path, let error): "\(path): \(error)"
     case .refused(let refusals, _, _): refusals.map(\.message).joined(separator: "\nerror: ")
+    case .dateOutOfRange(let message): message
     }
   }
 
   /// A name for the kind of failure, for `--json` (`rejectRatio`,
   /// `sourceRemoval`, … for a refusal; `config`, `source`, `store`, `locked`,
-  /// `signingKey`, `blob` otherwise).
+  /// `signingKey`, `blob`, `usage` otherwise).
   public var kind: String {
     switch self {
     case .config: "config"
@@ -43,6 +49,7 @@ public enum BuildError: Error, CustomStringConvertible {
     case .signingKey: "signingKey"
     case .blob: "blob"
     case .refused(let refusals, _, _): refusals.first?.kind.rawValue ?? "refused"
+    case .dateOutOfRange: "usage"
     }
   }
 

@@ -155,7 +155,7 @@ public struct Publisher {
         } catch {
           throw .config(error)
         }
-        // The key is checked before the store is opened (or created).
+        // The key and the dates are checked before the store is opened (or created).
         let key = try (options.signingKey ?? config.signingKey).map { path throws(BuildError) in
           do throws(SigningKeyError) {
             return try SigningKey.load(path)
@@ -163,6 +163,7 @@ public struct Publisher {
             throw .signingKey(error)
           }
         }
+        _ = try manifestExpiry(config: config)
         return (config, key, try openStore(warnings: &warnings))
       }
     }
@@ -289,7 +290,8 @@ public struct Publisher {
       } catch {
         // A damaged previous blob must not block publishing forever: with
         // --force the list guard is skipped and no delta is built on it.
-        guard options.force else { throw error }
+        // A blob that cannot be read (an I/O error) stops the build.
+        guard options.force, !Self.isIOFailure(error) else { throw error }
         warnings.append("the removal guard and the deltas from version \(latest.version) are skipped: \(error)")
       }
     }
@@ -320,6 +322,10 @@ public struct Publisher {
             try verify(base)
             bases.append(base)
           } catch {
+            // A damaged or replaced base gets no delta; one that cannot be
+            // read stops the build, which would otherwise publish the
+            // version without the deltas it should have.
+            if Self.isIOFailure(error) { throw Self.storeError(error) }
             warnings.append("no deltas from version \(base.version): \(error)")
           }
         }
@@ -458,14 +464,38 @@ public struct Publisher {
     readBack: [String: FileFacts] = [:], into result: inout Result
   ) throws(StoreError) {
     let publisher = ManifestPublisher(store: store, catalog: catalog, readBack: readBack)
-    let expires = config.manifestLifetimeDays.map { days in
-      UTCTime.iso8601((options.publishedAt.flatMap(UTCTime.parse) ?? UTCTime.now()) + Int64(days) * 86_400)
+    let expires: String?
+    do throws(BuildError) {
+      expires = try manifestExpiry(config: config)
+    } catch {
+      throw .catalog("\(error)")
     }
     try publisher.publish(
       try publisher.manifest(of: record, fullEvery: config.fullEvery, expires: expires), key: key)
     result.manifestPath = store.path(StoreLayout.manifestName)
     result.manifestExpires = expires
     result.signaturePath = key == nil ? nil : store.path(StoreLayout.manifestSignatureName)
+  }
+
+  /// When the manifest expires (`manifestLifetimeDays` after the version
+  /// is published: `--as-of`'s midnight, or now), nil when never.
+  /// - Throws: ``BuildError/dateOutOfRange(_:)`` when that time, or the
+  ///   publication itself, cannot be written with a four-digit year
+  ///   (``UTCTime``): every device would refuse the manifest as malformed.
+  private func manifestExpiry(config: BuildConfig) throws(BuildError) -> String? {
+    let published = options.publishedAt.flatMap(UTCTime.parseTimestamp) ?? UTCTime.now()
+    let asOf = options.publishedAt == nil ? "the clock (\(UTCTime.iso8601(published)))" : "--as-of \(options.asOf.iso8601)"
+    guard UTCTime.isRepresentable(published) else {
+      throw .dateOutOfRange("\(asOf) is not a date a manifest can carry (years 0001 to 9999); nothing was published")
+    }
+    guard let days = config.manifestLifetimeDays else { return nil }
+    guard let expires = UTCTime.checkedISO8601(published + Int64(days) * 86_400) else {
+      throw .dateOutOfRange(
+        "\(asOf) with manifestLifetimeDays \(days) makes the manifest expire after \(UTCTime.iso8601(UTCTime.latest)), "
+          + "the latest time a manifest can carry (a four-digit year), and every device would refuse it; "
+          + "nothing was published (give an earlier --as-of)")
+    }
+    return expires
   }
 
   /// Where a file to be published under `name` is written first: its
@@ -592,7 +622,9 @@ public struct Publisher {
         warnings.append("\(store.path(file.name)) of version \(record.version) is missing")
         continue
       }
-      if let checksum = file.checksum, (try? FileFacts.of(pendingPath).checksum) != checksum {
+      // A pending file that cannot be read is an I/O error (thrown), not
+      // a damaged file.
+      if let checksum = file.checksum, try FileFacts.of(pendingPath).checksum != checksum {
         warnings.append("\(pendingPath) does not match the catalog's checksum; left where it is")
         continue
       }
@@ -748,8 +780,11 @@ public struct Publisher {
   }
 
   /// Writes the delta between two blobs to `pendingPath`; returns its facts,
-  /// or nil (with the file removed) when it is larger than `maxBytes` or an
-  /// input cannot be read (then with a warning).
+  /// or nil (with the file removed) when it is larger than `maxBytes` or
+  /// the blobs cannot be joined by a delta (then with a warning).
+  /// - Throws: ``StoreError/file(_:)`` when a blob cannot be read or the
+  ///   delta cannot be written (a full disk, an I/O error): a version is
+  ///   never published without a delta it should have.
   private func writeDelta(
     from base: String, to target: String, maxBytes: Int64, pendingPath: String, description: String,
     deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs, warnings: inout [String]
@@ -764,10 +799,29 @@ public struct Publisher {
       }
     } catch {
       try? FileSystem.removeFile(pendingPath)
+      if case .io(let failure) = error { throw .file(failure) }
       warnings.append("no delta from \(description): \(error)")
       return nil
     }
     return try FileFacts.of(pendingPath)
+  }
+
+  /// Whether a build failed because a file could not be read or written
+  /// (an I/O error, a full disk), not because of what a file holds.
+  private static func isIOFailure(_ error: BuildError) -> Bool {
+    switch error {
+    case .store(.file), .blob(_, .io): true
+    default: false
+    }
+  }
+
+  /// `error` as a ``StoreError``, for the steps that throw one.
+  private static func storeError(_ error: BuildError) -> StoreError {
+    switch error {
+    case .store(let error): error
+    case .blob(_, .io(let failure)): .file(failure)
+    default: .catalog("\(error)")
+    }
   }
 
   /// How the lists of the new snapshot (the blob at `pendingPath`) differ

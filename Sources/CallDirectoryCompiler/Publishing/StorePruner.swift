@@ -36,7 +36,7 @@ public struct StorePruner {
     let versions = try catalog.allSnapshots()
     // A build that stopped after recording its version left the files
     // under their pending names: older versions may be all that serves.
-    if let latest = versions.last, !FileSystem.exists(store.path(latest.path)) {
+    if let latest = versions.last, try !Self.exists(store.path(latest.path)) {
       throw .fileMismatch(
         path: store.path(latest.path),
         problem: "the latest version's snapshot is not in place (its build stopped after recording it); nothing was "
@@ -86,15 +86,31 @@ public struct StorePruner {
     return report
   }
 
+  /// Whether something is at `path`.
+  /// - Throws: ``StoreError/file(_:)`` when that cannot be told (an I/O error).
+  private static func exists(_ path: String) throws(StoreError) -> Bool {
+    do {
+      return try FileSystem.statusIfPresent(path, followingLinks: false) != nil
+    } catch {
+      throw .file(error)
+    }
+  }
+
   /// The store paths the current manifest names (none without a manifest).
+  /// - Throws: ``StoreError`` when it is there but cannot be read: files it
+  ///   names must not be taken for files nothing serves.
   private func manifestPaths() throws(StoreError) -> Set<String> {
     let path = store.path(StoreLayout.manifestName)
-    guard FileSystem.exists(path) else { return [] }
+    let bytes: [UInt8]
+    do {
+      guard let read = try FileSystem.contentsIfPresent(of: path, limit: ManifestPublisher.manifestLimit) else { return [] }
+      bytes = read
+    } catch {
+      throw .file(error)
+    }
     let manifest: Manifest
     do {
-      manifest = try Manifest(parsing: try FileSystem.contents(of: path, limit: 64 << 20))
-    } catch let error as FileError {
-      throw .file(error)
+      manifest = try Manifest(parsing: bytes)
     } catch {
       throw .catalog("\(path) cannot be read (\(error)); nothing was pruned")
     }

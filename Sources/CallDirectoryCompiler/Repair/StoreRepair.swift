@@ -2,26 +2,37 @@ import CallDirectoryFormat
 import CalldirSystem
 
 /// `calldir repair`: rebuilds a store's catalog from its published files,
-/// so that a store whose catalog was lost, emptied or restored from an
-/// older backup continues at the right version, and never reuses one.
+/// so that a store whose catalog was lost, emptied, damaged or restored from
+/// an older backup continues at the right version, and never reuses one.
 ///
 /// Under the store's lock:
-/// 1. Everything the old catalog holds is read, if it can be read at all.
+/// 1. Everything the old catalog holds is read. A store without one (or
+///    with an empty one) is rebuilt from its files; a catalog SQLite finds
+///    damaged (not a database, malformed) too, its bytes kept aside. A
+///    catalog that cannot be read for any other reason (an I/O error,
+///    another process holding it) stops the repair, which changes nothing:
+///    a read error is never a reason to rebuild.
 /// 2. Every published file is checked: each full snapshot, shard and delta
 ///    blob is read whole (frame checksums and content digest). A version
 ///    whose file matches the old catalog keeps its row, sources and counts;
 ///    a version found only as a file gets a row from its blob (its counts
 ///    and digest; its sources unknown); a delta or shard is recorded when
-///    its blob fits the snapshots it names.
+///    its blob fits the snapshots it names. A version the old catalog
+///    records as pruned keeps its row as it was, marked pruned (its files
+///    are gone, or left for the next prune to remove), and deltas from it
+///    to versions that are kept stay recorded.
 ///    Before that, the files of versions the old catalog recorded that a
 ///    build which died after its catalog transaction left under their
 ///    pending names are put in place, as the next build would: a blob only
 ///    when it reads back whole.
-/// 3. A version whose snapshot is damaged or missing is retired: its
-///    number is never used again, and its files stay where they are.
-/// 4. The new catalog is written next to the old one and renamed over it;
-///    the old one (with its WAL, if any) is kept as
-///    `catalog.sqlite.before-repair-N`.
+/// 3. A version whose snapshot is damaged or missing (and not pruned) is
+///    retired: its number is never used again, and its files stay where
+///    they are. A file that cannot be read (an I/O error) stops the repair.
+/// 4. The new catalog is written next to the old one; the old one's
+///    write-ahead log is folded into it and it is copied, durably, to
+///    `catalog.sqlite.before-repair-N`; then one rename puts the new
+///    catalog over it. A repair stopped anywhere leaves a whole catalog at
+///    `catalog.sqlite`: the old one or the new one.
 ///
 /// Nothing published is removed or rewritten.
 public struct StoreRepair {
@@ -44,6 +55,11 @@ public struct StoreRepair {
     public var shards = 0
     /// Where the old catalog was kept (nil when there was none).
     public var previousCatalog: String?
+    /// What the old catalog was: `none` (missing or empty), `read`, or
+    /// `damaged` (rebuilt from the files as if missing, its bytes kept).
+    public var oldCatalog = "none"
+    /// Versions recorded as pruned (their rows kept from the old catalog).
+    public var pruned: [Int] = []
     /// The version the next build publishes.
     public var nextVersion = 1
     /// Files of recorded versions put in place from their pending names,
@@ -54,20 +70,37 @@ public struct StoreRepair {
   }
 
   /// Repairs the store.
-  /// - Throws: ``StoreError`` when the store cannot be locked, read or written.
+  /// - Throws: ``StoreError`` when the store cannot be locked, read or
+  ///   written; the catalog is then the one there was.
   public func run(wait: Bool = true) throws(StoreError) -> Report {
-    guard FileSystem.exists(store.root) else { throw .noCatalog(store: store.root) }
+    let root: FileStatus?
+    do {
+      root = try FileSystem.statusIfPresent(store.root)
+    } catch where error.errno.isMissingInput {
+      root = nil
+    } catch {
+      throw .file(error)
+    }
+    guard root != nil else { throw .noCatalog(store: store.root) }
     let lock = try StoreLock(path: store.lock, wait: wait)
     defer { withExtendedLifetime(lock) {} }
+    removeLeftovers()
     var report = Report()
-    let old = readOldCatalog(&report)
-    try putRecordedFilesInPlace(Set(old.snapshots.keys), &report)
+    let old = try readOldCatalog(&report)
+    let pruned = Set(old.snapshots.filter { $0.value.record.prunedAt != nil }.keys)
+    try putRecordedFilesInPlace(Set(old.snapshots.keys).subtracting(pruned), &report)
     let files = try publishedFiles()
 
     var snapshots: [Int: (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])] = [:]
     var retired: [Int: String] = Dictionary(old.retired.map { ($0.version, $0.reason) }, uniquingKeysWith: { first, _ in first })
-    for (version, name) in files.snapshots.sorted(by: { $0.key < $1.key }) {
-      do {
+    // A pruned version keeps its row: its files are gone (or left for the
+    // next prune), and deltas from it to kept versions may still serve.
+    for version in pruned.sorted() {
+      snapshots[version] = old.snapshots[version]
+      report.keptFromCatalog.append(version)
+    }
+    for (version, name) in files.snapshots.sorted(by: { $0.key < $1.key }) where !pruned.contains(version) {
+      do throws(StoreError) {
         let (header, facts) = try check(name)
         guard header.kind == .full, header.version == UInt64(version) else {
           throw StoreError.fileMismatch(path: store.path(name), problem: "it is not the full snapshot of version \(version)")
@@ -78,13 +111,17 @@ public struct StoreRepair {
           snapshots[version] = kept
           report.keptFromCatalog.append(version)
         } else {
-          snapshots[version] = (record(version: version, name: name, header: header, facts: facts), [], [:])
+          snapshots[version] = (try record(version: version, name: name, header: header, facts: facts), [], [:])
           report.rebuiltFromBlobs.append(version)
         }
+      } catch .file(let error) {
+        // Not readable now is not damaged: nothing is retired for it.
+        throw .file(error)
       } catch {
         retired[version] = "snapshot \(name) cannot be used: \(error)"
       }
     }
+    report.keptFromCatalog.sort()
     for version in old.snapshots.keys where snapshots[version] == nil && retired[version] == nil {
       retired[version] = "snapshot \(old.snapshots[version]?.record.path ?? "") is missing"
     }
@@ -94,9 +131,14 @@ public struct StoreRepair {
 
     var deltas: [Int: [DeltaRecord]] = [:]
     var shards: [Int: [ShardRecord]] = [:]
-    var shardDeltas: [Int: [ShardDeltaRecord]] = [:]
-    for (name, from, to, shard) in files.deltas {
-      do {
+    var shardDeltas: [Int: [(record: ShardDeltaRecord, header: BlobHeader)]] = [:]
+    // A pruned version's rows stay as the old catalog has them.
+    for version in pruned {
+      deltas[version] = old.deltas[version] ?? []
+      shards[version] = old.shards[version] ?? []
+    }
+    for (name, from, to, shard) in files.deltas where !pruned.contains(to) {
+      do throws(StoreError) {
         let (header, facts) = try check(name)
         guard header.kind == .delta, header.baseVersion == UInt64(from), header.version == UInt64(to) else {
           throw StoreError.fileMismatch(path: store.path(name), problem: "it is not a delta from \(from) to \(to)")
@@ -108,18 +150,23 @@ public struct StoreRepair {
           deltas[to, default: []].append(DeltaRecord(
             fromVersion: from, toVersion: to, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
         } else if let shard {
-          shardDeltas[to, default: []].append(ShardDeltaRecord(
-            fromVersion: from, toVersion: to, shard: shard, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
+          shardDeltas[to, default: []].append((
+            ShardDeltaRecord(
+              fromVersion: from, toVersion: to, shard: shard, path: name, bytes: facts.bytes,
+              fileChecksum: facts.checksum),
+            header))
         }
+      } catch .file(let error) {
+        throw .file(error)
       } catch {
         report.warnings.append("\(store.path(name)) left out: \(error)")
       }
     }
-    for (version, list) in files.shards {
+    for (version, list) in files.shards where !pruned.contains(version) {
       guard snapshots[version] != nil else { continue }
       var rows: [ShardRecord] = []
       for (shard, name) in list.sorted(by: { $0.shard < $1.shard }) {
-        do {
+        do throws(StoreError) {
           let (header, facts) = try check(name)
           guard header.kind == .full, header.version == UInt64(version) else {
             throw StoreError.fileMismatch(path: store.path(name), problem: "it is not a shard of version \(version)")
@@ -129,27 +176,39 @@ public struct StoreRepair {
           } else {
             rows.append(try rebuiltShard(version: version, shard: shard, name: name, header: header, facts: facts))
           }
+        } catch .file(let error) {
+          throw .file(error)
         } catch {
           report.warnings.append("\(store.path(name)) left out: \(error)")
         }
       }
       shards[version] = Self.tiled(rows)
     }
-    // A shard delta is kept only when both its shards are.
+    // A shard delta is kept only when it joins the two shards it names.
+    var shardDeltaRows: [Int: [ShardDeltaRecord]] = [:]
+    for version in pruned { shardDeltaRows[version] = old.shardDeltas[version] ?? [] }
     for (to, list) in shardDeltas {
-      shardDeltas[to] = list.filter { delta in
-        shards[to]?.contains { $0.shard == delta.shard } == true
-          && shards[delta.fromVersion]?.contains { $0.shard == delta.shard } == true
-      }
+      shardDeltaRows[to] = list.filter { delta, header in
+        let target = shards[to]?.first { $0.shard == delta.shard }
+        let base = shards[delta.fromVersion]?.first { $0.shard == delta.shard }
+        guard let target, let base, target.digest == header.contentDigest.hex, base.digest == header.baseDigest.hex
+        else {
+          report.warnings.append("\(store.path(delta.path)) left out: its shards are not recorded")
+          return false
+        }
+        return true
+      }.map(\.record)
     }
 
     try write(
-      snapshots: snapshots, deltas: deltas, shards: shards, shardDeltas: shardDeltas, retired: retired,
-      refusals: old.refusals, report: &report)
+      snapshots: snapshots, deltas: deltas, shards: shards, shardDeltas: shardDeltaRows, retired: retired,
+      refusals: old.refusals, oldCatalogDamaged: old.isDamaged, report: &report)
     report.versions = snapshots.keys.sorted()
+    report.pruned = pruned.sorted()
     report.retired = retired.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    report.deltas = deltas.values.reduce(0) { $0 + $1.count } + shardDeltas.values.reduce(0) { $0 + $1.count }
-    report.shards = shards.values.reduce(0) { $0 + $1.count }
+    report.deltas = deltas.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
+      + shardDeltaRows.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
+    report.shards = shards.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
     report.nextVersion = max(snapshots.keys.max() ?? 0, retired.keys.max() ?? 0, store.highestPublishedVersion()) + 1
     return report
   }
@@ -159,15 +218,26 @@ public struct StoreRepair {
   private struct OldCatalog {
     var snapshots: [Int: (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])] = [:]
     var shards: [Int: [ShardRecord]] = [:]
+    var deltas: [Int: [DeltaRecord]] = [:]
+    var shardDeltas: [Int: [ShardDeltaRecord]] = [:]
     var retired: [(version: Int, reason: String)] = []
     var refusals: [RefusalRecord] = []
+    /// SQLite found the file damaged: it is rebuilt as if missing.
+    var isDamaged = false
   }
 
-  /// Everything the old catalog holds, or nothing (with a warning) when it
-  /// cannot be read.
-  private func readOldCatalog(_ report: inout Report) -> OldCatalog {
+  /// Everything the old catalog holds; nothing when there is none (or it
+  /// is empty), or when SQLite finds it damaged (with a warning).
+  /// - Throws: ``StoreError`` when it is there but cannot be read (an I/O
+  ///   error, a lock another process holds, a schema this calldir does
+  ///   not know): the store is left as it is.
+  private func readOldCatalog(_ report: inout Report) throws(StoreError) -> OldCatalog {
     var old = OldCatalog()
-    guard FileSystem.exists(store.catalog) else { return old }
+    do {
+      guard try FileSystem.statusIfPresent(store.catalog, followingLinks: false) != nil else { return old }
+    } catch {
+      throw .file(error)
+    }
     do {
       let catalog = try Catalog.openForReading(store)
       for record in try catalog.allSnapshots() {
@@ -175,14 +245,38 @@ public struct StoreRepair {
           record, try catalog.sources(ofVersion: record.version), try catalog.rejectReasons(ofVersion: record.version)
         )
         old.shards[record.version] = try catalog.shards(ofVersion: record.version)
+        old.deltas[record.version] = try catalog.deltas(toVersion: record.version)
+        old.shardDeltas[record.version] = try catalog.shardDeltas(toVersion: record.version)
       }
       old.retired = try catalog.retiredVersions()
       old.refusals = try catalog.refusals()
-    } catch {
-      report.warnings.append("the old catalog cannot be read (\(error)); every version is rebuilt from its files")
+      report.oldCatalog = "read"
+    } catch .noCatalog {
+      return OldCatalog()
+    } catch .catalogDamaged(let problem) {
+      report.oldCatalog = "damaged"
+      report.warnings.append(
+        "the old catalog is damaged (\(problem)); every version is rebuilt from its files, and the damaged file is "
+          + "kept")
+      old = OldCatalog()
+      old.isDamaged = true
     }
     return old
   }
+
+  /// Removes what a repair that was killed left in the store's directory:
+  /// its new catalog under its temporary name, and a copy of the old one
+  /// not yet complete. The lock is held: no other repair is running.
+  private func removeLeftovers() {
+    let copies = "." + FileSystem.fileName(of: store.catalog) + ".before-repair-"
+    for name in (try? FileSystem.contentsOfDirectory(store.root)) ?? []
+    where name.hasPrefix(Self.temporaryPrefix) || (name.hasPrefix(copies) && name.contains(".tmp-")) {
+      try? FileSystem.removeFile(store.path(name))
+    }
+  }
+
+  /// What the new catalog's temporary name starts with.
+  private static let temporaryPrefix = ".catalog-repair-"
 
   /// Renames the pending files (`.pending-NAME`) of the `recorded`
   /// versions to their published names where those are free; a blob only
@@ -195,13 +289,15 @@ public struct StoreRepair {
       where name.hasPrefix(prefix) {
         let publishedName = String(name.dropFirst(prefix.count))
         let published = directory + "/" + publishedName
-        guard let version = StoreLayout.version(ofFileNamed: publishedName),
-          recorded.contains(version), !FileSystem.exists(store.path(published))
+        guard let version = StoreLayout.version(ofFileNamed: publishedName), recorded.contains(version),
+          try !exists(published)
         else { continue }
         let pending = directory + "/" + name
         if published.hasSuffix(".cdir") {
           do {
             _ = try check(pending)
+          } catch .file(let error) {
+            throw .file(error)
           } catch {
             report.warnings.append("\(store.path(pending)) of version \(version) left where it is: \(error)")
             continue
@@ -224,7 +320,7 @@ public struct StoreRepair {
 
   private func publishedFiles() throws(StoreError) -> PublishedFiles {
     var files = PublishedFiles()
-    for name in list(store.snapshotsDirectory) {
+    for name in try list(store.snapshotsDirectory) {
       guard let parsed = Self.parse(name, prefix: "snapshot-"), parsed.numbers.count == 1 else { continue }
       let relative = "snapshots/" + name
       if let shard = parsed.shard {
@@ -234,19 +330,28 @@ public struct StoreRepair {
         files.snapshots[parsed.numbers[0]] = relative
       }
     }
-    for name in list(store.deltasDirectory) {
+    for name in try list(store.deltasDirectory) {
       guard let parsed = Self.parse(name, prefix: "delta-"), parsed.numbers.count == 2 else { continue }
       files.deltas.append(("deltas/" + name, parsed.numbers[0], parsed.numbers[1], parsed.shard))
       files.orphanVersions.insert(parsed.numbers[1])
     }
-    for name in list(store.rejectsDirectory) {
+    for name in try list(store.rejectsDirectory) {
       if let version = StoreLayout.version(ofFileNamed: name) { files.orphanVersions.insert(version) }
     }
     return files
   }
 
-  private func list(_ directory: String) -> [String] {
-    (try? FileSystem.contentsOfDirectory(directory))?.filter { !$0.hasPrefix(".") } ?? []
+  /// The published names in `directory` (none when it does not exist).
+  /// - Throws: ``StoreError/file(_:)`` when it cannot be listed: a store
+  ///   whose files cannot be seen now must not lose their versions.
+  private func list(_ directory: String) throws(StoreError) -> [String] {
+    do {
+      return try FileSystem.contentsOfDirectory(directory).filter { !$0.hasPrefix(".") }
+    } catch where error.errno == .noSuchFileOrDirectory {
+      return []
+    } catch {
+      throw .file(error)
+    }
   }
 
   /// `snapshot-000042-shard-03.cdir` → ([42], 3); nil for other names.
@@ -282,17 +387,19 @@ public struct StoreRepair {
 
   // MARK: - Rebuilt rows
 
-  private func record(version: Int, name: String, header: BlobHeader, facts: FileFacts) -> SnapshotRecord {
+  private func record(version: Int, name: String, header: BlobHeader, facts: FileFacts) throws(StoreError) -> SnapshotRecord {
     let rejects = StoreLayout.rejectsName(version)
     let conflicts = StoreLayout.conflictsName(version)
+    let hasRejects = try exists(rejects)
+    let hasConflicts = try exists(conflicts)
     return SnapshotRecord(
       version: version, createdAt: facts.modifiedAt, path: name, bytes: facts.bytes, digest: header.contentDigest.hex,
       fileChecksum: facts.checksum, blocking: Int(header.entryCount(.blocking)),
       identification: Int(header.entryCount(.identification)), labels: Int(header.entryCount(.labels)),
       rejected: 0, conflicts: 0, allowed: 0, duplicates: 0,
-      rejectsPath: FileSystem.exists(store.path(rejects)) ? rejects : "", configPath: "", forced: false,
+      rejectsPath: hasRejects ? rejects : "", configPath: "", forced: false,
       timings: BuildTimings(), changes: nil,
-      conflictsPath: FileSystem.exists(store.path(conflicts)) ? conflicts : nil)
+      conflictsPath: hasConflicts ? conflicts : nil)
   }
 
   /// A shard row from its blob: its entries' range; the bounds are made to
@@ -327,12 +434,16 @@ public struct StoreRepair {
 
   // MARK: - Writing
 
+  /// Writes the new catalog next to the old one, keeps the old one as
+  /// `catalog.sqlite.before-repair-N` (a durable copy, its write-ahead log
+  /// folded in first) and renames the new one over it: `catalog.sqlite` is
+  /// the old catalog or the new one, whole, whenever the repair stops.
   private func write(
     snapshots: [Int: (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])],
     deltas: [Int: [DeltaRecord]], shards: [Int: [ShardRecord]], shardDeltas: [Int: [ShardDeltaRecord]],
-    retired: [Int: String], refusals: [RefusalRecord], report: inout Report
+    retired: [Int: String], refusals: [RefusalRecord], oldCatalogDamaged: Bool, report: inout Report
   ) throws(StoreError) {
-    let temporary = store.path(".catalog-repair-\(CurrentProcess.id).sqlite")
+    let temporary = store.path(Self.temporaryPrefix + "\(CurrentProcess.id).sqlite")
     for suffix in ["", "-wal", "-shm", "-journal"] { try? FileSystem.removeFile(temporary + suffix) }
     do {
       let catalog = try Catalog(path: temporary)
@@ -347,17 +458,73 @@ public struct StoreRepair {
       // The file alone must hold everything before it takes the catalog's name.
       try catalog.checkpoint()
     }
-    if FileSystem.exists(store.catalog) {
-      var serial = 1
-      while FileSystem.exists(store.catalog + ".before-repair-\(serial)") { serial += 1 }
-      let kept = store.catalog + ".before-repair-\(serial)"
-      for suffix in ["-wal", "-shm"] where FileSystem.exists(store.catalog + suffix) {
-        try rename(store.catalog + suffix, to: kept + suffix)
-      }
-      try rename(store.catalog, to: kept)
-      report.previousCatalog = kept
+    do throws(StoreError) {
+      try replaceCatalog(with: temporary, oldCatalogDamaged: oldCatalogDamaged, report: &report)
+    } catch {
+      try? FileSystem.removeFile(temporary)
+      throw error
     }
-    try rename(temporary, to: store.catalog)
+  }
+
+  /// Keeps the old catalog (if any) as `catalog.sqlite.before-repair-N`
+  /// and renames `temporary` over it.
+  private func replaceCatalog(
+    with temporary: String, oldCatalogDamaged: Bool, report: inout Report
+  ) throws(StoreError) {
+    do {
+      try Self.sync(temporary)
+      guard let status = try FileSystem.statusIfPresent(store.catalog, followingLinks: false), status.kind == .regular
+      else {
+        try FileSystem.durableRename(temporary, to: store.catalog)
+        return
+      }
+    } catch {
+      throw .file(error)
+    }
+    // The old catalog's file alone holds all it recorded (a damaged one
+    // cannot be folded: its log is kept beside its copy).
+    if !oldCatalogDamaged { try Catalog.foldWriteAheadLog(path: store.catalog) }
+    do {
+      var serial = 1
+      while try FileSystem.statusIfPresent(store.catalog + ".before-repair-\(serial)", followingLinks: false) != nil {
+        serial += 1
+      }
+      let kept = store.catalog + ".before-repair-\(serial)"
+      // A log left beside no copy (a repair killed while it copied) is no copy's.
+      for suffix in ["-wal", "-shm"] { try FileSystem.removeFile(kept + suffix) }
+      try AtomicFile.copy(contentsOf: store.catalog, to: kept)
+      if oldCatalogDamaged, let log = try FileSystem.statusIfPresent(store.catalog + "-wal"), log.size > 0 {
+        try AtomicFile.copy(contentsOf: store.catalog + "-wal", to: kept + "-wal")
+      }
+      report.previousCatalog = kept
+      // The old catalog's log and index must not be read with the new file.
+      for suffix in ["-wal", "-shm"] { try FileSystem.removeFile(store.catalog + suffix) }
+      try FileSystem.durableRename(temporary, to: store.catalog)
+    } catch {
+      throw .file(error)
+    }
+  }
+
+  /// Syncs the file at `path` to the disk.
+  private static func sync(_ path: String) throws(FileError) {
+    let file = try FileDescriptor.open(path, .readOnly)
+    try file.closeAfter { () throws(FileError) in
+      do throws(Errno) {
+        try file.sync()
+      } catch {
+        throw FileError(operation: "sync", path: path, errno: error)
+      }
+    }
+  }
+
+  /// Whether something is at `name` (relative to the store).
+  /// - Throws: ``StoreError/file(_:)`` when that cannot be told (an I/O error).
+  private func exists(_ name: String) throws(StoreError) -> Bool {
+    do {
+      return try FileSystem.statusIfPresent(store.path(name), followingLinks: false) != nil
+    } catch {
+      throw .file(error)
+    }
   }
 
   private func rename(_ from: String, to: String) throws(StoreError) {

@@ -39,7 +39,7 @@ extension Calldir {
           help: "The build's reference date (default: today, UTC): complaint reports are weighed as of this day "
             + "(maxAgeDays) and reports dated after it do not count; recorded with the version, which counts as "
             + "published at its midnight (UTC), so a rebuild with the same inputs and --as-of publishes the same "
-            + "bytes, manifest included."),
+            + "bytes, manifest included. A date whose manifest would expire after 9999-12-31 is refused (exit 64)."),
         .flag("verbose", short: "v", help: "Print the summary, with every source, even when standard output is not a terminal."),
       ]
     )

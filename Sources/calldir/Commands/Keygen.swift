@@ -13,7 +13,9 @@ extension Calldir {
         Writes PREFIX.key (mode 0600): one line of base64 of libsodium's 64-byte secret key \
         (the 32-byte seed followed by the public key; a file holding the base64 of the 32-byte \
         seed alone is read too), and PREFIX.pub: one line of base64 of the raw 32-byte public \
-        key, the one an app pins. Never replaces an existing file (exit 73). Keep the secret \
+        key, the one an app pins. Never replaces an existing file (exit 73); the pair is made \
+        exclusively (both files, or an error and neither; of keygens run at once on one prefix, \
+        one succeeds). Keep the secret \
         key off the web host: build --signing-key FILE, or signingKey in the config, signs \
         STORE/manifest.json into STORE/manifest.json.sig.
         """,

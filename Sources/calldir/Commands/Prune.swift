@@ -10,8 +10,9 @@ extension Calldir {
       abstract: "Remove the snapshots, deltas and reports of versions older than the last N.",
       discussion: """
         Never the latest version, and never a file the current manifest names. The catalog \
-        records the versions as pruned first (history shows them), then the files go; a prune \
-        that is interrupted is finished by the next one. Takes the store's lock.
+        records the versions as pruned first (history shows them, through any repair too), then \
+        the files go; a prune that is interrupted is finished by the next one (or by repair, then \
+        prune). Takes the store's lock.
         """,
       arguments: [
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),

@@ -9,12 +9,16 @@ extension Calldir {
       name: "repair",
       abstract: "Rebuild a store's catalog from its published snapshots, deltas and shards.",
       discussion: """
-        For a store whose catalog was lost, emptied or restored from an older backup: every \
-        published blob is read whole and checked; a version whose file matches the old catalog \
-        keeps its row and sources, one found only as a file is recorded from its blob (sources \
-        unknown), and a version whose snapshot is damaged or missing is retired so that its \
-        number is never used again. The old catalog is kept as catalog.sqlite.before-repair-N; \
-        no published file is removed or rewritten. The next build continues after the highest \
+        For a store whose catalog was lost, emptied, damaged or restored from an older backup: \
+        every published blob is read whole and checked; a version whose file matches the old \
+        catalog keeps its row and sources, a pruned version keeps its row (marked pruned), one \
+        found only as a file is recorded from its blob (sources unknown), and a version whose \
+        snapshot is damaged or missing is retired so that its number is never used again. A \
+        catalog that cannot be read (an I/O error, exit 74) or is held by another process \
+        (exit 75) stops the repair with nothing changed; a damaged one (not a database, \
+        malformed) is rebuilt from the files. The old catalog is copied to \
+        catalog.sqlite.before-repair-N before one rename puts the new one in its place; no \
+        published file is removed or rewritten. The next build continues after the highest \
         version the store has ever used.
         """,
       arguments: [
@@ -52,6 +56,8 @@ extension Calldir {
           "deltas": .int(Int64(report.deltas)),
           "shards": .int(Int64(report.shards)),
           "previousCatalog": report.previousCatalog.map { .string($0) } ?? .null,
+          "oldCatalog": .string(report.oldCatalog),
+          "pruned": .array(report.pruned.map { .int(Int64($0)) }),
           "nextVersion": .int(Int64(report.nextVersion)),
           "placed": .array(report.placed.map { .string($0) }),
           "warnings": .array(report.warnings.map { .string($0) }),
@@ -62,7 +68,8 @@ extension Calldir {
       let range = report.versions.isEmpty
         ? "no versions" : "versions \(report.versions.first ?? 0)–\(report.versions.last ?? 0) (\(report.versions.count))"
       output.writeLine(
-        "catalog rebuilt: \(range): \(report.keptFromCatalog.count) kept from the old catalog, "
+        "catalog rebuilt: \(range): \(report.keptFromCatalog.count) kept from the old catalog"
+          + (report.pruned.isEmpty ? "" : " (\(report.pruned.count) of them pruned)") + ", "
           + "\(report.rebuiltFromBlobs.count) rebuilt from their blobs; \(report.deltas) deltas, \(report.shards) shards")
       for retired in report.retired { output.writeLine("retired version \(retired.version): \(retired.reason)") }
       if let previous = report.previousCatalog { output.writeLine("the old catalog is kept as \(previous)") }

@@ -37,9 +37,10 @@ enum ExitCodes {
       }
     case .store(let error): code(for: error)
     case .signingKey(.unreadable(let error)): code(reading: error)
-    case .signingKey(.notASecretKey): .dataError
+    case .signingKey(.notASecretKey), .signingKey(.mismatchedPublicKey): .dataError
     case .blob(_, let error): code(for: error)
     case .refused: .dataError
+    case .dateOutOfRange: .usage
     }
   }
 
@@ -56,7 +57,7 @@ enum ExitCodes {
     switch error {
     case .locked: .tempFail
     case .database(_, let busy): busy ? .tempFail : .ioError
-    case .catalog: .dataError
+    case .catalog, .catalogDamaged: .dataError
     case .noCatalog, .catalogMissing: .noInput
     case .catalogBehind, .fileMismatch, .datasetChanged, .capacity: .dataError
     case .file(let error): code(writing: error)
