@@ -1,5 +1,6 @@
 import CallDirectorySync
 import Foundation
+import SQLiteDatabase
 import Sodium
 import Testing
 
@@ -301,6 +302,24 @@ func sweep(_ count: Int, stride step: Int, dense: Int) -> [Int] {
       }
     }
     #expect(failures > 0)
+  }
+
+  @Test func aCatalogHeldByAnotherProcessStopsRepairToTryAgain() throws {
+    let store = try Self.signedStore(versions: 2)
+    let result: CalldirProcess.Result
+    do {
+      // Another process's connection in exclusive locking mode: SQLite
+      // lets nobody else read the catalog until it closes.
+      let holder = try Database(path: store.store + "/catalog.sqlite", mode: .readWrite)
+      try holder.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; SELECT count(*) FROM snapshots;")
+      result = try CalldirProcess.run(["repair", "--store", store.store])
+      try holder.execute(sql: "COMMIT")
+    }
+    #expect(result.status == 75, "\(result.standardError)")
+    #expect(result.standardError.contains("database is locked"))
+    #expect(!FileManager.default.fileExists(atPath: store.store + "/catalog.sqlite.before-repair-1"))
+    let repaired = try CalldirProcess.run(["repair", "--store", store.store, "--json"])
+    #expect(try parseJSON(repaired.standardOutput)["keptFromCatalog"] as? [Int] == [1, 2], "\(repaired.standardError)")
   }
 
   @Test func aDamagedCatalogIsRebuiltFromTheFilesAndKeptAsItWas() throws {

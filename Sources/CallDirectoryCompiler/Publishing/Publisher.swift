@@ -580,7 +580,13 @@ public struct Publisher {
       let lock = try StoreLock(path: store.lock, wait: options.wait)
       // A store with published files and no catalog is refused before a
       // catalog is created, so that the store stays as it was.
-      let hadCatalog = (try? FileSystem.status(store.catalog).size).map { $0 > 0 } ?? false
+      // (A catalog whose status cannot be read is an I/O error, not a missing one.)
+      let hadCatalog: Bool
+      do throws(FileError) {
+        hadCatalog = (try FileSystem.statusIfPresent(store.catalog)?.size ?? 0) > 0
+      } catch {
+        throw StoreError.file(error)
+      }
       if !hadCatalog, store.highestPublishedVersion() > 0 {
         throw StoreError.catalogMissing(store: store.root, highestVersion: store.highestPublishedVersion())
       }

@@ -29,7 +29,7 @@ public struct StorePruner {
 
   /// Keeps the newest `keep` versions (at least 1).
   public func prune(keep: Int, wait: Bool = true) throws(StoreError) -> Report {
-    guard FileSystem.exists(store.catalog) else { throw .noCatalog(store: store.root) }
+    guard try Self.exists(store.catalog) else { throw .noCatalog(store: store.root) }
     let lock = try StoreLock(path: store.lock, wait: wait)
     defer { withExtendedLifetime(lock) {} }
     let catalog = try Catalog(path: store.catalog)
