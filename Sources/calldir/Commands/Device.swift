@@ -56,14 +56,23 @@ enum DeviceSupport {
     SyncDirectory(path: device.directoryURL.path + "/sync")
   }
 
-  /// Opens an existing device directory.
+  /// Opens an existing device, writing nothing: what `device status`,
+  /// `dump` and `reset` read. Only `device load` and `device sync` make a
+  /// device (``open(_:)``).
   ///
-  /// - Throws: `ToolError.noInput` when `path` is not a directory.
+  /// - Throws: `ToolError.noInput` when `path` is not a device's directory
+  ///   (missing, not a directory, or without `device.json`).
   static func openExisting(_ path: String) throws -> SimulatedDevice {
-    guard (try? FileSystem.status(path))?.kind == .directory else {
-      throw ToolError.noInput("no device at '\(path)'")
+    let noDevice = ToolError.noInput(
+      "no device at '\(path)': 'calldir device load' or 'calldir device sync' makes one")
+    guard (try? FileSystem.status(path))?.kind == .directory else { throw noDevice }
+    do {
+      return try SimulatedDevice(existingDirectoryURL: URL(fileURLWithPath: path, isDirectory: true))
+    } catch .noDevice {
+      throw noDevice
+    } catch {
+      throw deviceFailure(error)
     }
-    return try open(path)
   }
 
   /// Opens a device directory, creating it when missing.
@@ -113,7 +122,7 @@ enum DeviceSupport {
     guard let error = error as? SimulatedDeviceError else { return error }
     switch error {
     case .storage: return MappedError(exitCode: .ioError, message: error.description)
-    case .noSuchExtension: return MappedError(exitCode: .noInput, message: error.description)
+    case .noSuchExtension, .noDevice: return MappedError(exitCode: .noInput, message: error.description)
     case .extensionBusy: return MappedError(exitCode: .tempFail, message: error.description)
     case .invalidIdentifier, .alreadyInstalled, .invalidSettings:
       return MappedError(exitCode: .software, message: error.description)

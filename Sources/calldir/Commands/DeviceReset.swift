@@ -16,8 +16,8 @@ extension Calldir.Device {
         calldir.extension.N with its entries and container, as deleting and reinstalling the \
         app would; the next `device sync` is a first sync and adopts the manifest's dataset. \
         Other extensions are left alone. Exit status: 0 reset; 1 a load or sync of the device \
-        runs (currentlyLoading; run it again afterwards); 66 no device at DIR; 74 the device \
-        cannot be written.
+        runs (currentlyLoading; run it again afterwards); 66 DIR is not a device (nothing is \
+        written there); 74 the device cannot be written.
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
