@@ -51,9 +51,25 @@ extension CallDirectoryProviderError: CustomNSError {}
 
 /// Helpers shared by the `device` commands.
 enum DeviceSupport {
-  /// Where `device sync` keeps a device's sync state and staged files.
+  /// Where `device sync` keeps a device's sync state and staged files
+  /// (`DIR/sync/`), and its rollback floor: `DIR/rollback-floor.json`,
+  /// outside `DIR/sync/`, so that neither a lost sync directory nor
+  /// `device reset` takes it.
   static func syncDirectory(of device: SimulatedDevice) -> SyncDirectory {
-    SyncDirectory(path: device.directoryURL.path + "/sync")
+    SyncDirectory(
+      path: device.directoryURL.path + "/sync", rollbackFloorPath: device.directoryURL.path + "/rollback-floor.json")
+  }
+
+  /// The device's rollback floors, `[{"dataset", "version"}]` by dataset.
+  static func json(_ floors: [String: Int]) -> JSONValue {
+    .array(floors.sorted { $0.key < $1.key }.map { ["dataset": .string($0.key), "version": .int(Int64($0.value))] })
+  }
+
+  /// `com.example.blocklist version 5, …`, or `none`.
+  static func describe(_ floors: [String: Int]) -> String {
+    guard !floors.isEmpty else { return "none" }
+    return floors.sorted { $0.key < $1.key }.map { "\($0.key.isEmpty ? "(unnamed)" : $0.key) version \($0.value)" }
+      .joined(separator: ", ")
   }
 
   /// Opens an existing device, writing nothing: what `device status`,

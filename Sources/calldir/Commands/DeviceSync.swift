@@ -22,7 +22,9 @@ extension Calldir.Device {
         of it, or an http:// or https:// URL of one), verifies the Ed25519 signature with the \
         public key, and refuses a manifest of another dataset than the device follows (a first \
         sync adopts the manifest's; `calldir device reset` forgets it) or older than the version \
-        it holds, or past its expires. Each extension then gets the delta from the version it holds when the manifest \
+        it holds or than its rollback floor, the highest version of the dataset it ever accepted \
+        (DIR/rollback-floor.json, which a reset keeps; --allow-downgrade installs an older \
+        manifest anyway), or past its expires. Each extension then gets the delta from the version it holds when the manifest \
         has one (and the source has the file), else its full snapshot; after the manifest's \
         fullEvery consecutive incremental syncs, full snapshots. Every file is downloaded into \
         DIR/sync/staging and its size and SHA-256 checked against the manifest before anything \
@@ -32,9 +34,11 @@ extension Calldir.Device {
         sync state recorded (DIR/sync/state.json; `device status` shows it). \
         Exit status: 0 synced or already up to date; 1 the system failed a request, or \
         another load or sync of the device runs (currentlyLoading); 65 a bad signature, \
-        another dataset, an older or expired manifest, a file whose size or SHA-256 is not the manifest's \
-        (the device unchanged); 66 no public key file; 74 the network or the device's I/O \
-        failed (nothing is loaded before every file is verified).
+        another dataset, an older or expired manifest, a malformed rollback floor, a file whose size or \
+        SHA-256 is not the manifest's (the device unchanged); 66 no public key file; 74 the network or \
+        the device's I/O failed (nothing is loaded before every file is verified; an extension whose \
+        load failed holds the entries its recorded version says, or is recorded as unknown and takes \
+        a full snapshot next).
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
@@ -48,6 +52,9 @@ extension Calldir.Device {
         .option(
           "network-timeout", valueName: "seconds", defaultValue: String(defaultNetworkTimeout),
           help: "Seconds without a byte from the server before a transfer fails."),
+        .flag(
+          "allow-downgrade",
+          help: "Install a manifest older than the synced version or the device's rollback floor (and its blobs)."),
       ] + ExtensionLimits.arguments
     )
 
@@ -56,6 +63,7 @@ extension Calldir.Device {
     let publicKeyPath: String
     let json: Bool
     let networkTimeout: Int
+    let allowsDowngrade: Bool
     let limits: ExtensionLimits
 
     init(arguments: ParsedArguments) throws {
@@ -64,6 +72,7 @@ extension Calldir.Device {
       publicKeyPath = try arguments.requiredString("public-key")
       json = arguments.flag("json")
       networkTimeout = try arguments.int("network-timeout") ?? Self.defaultNetworkTimeout
+      allowsDowngrade = arguments.flag("allow-downgrade")
       limits = try ExtensionLimits(arguments: arguments)
     }
 
@@ -74,8 +83,11 @@ extension Calldir.Device {
       try limits.validate()
     }
 
-    /// What the refusal of a blob older than an extension holds advises.
-    static let downgradeAdvice = "the device holds another store's data; run 'calldir device reset' to adopt this one"
+    /// What the refusal of a blob older than an extension holds advises
+    /// (never a reset: the extensions may hold the newer version of this
+    /// very dataset, and the manifest be a replay).
+    static let downgradeAdvice =
+      "a replay of an older manifest, or another store's data; 'calldir device sync --allow-downgrade' installs it anyway"
 
     func run(context: CommandContext) throws {
       do {
@@ -103,7 +115,9 @@ extension Calldir.Device {
       // What each extension holds by its own record corrects the sync's:
       // a `device load` outside the sync may have changed it.
       let held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try Self.heldVersions(device) }
-      let planned = try Self.step { () throws(SyncError) in try session.plan(held: held) }
+      let planned = try Self.step { () throws(SyncError) in
+        try session.plan(held: held, allowingDowngrade: allowsDowngrade)
+      }
       guard !planned.isUpToDate else {
         // Every extension holds the version, but the record says another:
         // a sync whose loads all ran stopped before recording its state.
@@ -117,7 +131,8 @@ extension Calldir.Device {
         return
       }
       let loader = DeviceLoader(
-        device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: false), settings: limits.settings)
+        device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: allowsDowngrade),
+        settings: limits.settings, allowsDowngrade: allowsDowngrade)
       // The extensions the sync changes are reserved before anything is
       // fetched, for the whole command: a concurrent load fails with
       // currentlyLoading instead of changing what was planned.

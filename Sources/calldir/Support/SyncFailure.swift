@@ -4,7 +4,8 @@ import CommandLineKit
 
 /// A failed sync step as the command reports it: exit 65 for what is not
 /// to be trusted (a bad signature, another dataset, a rollback, an expired
-/// manifest, a file that is not the manifest's), 74 for the network and
+/// manifest, a file that is not the manifest's) or a malformed state or
+/// rollback floor, 74 for the network and
 /// the device's I/O, 1 when another sync holds the device
 /// (currentlyLoading, as a load).
 struct SyncFailure: CommandLineError {
@@ -16,7 +17,7 @@ struct SyncFailure: CommandLineError {
 
   var exitCode: ExitCode {
     switch error {
-    case .untrusted, .stateMalformed: .dataError
+    case .untrusted, .stateMalformed, .rollbackFloorMalformed: .dataError
     case .source, .storage: .ioError
     case .busy: .failure
     }
@@ -26,6 +27,10 @@ struct SyncFailure: CommandLineError {
     switch error {
     case .busy: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description
     case .stateMalformed: "\(error); run 'calldir device reset' to start over"
+    case .untrusted(.rollback), .untrusted(.belowRollbackFloor):
+      "\(error); 'calldir device sync --allow-downgrade' installs it anyway"
+    case .rollbackFloorMalformed:
+      "\(error); 'calldir device sync --allow-downgrade' goes on without it and records the version it installs"
     default: error.description
     }
   }
@@ -38,13 +43,13 @@ struct SyncFailure: CommandLineError {
       case .malformed: "manifest"
       case .malformedSignature, .missingSignature, .badSignature: "signature"
       case .wrongDataset: "dataset"
-      case .rollback: "rollback"
+      case .rollback, .belowRollbackFloor: "rollback"
       case .expired: "expired"
       case .fileMismatch: "file"
       }
     case .source: "network"
     case .storage: "storage"
-    case .stateMalformed: "state"
+    case .stateMalformed, .rollbackFloorMalformed: "state"
     case .busy: "busy"
     }
   }
