@@ -185,6 +185,7 @@ let package = Package(
       name: "CallDirectorySyncTests",
       dependencies: ["CallDirectorySync", "Sodium", "CalldirSystem", "CallDirectoryFormat"]
     ),
+    .testTarget(name: "CalldirTransportTests", dependencies: ["CalldirTransport", "CallDirectorySync", "CalldirSystem"]),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [

@@ -3,6 +3,7 @@
 #include "CCurlShim.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,9 +161,13 @@ void cd_curl_get(const cd_curl_request *request, cd_curl_result *result) {
   SET(CURLOPT_FOLLOWLOCATION, 1L);
   SET(CURLOPT_MAXREDIRS, (long)request->max_redirects);
   SET(CURLOPT_CONNECTTIMEOUT, seconds);
-  // Under one byte a second for `seconds` seconds: no byte for that long.
-  SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
+  // Under the minimum rate for `seconds` seconds: a stalled or dripping server.
+  SET(CURLOPT_LOW_SPEED_LIMIT, request->minimum_rate > 0 ? (long)request->minimum_rate : 1L);
   SET(CURLOPT_LOW_SPEED_TIME, seconds);
+  // The whole transfer, however the server paces its bytes.
+  SET(CURLOPT_TIMEOUT_MS, request->deadline_milliseconds <= 0          ? 1L
+                          : request->deadline_milliseconds > LONG_MAX ? LONG_MAX
+                                                                      : (long)request->deadline_milliseconds);
   SET(CURLOPT_HEADERFUNCTION, on_header);
   SET(CURLOPT_HEADERDATA, &state);
   SET(CURLOPT_WRITEFUNCTION, on_body);
@@ -179,6 +184,7 @@ void cd_curl_get(const cd_curl_request *request, cd_curl_result *result) {
   curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
   result->status = status;
   result->aborted = state.aborted;
+  result->timed_out = code == CURLE_OPERATION_TIMEDOUT;
   result->code = (int32_t)code;
   if (code != CURLE_OK) {
     const char *text = detail[0] != '\0' ? detail : curl.easy_strerror(code);

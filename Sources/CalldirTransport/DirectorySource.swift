@@ -3,7 +3,9 @@ import CalldirSystem
 
 /// A store read from a directory: the store itself, or a copy of its
 /// `manifest.json*`, `snapshots/` and `deltas/`. A download resumes by
-/// reading from the offset asked for.
+/// reading from the offset asked for. Only regular files are read: a named
+/// pipe (which would block the sync), a device or a directory under a
+/// file's name is refused.
 public struct DirectorySource: SyncSource {
   /// The directory.
   public let directory: String
@@ -16,38 +18,40 @@ public struct DirectorySource: SyncSource {
 
   public var name: String { directory }
 
-  public func fetch(_ path: String, limit: Int) throws(SyncSourceError) -> [UInt8] {
-    do {
-      return try FileSystem.contents(of: location(of: path), limit: limit)
-    } catch {
-      throw failure(error, path: path, limit: limit)
-    }
-  }
-
-  public func download(_ path: String, from offset: Int64, into receiver: any DownloadReceiver) throws(SyncSourceError) {
+  public func download(
+    _ path: String, from offset: Int64, within bounds: TransferBounds, into receiver: any DownloadReceiver
+  ) throws(SyncSourceError) {
+    let location = location(of: path)
     let file: FileDescriptor
     do {
-      file = try FileDescriptor.open(location(of: path), .readOnly)
+      // Never blocks: a named pipe without a writer is refused below.
+      file = try FileDescriptor.open(location, .readOnly, options: .nonBlocking)
     } catch {
-      throw failure(error, path: path, limit: 0)
+      if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory { throw .notFound(path: path, source: name) }
+      throw .failed(path: path, reason: error.description)
     }
     defer { try? file.close() }
-    let size: Int64
+    let status: FileStatus
     do throws(Errno) {
-      size = try file.status().size
+      status = try file.status()
     } catch {
-      throw .failed(path: path, reason: "cannot read the status of \(location(of: path)): \(error)")
+      throw .failed(path: path, reason: "cannot read the status of \(location): \(error)")
     }
+    guard status.kind == .regular else {
+      throw .notRegularFile(path: path, location: location, kind: status.kind.description)
+    }
+    let size = status.size
     var position = offset <= size ? offset : 0
     guard receiver.start(at: position) else { return }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
     defer { buffer.deallocate() }
     while true {
+      guard !bounds.hasExpired else { throw .failed(path: path, reason: bounds.expiryReason) }
       let count: Int
       do throws(Errno) {
         count = try file.read(fromAbsoluteOffset: position, into: buffer)
       } catch {
-        throw .failed(path: path, reason: "cannot read \(location(of: path)): \(error)")
+        throw .failed(path: path, reason: "cannot read \(location): \(error)")
       }
       if count == 0 { return }
       guard receiver.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return }
@@ -56,10 +60,4 @@ public struct DirectorySource: SyncSource {
   }
 
   private func location(of path: String) -> String { directory + "/" + path }
-
-  private func failure(_ error: FileError, path: String, limit: Int) -> SyncSourceError {
-    if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory { return .notFound(path: path, source: name) }
-    if error.errno == .fileTooLarge { return .tooLarge(path: path, limit: limit) }
-    return .failed(path: path, reason: error.description)
-  }
 }

@@ -11,15 +11,15 @@ public enum SyncSources {
   /// An ``HTTPSource`` for an `http://` or `https://` URL, a
   /// ``DirectorySource`` for anything without a scheme.
   ///
-  /// - Parameter timeout: Seconds without a byte before an HTTP transfer fails.
-  /// - Throws: ``InvalidLocation`` for another scheme or a malformed URL.
-  public static func source(for location: String, timeout: TimeInterval) throws(InvalidLocation) -> any SyncSource {
+  /// - Throws: ``InvalidLocation`` for another scheme or a malformed URL
+  ///   (its credentials redacted in the message).
+  public static func source(for location: String) throws(InvalidLocation) -> any SyncSource {
     let lowercased = location.lowercased()
     if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
-      guard let url = URL(string: location), url.host != nil else {
-        throw InvalidLocation(description: "'\(location)' is not a valid url")
+      guard let url = URL(string: location), let host = url.host, !host.isEmpty else {
+        throw InvalidLocation(description: "'\(URLRedaction.redacted(location, isMalformed: true))' is not a valid url")
       }
-      return HTTPSource(baseURL: url, timeout: timeout)
+      return HTTPSource(baseURL: url)
     }
     if let scheme = location.range(of: "://") {
       throw InvalidLocation(

@@ -22,8 +22,10 @@ final class _HTTPTransfer {
   static let maxRedirects = 20
 
   let path: String
-  /// The absolute URL, as requests and messages name it.
+  /// The absolute URL the request is sent to (with its credentials).
   let url: String
+  /// The URL as messages show it, without credentials (``URLRedaction``).
+  let displayURL: String
   let requestedOffset: Int64
   private let receiver: any DownloadReceiver
   /// Set once the final response's status has been answered.
@@ -36,21 +38,24 @@ final class _HTTPTransfer {
   init(path: String, url: String, requestedOffset: Int64, receiver: any DownloadReceiver) {
     self.path = path
     self.url = url
+    displayURL = URLRedaction.redacted(url)
     self.requestedOffset = requestedOffset
     self.receiver = receiver
   }
 
   /// Runs the request; returns when it has ended.
-  /// - Parameter timeout: Seconds to connect, and seconds without a byte
-  ///   before the transfer fails (at least 1).
+  /// - Parameter bounds: Seconds to connect, the minimum rate over that
+  ///   many seconds, and the deadline of the whole transfer.
   /// - Throws: `SyncSourceError` for a missing file, a status other than
   ///   200, 206, 416, 404 and 410, a `Content-Range` that starts neither at
-  ///   the offset asked for nor at 0, or a network failure (libcurl's message).
-  func run(timeout: Int64) throws(SyncSourceError) -> Outcome {
+  ///   the offset asked for nor at 0, a transfer too slow or past the
+  ///   deadline, or a network failure (libcurl's message).
+  func run(within bounds: TransferBounds) throws(SyncSourceError) -> Outcome {
     var loadError = [CChar](repeating: 0, count: 256)
     guard cd_curl_load(&loadError, loadError.count) == 0 else {
-      throw .failed(path: path, reason: "\(url): \(Self.text(loadError))")
+      throw .failed(path: path, reason: "\(displayURL): \(Self.text(loadError))")
     }
+    guard !bounds.hasExpired else { throw .failed(path: path, reason: "\(displayURL): \(bounds.expiryReason)") }
     var result = cd_curl_result()
     let range = requestedOffset > 0 ? "bytes=\(requestedOffset)-" : nil
     withExtendedLifetime(self) {
@@ -58,7 +63,9 @@ final class _HTTPTransfer {
       url.withCString { url in
         Self.withOptionalCString(range) { range in
           var request = cd_curl_request(
-            url: url, range: range, timeout_seconds: max(1, timeout), max_redirects: Int64(Self.maxRedirects),
+            url: url, range: range, timeout_seconds: Int64(bounds.limits.stallSeconds),
+            minimum_rate: Int64(bounds.limits.minimumRate), deadline_milliseconds: bounds.remainingMilliseconds,
+            max_redirects: Int64(Self.maxRedirects),
             on_header: { line, length, context in
               guard let line, let context else { return 0 }
               let transfer = Unmanaged<_HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
@@ -82,8 +89,11 @@ final class _HTTPTransfer {
     if let outcome { return try outcome.get() }
     if isStoppedByReceiver { return .done }
     guard result.code == 0 else {
+      if result.timed_out != 0 && bounds.hasExpired {
+        throw .failed(path: path, reason: "\(displayURL): \(bounds.expiryReason)")
+      }
       let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      throw .failed(path: path, reason: "\(url): \(message)")
+      throw .failed(path: path, reason: "\(displayURL): \(URLRedaction.redacted(message))")
     }
     return .done
   }
@@ -131,19 +141,19 @@ final class _HTTPTransfer {
       guard let first = Self.firstByte(ofContentRange: contentRange), first == requestedOffset || first == 0 else {
         outcome = .failure(.failed(
           path: path,
-          reason: "\(url) sent bytes from another offset than \(requestedOffset) "
+          reason: "\(displayURL) sent bytes from another offset than \(requestedOffset) "
             + "(Content-Range: \(contentRange ?? "none"))"))
         return false
       }
       start = first
     case 404, 410:
-      outcome = .failure(.notFound(path: path, source: url))
+      outcome = .failure(.notFound(path: path, source: displayURL))
       return false
     case 416:
       outcome = .success(.rangeNotSatisfiable)
       return false
     default:
-      outcome = .failure(.failed(path: path, reason: "\(url) answered HTTP \(status)"))
+      outcome = .failure(.failed(path: path, reason: "\(displayURL) answered HTTP \(status)"))
       return false
     }
     guard receiver.start(at: start) else {

@@ -31,6 +31,25 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: layout.dataDirectory) == ["current.cdir"])
   }
 
+  /// Placing a blob removes the other files, a symbolic link as a link
+  /// (never what it points to), and never a directory or what is in it.
+  @Test func placingABlobNeverRemovesThroughALinkOrADirectory() throws {
+    let directory = try TemporaryDirectory()
+    let layout = ProviderLayout(containerPath: directory.path("container"))
+    let source = directory.path("v1.cdir")
+    try Data(try sampleSnapshot(version: 1, count: 20).encoded()).write(to: URL(fileURLWithPath: source))
+    let elsewhere = directory.path("elsewhere")
+    try FileManager.default.createDirectory(atPath: elsewhere + "/inside", withIntermediateDirectories: true)
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: elsewhere + "/inside/file"))
+    try FileManager.default.createDirectory(atPath: layout.dataDirectory + "/folder", withIntermediateDirectories: true)
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: layout.dataDirectory + "/folder/file"))
+    try FileManager.default.createSymbolicLink(atPath: layout.dataDirectory + "/link", withDestinationPath: elsewhere)
+    try layout.replaceData(withBlobAt: source)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: layout.dataDirectory).sorted() == ["folder", "v1.cdir"])
+    #expect(FileManager.default.fileExists(atPath: layout.dataDirectory + "/folder/file"))
+    #expect(FileManager.default.fileExists(atPath: elsewhere + "/inside/file"))
+  }
+
   @Test func theAppRecordsWhatTheSystemReported() throws {
     let directory = try TemporaryDirectory()
     let store = ProviderStateStore(path: directory.path("state.json"))

@@ -24,7 +24,8 @@ import Testing
   }
 
   func stage(_ file: Manifest.File? = nil) throws(SyncError) -> StagedFile {
-    try staging.stage(file ?? self.file, from: source, hashing: SodiumHashing())
+    try staging.stage(
+      file ?? self.file, from: source, hashing: SodiumHashing(), within: TransferLimits.standard.bounds(bytes: 1 << 20, transfers: 1))
   }
 
   func partialSize() -> Int? {

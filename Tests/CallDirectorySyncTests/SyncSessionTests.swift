@@ -235,3 +235,23 @@ import Testing
     withExtendedLifetime(lock) {}
   }
 }
+
+/// A manifest or signature larger than any a store publishes is bad data
+/// (65), not a network failure.
+@Suite struct OversizedManifestTests {
+  @Test func anOversizedManifestOrSignatureIsMalformed() throws {
+    let directory = try TemporaryDirectory()
+    var store = StoreFixture()
+    try store.publish(version: 1)
+    let session = store.session(directory.path)
+    let signature = try #require(store.source[SyncSession.signaturePath])
+    store.source[SyncSession.signaturePath] = signature + [UInt8](repeating: 0x0A, count: SyncSession.signatureLimit)
+    #expect(throws: SyncError.untrusted(.malformedSignature("manifest.json.sig is larger than \(SyncSession.signatureLimit) bytes"))) {
+      try session.fetchManifest()
+    }
+    store.source[SyncSession.manifestPath] = [UInt8](repeating: 0x20, count: SyncSession.manifestLimit + 1)
+    #expect(throws: SyncError.untrusted(.malformed("manifest.json is larger than \(SyncSession.manifestLimit) bytes"))) {
+      try session.fetchManifest()
+    }
+  }
+}

@@ -8,6 +8,8 @@ struct CalldirProcess {
     var status: Int32
     var standardOutput: String
     var standardError: String
+    /// Whether the run was killed for outliving its timeout.
+    var timedOut = false
     var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
   }
 
@@ -25,10 +27,11 @@ struct CalldirProcess {
   }()
 
   /// Runs `calldir arguments…` (or another executable) with `input` on
-  /// standard input and `environment` added to the test's environment.
+  /// standard input and `environment` added to the test's environment;
+  /// kills it (`SIGKILL`) once it has run for `timeout` seconds.
   static func run(
     _ arguments: [String], input: String? = nil, in directory: URL? = nil, executable: String? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], timeout: Double? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
@@ -44,6 +47,14 @@ struct CalldirProcess {
     process.standardError = error
     process.standardInput = standardInput
     try process.run()
+    let killed = LockedData()
+    if let timeout {
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        guard process.isRunning else { return }
+        killed.set(Data([1]))
+        kill(process.processIdentifier, SIGKILL)
+      }
+    }
     // Drain both pipes while writing, so large outputs cannot deadlock.
     let outputData = LockedData()
     let errorData = LockedData()
@@ -62,7 +73,7 @@ struct CalldirProcess {
     return Result(
       status: process.terminationStatus,
       standardOutput: String(decoding: outputData.get(), as: UTF8.self),
-      standardError: String(decoding: errorData.get(), as: UTF8.self))
+      standardError: String(decoding: errorData.get(), as: UTF8.self), timedOut: !killed.get().isEmpty)
   }
 }
 

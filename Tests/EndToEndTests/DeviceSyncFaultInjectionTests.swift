@@ -108,6 +108,141 @@ import Testing
 }
 
 extension DeviceSyncFaultInjectionTests {
+  /// A device synced to version 1 (the template) and a store at version 2,
+  /// with what a consistent device may hold after a failed sync.
+  struct Fixture: Sendable {
+    let root: String
+    let key: String
+    let base: String
+    let template: String
+    /// The whole dump at version 2.
+    let v2: String
+    /// Each extension's entries at version 1 and 2.
+    let wholeExtensions: [Int: Set<String>]
+    /// Whether both versions have the same extensions.
+    let sameSharding: Bool
+
+    init(_ directory: TemporaryDirectory, sharded: Bool) throws {
+      let store = SyncStore(in: directory, size: 1200, maxEntriesPerExtension: sharded ? 500 : nil)
+      key = try store.publicKeyFile()
+      root = store.root
+      base = directory.url.path + "/"
+      template = base + "template"
+      try store.publish(1)
+      _ = try SyncDevice(path: template).synced(from: store.root, key: key)
+      try store.publish(2)
+      v2 = try inspectEntries(try store.snapshotPath(2))
+      var whole: [Int: Set<String>] = [:]
+      for version in [1, 2] {
+        for (index, path) in try store.extensionPaths(version) { whole[index, default: []].insert(try inspectEntries(path)) }
+      }
+      wholeExtensions = whole
+      sameSharding = Set([try store.extensionPaths(1).count, try store.extensionPaths(2).count]).count == 1
+    }
+
+    /// A copy of the template device synced with `rules`, counting calls.
+    func run(_ label: String, rules: String?) throws -> (SyncDevice, CalldirProcess.Result, [String: Int]) {
+      let device = SyncDevice(path: base + label)
+      try FileManager.default.copyItem(atPath: template, toPath: device.path)
+      let counts = base + label + ".counts"
+      var environment = ["CALLDIR_FAULT_COUNTS": counts]
+      if let rules { environment["CALLDIR_FAULTS"] = rules }
+      let result = try device.sync(from: root, key: key, environment: environment, timeout: 120)
+      return (device, result, (try? DeviceFaultInjectionTests.counts(counts)) ?? [:])
+    }
+
+    /// What is wrong with `device` after a sync that failed: an extension
+    /// holding a mixture of versions, a recorded version its extensions do
+    /// not hold; then the next plain sync must bring it to version 2.
+    func problems(of device: SyncDevice, _ context: String) throws -> [String] {
+      var problems: [String] = []
+      let recorded = try device.syncedVersion()
+      let dump = try device.dump()
+      if recorded != 1 && !(recorded == 2 && dump == v2) {
+        problems.append("\(context): the sync state says version \(recorded.map(String.init) ?? "none")")
+      }
+      if sameSharding {
+        for (index, whole) in wholeExtensions where try !whole.contains(device.dump(extension: index)) {
+          problems.append("\(context): extension \(index) holds a mixture")
+        }
+      }
+      let next = try device.sync(from: root, key: key, timeout: 120)
+      if try next.status != 0 || device.dump() != v2 || device.syncedVersion() != 2 {
+        problems.append("\(context); the next sync: exit \(next.status): \(next.standardError)")
+      }
+      return problems
+    }
+  }
+
+  /// The `any` calls of a sync at which the sweeps crash: every one, or
+  /// an even spread of about `target` of them.
+  static func occurrences(upTo count: Int, target: Int) -> [Int] {
+    let stride = max(1, count / target)
+    return Array(Swift.stride(from: 1, through: max(1, count), by: stride))
+  }
+
+  /// Killed (`SIGKILL`) at the Nth system call of the sync, N swept over
+  /// the calls a sync makes: every extension holds version 1 or 2 whole,
+  /// the recorded state is one the extensions hold, and the next plain
+  /// sync brings the device to version 2.
+  @Test(arguments: [false, true])
+  func aSyncKilledAtAnyCallLeavesADeviceTheNextSyncTakesForward(sharded: Bool) throws {
+    let directory = try TemporaryDirectory()
+    let fixture = try Fixture(directory, sharded: sharded)
+    let (_, counted, counts) = try fixture.run("count", rules: nil)
+    try #require(counted.status == 0, "\(counted.standardError)")
+    let calls = counts["any"] ?? 0
+    #expect(calls >= 100, "too few calls counted: \(counts)")
+    let occurrences = Self.occurrences(upTo: calls, target: 30)
+    let problems = Problems()
+    DeviceFaultInjectionTests.forEach(occurrences.count, width: 4) { index in
+      let rules = "any:\(occurrences[index]):crash"
+      do {
+        let (device, result, _) = try fixture.run("crash-\(occurrences[index])", rules: rules)
+        let context = "\(rules): exit \(result.status): \(result.standardError)"
+        if result.timedOut { problems.add("\(context): it did not end") }
+        for problem in try fixture.problems(of: device, context) { problems.add(problem) }
+      } catch {
+        problems.add("\(rules): \(error)")
+      }
+    }
+    for problem in problems.all { Issue.record(Comment(rawValue: problem)) }
+  }
+
+  /// A disk that stays full (every write from the Nth on fails with
+  /// ENOSPC, or every fsync with EIO), N over every such call of a sync:
+  /// the sync exits 74 (or 0 when it needed no more of them), and once
+  /// space is back the next plain sync brings the device to version 2.
+  @Test(arguments: [false, true])
+  func aDiskThatStaysFullLeavesADeviceTheNextSyncTakesForward(sharded: Bool) throws {
+    let directory = try TemporaryDirectory()
+    let fixture = try Fixture(directory, sharded: sharded)
+    let (_, counted, counts) = try fixture.run("count", rules: nil)
+    try #require(counted.status == 0, "\(counted.standardError)")
+    var cases: [String] = []
+    for (call, fault) in [("write", "ENOSPC"), ("fsync", "EIO")] {
+      for occurrence in Self.occurrences(upTo: counts[call] ?? 0, target: 20) { cases.append("\(call):\(occurrence)+:\(fault)") }
+    }
+    #expect(cases.count >= 10, "too few calls counted: \(counts)")
+    let problems = Problems()
+    let allCases = cases
+    DeviceFaultInjectionTests.forEach(cases.count, width: 4) { index in
+      let rules = allCases[index]
+      do {
+        let label = "full-" + rules.replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "+", with: "")
+        let (device, result, _) = try fixture.run(label, rules: rules)
+        let context = "\(rules): exit \(result.status): \(result.standardError)"
+        if result.timedOut || (result.status != 74 && result.status != 0) { problems.add("\(context): not an I/O error") }
+        for problem in try fixture.problems(of: device, context) { problems.add(problem) }
+      } catch {
+        problems.add("\(rules): \(error)")
+      }
+    }
+    for problem in problems.all { Issue.record(Comment(rawValue: problem)) }
+  }
+}
+
+extension DeviceSyncFaultInjectionTests {
   /// Which process a fault is injected into.
   enum Target: String, CaseIterable, CustomTestStringConvertible {
     /// `calldir device sync` itself: the sync state, the staging area, the

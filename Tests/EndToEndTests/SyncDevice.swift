@@ -6,12 +6,14 @@ import Testing
 struct SyncDevice {
   let path: String
 
-  /// `calldir device sync --device PATH --from FROM --public-key KEY ARGUMENTS…`.
+  /// `calldir device sync --device PATH --from FROM --public-key KEY ARGUMENTS…`,
+  /// killed after `timeout` seconds when given.
   func sync(
-    from: String, key: String, _ arguments: [String] = [], environment: [String: String] = [:]
+    from: String, key: String, _ arguments: [String] = [], environment: [String: String] = [:], timeout: Double? = nil
   ) throws -> CalldirProcess.Result {
     try CalldirProcess.run(
-      ["device", "sync", "--device", path, "--from", from, "--public-key", key] + arguments, environment: environment)
+      ["device", "sync", "--device", path, "--from", from, "--public-key", key] + arguments, environment: environment,
+      timeout: timeout)
   }
 
   /// A sync that must succeed, and its `--json` object.

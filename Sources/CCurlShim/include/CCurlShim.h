@@ -42,9 +42,15 @@ typedef struct {
   const char *url;
   /// The value of a `Range` header (`bytes=N-`), or NULL for none.
   const char *range;
-  /// Seconds allowed to connect, and seconds without a byte of the
-  /// response before the transfer fails.
+  /// Seconds allowed to connect, and the window over which the transfer
+  /// must keep `minimum_rate`.
   int64_t timeout_seconds;
+  /// The slowest rate accepted, in bytes a second: a transfer that moves
+  /// less for `timeout_seconds` seconds fails (a server that stalls or
+  /// drips bytes).
+  int64_t minimum_rate;
+  /// Milliseconds the whole transfer may take, redirects included.
+  int64_t deadline_milliseconds;
   /// The most redirects (301, 302, 303, 307, 308) followed, to http or
   /// https only; another one fails the transfer.
   int64_t max_redirects;
@@ -59,6 +65,9 @@ typedef struct {
   int32_t code;
   /// Whether a callback aborted the transfer (then `code` is nonzero).
   int32_t aborted;
+  /// Whether the transfer failed on a time limit: the connect timeout, the
+  /// minimum rate or the deadline (CURLE_OPERATION_TIMEDOUT).
+  int32_t timed_out;
   /// The last response's HTTP status code, 0 if none arrived.
   int64_t status;
   /// Why the transfer failed, NUL-terminated; empty when it completed.

@@ -7,8 +7,10 @@ extension ProviderLayout {
   /// The blob is copied in under a temporary dot name, synced and renamed
   /// (``AtomicFile``); then every other file is removed and the directory
   /// synced. At every point the directory holds the old blobs, the new one,
-  /// or both, never part of a file. The caller serializes updates (on the
-  /// simulated device, under the extension's reservation).
+  /// or both, never part of a file. Only files are removed (a symbolic
+  /// link itself, never what it points to), never a directory or what is
+  /// in it. The caller serializes updates (on the simulated device, under
+  /// the extension's reservation).
   ///
   /// - Parameters:
   ///   - path: The blob.
@@ -25,7 +27,10 @@ extension ProviderLayout {
       try FileSystem.createDirectory(dataDirectory)
       try AtomicFile.copy(contentsOf: path, to: destination)
       for other in try FileSystem.contentsOfDirectory(dataDirectory) where other != fileName {
-        try FileSystem.removeTree(dataDirectory + "/" + other)
+        let path = dataDirectory + "/" + other
+        if try FileSystem.statusIfPresent(path, followingLinks: false)?.kind != .directory {
+          try FileSystem.removeFile(path)
+        }
       }
       try FileSystem.syncDirectory(containing: destination)
     } catch {

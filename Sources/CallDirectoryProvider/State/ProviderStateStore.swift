@@ -34,7 +34,7 @@ public struct ProviderStateStore: Sendable {
   public func load() throws(CallDirectoryProviderError) -> ProviderState {
     let bytes: [UInt8]?
     do {
-      bytes = try FileSystem.contentsIfPresent(of: path, limit: Self.maximumSize)
+      bytes = try FileSystem.contentsIfPresent(of: path, limit: Self.maximumSize, requiringRegularFile: true)
     } catch where error.errno == .fileTooLarge {
       throw .stateMalformed(path: path, reason: "it is larger than \(Self.maximumSize) bytes")
     } catch {

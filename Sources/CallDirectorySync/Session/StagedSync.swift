@@ -1,5 +1,5 @@
 /// A sync whose manifest is verified and planned against the device's
-/// state (``SyncSession/plan()``), before anything is fetched.
+/// state (``SyncSession/plan(held:)``), before anything is fetched.
 public struct PlannedSync: Sendable, Hashable {
   /// What to fetch and load.
   public var plan: SyncPlan
@@ -51,10 +51,22 @@ public struct StagedLoad: Sendable, Hashable {
   /// (``SyncSession/fallBackToFull(extension:in:because:)``): the full
   /// snapshot is loaded instead.
   public var unusableDelta: (delta: Manifest.Delta, reason: String)?
+  /// The lock that keeps the blob staged until the sync no longer needs it
+  /// (the staged file's, or that of an empty snapshot).
+  let pin: _StagingPin?
 
   public init(
     index: Int, content: Content, path: String, staged: StagedFile?, missingDelta: Manifest.Delta? = nil,
     unusableDelta: (delta: Manifest.Delta, reason: String)? = nil
+  ) {
+    self.init(
+      index: index, content: content, path: path, staged: staged, missingDelta: missingDelta,
+      unusableDelta: unusableDelta, pin: staged?.pin)
+  }
+
+  init(
+    index: Int, content: Content, path: String, staged: StagedFile?, missingDelta: Manifest.Delta? = nil,
+    unusableDelta: (delta: Manifest.Delta, reason: String)? = nil, pin: _StagingPin?
   ) {
     self.index = index
     self.content = content
@@ -62,6 +74,7 @@ public struct StagedLoad: Sendable, Hashable {
     self.staged = staged
     self.missingDelta = missingDelta
     self.unusableDelta = unusableDelta
+    self.pin = pin
   }
 
   public static func == (left: StagedLoad, right: StagedLoad) -> Bool {

@@ -3,7 +3,7 @@ import CalldirSystem
 /// Where the app keeps what its sync needs, on the device:
 ///
 ///     <directory>/state.json              the ``SyncState`` of the last sync (``SyncStateStore``)
-///     <directory>/lock                    held by a running sync or reset (``SyncLock``)
+///     <directory>/lock                    held by a sync while it loads, or a reset (``SyncLock``)
 ///     <directory>/staging/<sha256>.cdir   files downloaded and verified, not yet loaded
 ///     <directory>/staging/<sha256>.part   a download cut short, resumed by the next sync
 ///
@@ -42,8 +42,10 @@ public struct SyncDirectory: Sendable, Hashable {
   /// The staging area.
   public var staging: StagingArea { StagingArea(directory: stagingDirectory) }
 
-  /// Takes the directory's lock without waiting: one sync (or reset) at a
-  /// time per device. It is held until the lock is released or goes away.
+  /// Takes the directory's lock without waiting: one sync loads (or one
+  /// reset runs) at a time per device. A sync takes it once its files are
+  /// downloaded and verified, never while it waits on the network. It is
+  /// held until the lock goes away.
   ///
   /// - Throws: ``SyncError/busy(path:)`` when another process holds it,
   ///   ``SyncError/storage(_:)`` when it cannot be taken.
@@ -72,13 +74,21 @@ public struct SyncDirectory: Sendable, Hashable {
   /// Forgets every sync: removes the state and everything staged, so the
   /// next sync is a first sync (it adopts the manifest's dataset). The
   /// rollback floor stays: the next sync of a dataset the device synced
-  /// before still refuses its older versions. The caller holds the lock.
+  /// before still refuses its older versions. Only what a sync staged is
+  /// removed (``StagingArea/removeAll(except:)``: none of another sync that
+  /// is downloading now), then the staging directory when that leaves it
+  /// empty; a staging directory that is a symbolic link stays, and so does
+  /// everything else in its target. The caller holds the lock.
   ///
   /// - Throws: ``SyncError/storage(_:)``.
   public func clear() throws(SyncError) {
     try stateStore.remove()
+    try staging.removeAll(except: [])
     do {
-      try FileSystem.removeTree(stagingDirectory)
+      guard try FileSystem.statusIfPresent(stagingDirectory, followingLinks: false)?.kind == .directory,
+        try FileSystem.contentsOfDirectory(stagingDirectory).isEmpty
+      else { return }
+      try FileSystem.removeDirectory(stagingDirectory)
     } catch {
       throw .storage(error)
     }

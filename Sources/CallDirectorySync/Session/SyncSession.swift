@@ -2,13 +2,15 @@ import CallDirectoryFormat
 import CalldirSystem
 
 /// What a blocker's containing app does to bring its Call Directory
-/// extensions to a store's latest version, in four steps:
+/// extensions to a store's latest version:
 ///
 ///     let session = SyncSession(directory: directory, source: source, trust: trust, hashing: hashing)
-///     let lock = try session.directory.lock()         // one sync at a time
-///     let planned = try session.plan()                // fetch and verify the manifest, plan against the state
+///     let trusted = try session.fetchManifest()       // fetch and verify the manifest
+///     let planned = try session.plan(trusted)         // plan against the state
 ///     guard !planned.isUpToDate else { return }
 ///     let staged = try session.stage(planned)         // download and verify every file
+///     let lock = try session.directory.lock()         // one sync loads at a time
+///     guard try session.plan(trusted) == planned else { … }  // the device may have changed meanwhile
 ///     for load in staged.loads { … }                  // place each blob, reloadExtension (the app's part)
 ///     try session.record(staged)                      // only then: the new SyncState
 ///
@@ -16,8 +18,11 @@ import CalldirSystem
 /// signature, another dataset, an older manifest, a file whose size or
 /// SHA-256 is not the manifest's, or a failed transfer stops the sync with
 /// the device as it was (a transfer cut short keeps its bytes for the next
-/// sync to resume). The state is written last, so a sync whose loads fail
-/// is planned again, from the same state, by the next one.
+/// sync to resume). Nothing is locked while files download, so a slow
+/// server holds no device: the lock is taken once every file is verified,
+/// and the plan checked again under it. Every transfer keeps to the
+/// session's ``TransferLimits``. The state is written last, so a sync whose
+/// loads fail is planned again, from the same state, by the next one.
 public struct SyncSession: Sendable {
   /// The manifest's path at the source.
   public static let manifestPath = "manifest.json"
@@ -36,29 +41,41 @@ public struct SyncSession: Sendable {
   public let trust: ManifestTrust
   /// The SHA-256 the files are checked with.
   public let hashing: any SHA256Hashing
+  /// How long transfers may take (``TransferLimits``).
+  public let limits: TransferLimits
 
-  public init(directory: SyncDirectory, source: any SyncSource, trust: ManifestTrust, hashing: any SHA256Hashing) {
+  public init(
+    directory: SyncDirectory, source: any SyncSource, trust: ManifestTrust, hashing: any SHA256Hashing,
+    limits: TransferLimits = .standard
+  ) {
     self.directory = directory
     self.source = source
     self.trust = trust
     self.hashing = hashing
+    self.limits = limits
   }
 
   /// Fetches the manifest and its signature and verifies them
   /// (``ManifestTrust``).
   ///
   /// - Throws: ``SyncError/source(_:)``, ``SyncError/untrusted(_:)`` (a
-  ///   missing signature file included).
+  ///   missing signature file included, and a manifest or signature larger
+  ///   than ``manifestLimit`` or ``signatureLimit``).
   public func fetchManifest() throws(SyncError) -> TrustedManifest {
     let manifest: [UInt8]
     let signature: [UInt8]
+    let bounds = limits.bounds(bytes: Int64(Self.manifestLimit + Self.signatureLimit), transfers: 2)
     do {
-      manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit)
-      signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit)
+      manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit, within: bounds)
+      signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit, within: bounds)
     } catch .notFound(let path, let source) where path == Self.signaturePath {
       // A manifest without a signature is never to be trusted, however
       // often the fetch is retried (a store built without a signing key).
       throw .untrusted(.missingSignature(source: source))
+    } catch .tooLarge(let path, let limit) {
+      // Larger than any a store publishes: bad data, not the network.
+      let problem = "\(path) is larger than \(limit) bytes"
+      throw .untrusted(path == Self.signaturePath ? .malformedSignature(problem) : .malformed(problem))
     } catch {
       throw .source(error)
     }
@@ -89,7 +106,18 @@ public struct SyncSession: Sendable {
   ///     version or the rollback floor may be installed (the user's
   ///     explicit choice; ``SyncPlan/isDowngrade`` says when it is).
   public func plan(held: [Int: Int?] = [:], allowingDowngrade: Bool = false) throws(SyncError) -> PlannedSync {
-    let trusted = try fetchManifest()
+    try plan(try fetchManifest(), held: held, allowingDowngrade: allowingDowngrade)
+  }
+
+  /// Plans the sync of a verified manifest against the recorded state and
+  /// the dataset's rollback floor (``SyncPlanner``): the first plan, and
+  /// the same plan made again once the device is locked, to see whether it
+  /// changed meanwhile.
+  ///
+  /// - Throws: As ``plan(held:allowingDowngrade:)``, but for the fetch.
+  public func plan(
+    _ trusted: TrustedManifest, held: [Int: Int?] = [:], allowingDowngrade: Bool = false
+  ) throws(SyncError) -> PlannedSync {
     var previous = try directory.stateStore.load()
     let floors: [String: Int]
     do {
@@ -123,13 +151,18 @@ public struct SyncSession: Sendable {
   /// delta. Writes the empty snapshot of each retired extension. Every
   /// blob's header must say what the manifest says it is (kind, versions,
   /// dataset). Files staged by an earlier sync are reused; others left
-  /// there are removed.
+  /// there are removed (unless another sync uses them). The downloads share
+  /// one deadline: ``TransferLimits/allowance(bytes:transfers:)`` of each
+  /// file fetched, from the start of the staging.
   ///
+  /// - Returns: The staged loads; each blob stays locked against removal by
+  ///   another sync while the value lives.
   /// - Throws: ``SyncError``; the device is unchanged.
   public func stage(_ planned: PlannedSync) throws(SyncError) -> StagedSync {
     var plan = planned.plan
     let manifest = plan.manifest.manifest
     let staging = directory.staging
+    let budget = _DownloadBudget(limits: limits)
     let fallbacks = plan.steps.compactMap { if case .delta = $0.step { $0.extension.full } else { nil } }
     try staging.removeAll(except: plan.files + fallbacks)
     var loads: [StagedLoad] = []
@@ -139,14 +172,14 @@ public struct SyncSession: Sendable {
       case .upToDate:
         continue
       case .full(let file):
-        let staged = try stageChecked(file, as: .full(file), manifest)
+        let staged = try stageChecked(file, as: .full(file), manifest, budget)
         loads.append(StagedLoad(index: item.index, content: .full(file), path: staged.path, staged: staged))
       case .delta(let delta):
         do {
-          let staged = try stageChecked(delta.file, as: .delta(delta), manifest)
+          let staged = try stageChecked(delta.file, as: .delta(delta), manifest, budget)
           loads.append(StagedLoad(index: item.index, content: .delta(delta), path: staged.path, staged: staged))
         } catch .source(.notFound) {
-          let staged = try stageChecked(item.full, as: .full(item.full), manifest)
+          let staged = try stageChecked(item.full, as: .full(item.full), manifest, budget)
           plan.steps[position].step = .full(item.full)
           loads.append(
             StagedLoad(
@@ -154,10 +187,12 @@ public struct SyncSession: Sendable {
         }
       }
     }
-    for index in plan.retired {
+    if !plan.retired.isEmpty {
       let path = staging.directory + "/empty-\(manifest.version).cdir"
-      try EmptySnapshot.write(version: manifest.version, dataset: manifest.dataset, to: path)
-      loads.append(StagedLoad(index: index, content: .empty, path: path, staged: nil))
+      let pin = try EmptySnapshot.stage(version: manifest.version, dataset: manifest.dataset, at: path)
+      for index in plan.retired {
+        loads.append(StagedLoad(index: index, content: .empty, path: path, staged: nil, pin: pin))
+      }
     }
     return StagedSync(plan: plan, previous: planned.previous, loads: loads)
   }
@@ -183,7 +218,8 @@ public struct SyncSession: Sendable {
       let loadPosition = result.loads.firstIndex(where: { $0.index == index })
     else { return staged }
     let item = result.plan.steps[position].extension
-    let file = try stageChecked(item.full, as: .full(item.full), result.plan.manifest.manifest)
+    let file = try stageChecked(
+      item.full, as: .full(item.full), result.plan.manifest.manifest, _DownloadBudget(limits: limits))
     result.plan.steps[position].step = .full(item.full)
     result.loads[loadPosition] = StagedLoad(
       index: index, content: .full(item.full), path: file.path, staged: file, unusableDelta: (delta, reason))
@@ -191,9 +227,10 @@ public struct SyncSession: Sendable {
   }
 
   /// Records the state of a sync whose every load succeeded, atomically,
-  /// and clears the staging area. The dataset's rollback floor is raised
-  /// to the version first (never lowered: after an allowed downgrade it
-  /// stays where it was).
+  /// and clears the staging area: the files this sync loaded, and any left
+  /// over, but none another sync uses. The dataset's rollback floor is
+  /// raised to the version first (never lowered: after an allowed
+  /// downgrade it stays where it was).
   ///
   /// - Returns: The recorded state.
   /// - Throws: ``SyncError/storage(_:)``; the previous state stays.
@@ -203,6 +240,7 @@ public struct SyncSession: Sendable {
     try directory.rollbackFloorStore.record(state.dataset, version: state.version)
     try directory.stateStore.save(state)
     // Leftovers are removed by the next sync's staging if this fails.
+    for load in staged.loads { try? load.pin?.removeIfUnused() }
     try? directory.staging.removeAll(except: [])
     return state
   }
@@ -210,19 +248,19 @@ public struct SyncSession: Sendable {
   /// Stages `file` and checks that its blob header is what the manifest
   /// says; a blob that is not is discarded.
   private func stageChecked(
-    _ file: Manifest.File, as content: StagedLoad.Content, _ manifest: Manifest
+    _ file: Manifest.File, as content: StagedLoad.Content, _ manifest: Manifest, _ budget: _DownloadBudget
   ) throws(SyncError) -> StagedFile {
-    let staged = try directory.staging.stage(file, from: source, hashing: hashing)
+    let staged = try directory.staging.stage(file, from: source, hashing: hashing, within: budget.bounds(for: file))
     let header: BlobHeader
     do {
       header = try BlobReader.readHeader(path: staged.path)
     } catch {
       if case .io(let failure) = error { throw .storage(failure) }
-      try? FileSystem.removeFile(staged.path)
+      try? staged.pin?.removeIfUnused()
       throw .untrusted(.fileMismatch(path: file.path, problem: "it is not a blob: \(error)"))
     }
     if let problem = Self.headerProblem(header, content, manifest) {
-      try? FileSystem.removeFile(staged.path)
+      try? staged.pin?.removeIfUnused()
       throw .untrusted(.fileMismatch(path: file.path, problem: problem))
     }
     return staged
@@ -258,3 +296,26 @@ public struct SyncSession: Sendable {
     return nil
   }
 }
+
+/// The deadline a sync's downloads share: it starts when the staging
+/// starts, and each file adds its allowance
+/// (``TransferLimits/allowance(bytes:transfers:)``), so time a fast file
+/// leaves is there for the next.
+final class _DownloadBudget {
+  let limits: TransferLimits
+  private var deadline: MonotonicInstant
+
+  init(limits: TransferLimits) {
+    self.limits = limits
+    deadline = .now()
+  }
+
+  /// The bounds of the transfer of `file`, its allowance added.
+  func bounds(for file: Manifest.File) -> TransferBounds {
+    deadline = deadline.advanced(byNanoseconds: limits.allowance(bytes: file.bytes, transfers: 1))
+    return TransferBounds(limits: limits, deadline: deadline)
+  }
+}
+
+@available(*, unavailable)
+extension _DownloadBudget: Sendable {}

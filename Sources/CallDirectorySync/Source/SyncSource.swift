@@ -4,16 +4,13 @@
 ///
 /// The app implements it with its HTTP client (URLSession on iOS, with a
 /// `Range` header to resume); `calldir device sync` has one for plain
-/// directories and one for `http(s)://` URLs. Calls block until done.
+/// directories and one for `http(s)://` URLs. Calls block until done, and
+/// keep to the ``TransferBounds`` they are given: a server that stalls or
+/// drips bytes fails the call, never holds it past the deadline.
 public protocol SyncSource: Sendable {
-  /// A short name for messages: the directory or the base URL.
+  /// A short name for messages: the directory or the base URL (without
+  /// credentials).
   var name: String { get }
-
-  /// The whole of a small file (the manifest, its signature).
-  ///
-  /// - Parameter limit: The most bytes accepted; a larger file is refused.
-  /// - Throws: ``SyncSourceError``.
-  func fetch(_ path: String, limit: Int) throws(SyncSourceError) -> [UInt8]
 
   /// Streams a file into `receiver`, from byte `offset` on when the source
   /// can (an HTTP `Range: bytes=offset-` request answered 206), else from
@@ -22,9 +19,31 @@ public protocol SyncSource: Sendable {
   /// When the receiver returns `false` (it has failed and knows why), the
   /// download stops and the call returns normally.
   ///
-  /// - Throws: ``SyncSourceError`` when the file is missing or the transfer
-  ///   fails (a dropped connection); the bytes received stay received.
-  func download(_ path: String, from offset: Int64, into receiver: any DownloadReceiver) throws(SyncSourceError)
+  /// - Parameter bounds: The connect and minimum-rate limits, and the
+  ///   deadline by which the call returns (failing the transfer).
+  /// - Throws: ``SyncSourceError`` when the file is missing, is not a
+  ///   regular file, or the transfer fails (a dropped connection, too slow,
+  ///   past the deadline); the bytes received stay received.
+  func download(
+    _ path: String, from offset: Int64, within bounds: TransferBounds, into receiver: any DownloadReceiver
+  ) throws(SyncSourceError)
+}
+
+extension SyncSource {
+  /// The whole of a small file (the manifest, its signature), read with
+  /// ``download(_:from:within:into:)``.
+  ///
+  /// - Parameter limit: The most bytes accepted; a larger file is refused
+  ///   as soon as its bytes pass the limit.
+  /// - Throws: ``SyncSourceError``; ``SyncSourceError/tooLarge(path:limit:)``
+  ///   for a file larger than `limit`.
+  public func fetch(_ path: String, limit: Int, within bounds: TransferBounds) throws(SyncSourceError) -> [UInt8] {
+    let receiver = _MemoryReceiver(limit: limit, deadline: bounds)
+    try download(path, from: 0, within: bounds, into: receiver)
+    if receiver.isTooLarge { throw .tooLarge(path: path, limit: limit) }
+    if receiver.isPastDeadline { throw .failed(path: path, reason: bounds.expiryReason) }
+    return receiver.bytes
+  }
 }
 
 /// Takes a file's bytes as a ``SyncSource`` delivers them.
@@ -38,3 +57,39 @@ public protocol DownloadReceiver: AnyObject {
   /// - Returns: `false` to stop the download.
   func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
 }
+
+/// Collects a small file in memory, up to a limit, and stops at the
+/// deadline whatever the source does.
+final class _MemoryReceiver: DownloadReceiver {
+  let limit: Int
+  let bounds: TransferBounds
+  private(set) var bytes: [UInt8] = []
+  private(set) var isTooLarge = false
+  private(set) var isPastDeadline = false
+
+  init(limit: Int, deadline bounds: TransferBounds) {
+    self.limit = limit
+    self.bounds = bounds
+  }
+
+  func start(at offset: Int64) -> Bool {
+    bytes.removeAll()
+    return true
+  }
+
+  func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count + chunk.count <= limit else {
+      isTooLarge = true
+      return false
+    }
+    guard !bounds.hasExpired else {
+      isPastDeadline = true
+      return false
+    }
+    bytes.append(contentsOf: chunk)
+    return true
+  }
+}
+
+@available(*, unavailable)
+extension _MemoryReceiver: Sendable {}

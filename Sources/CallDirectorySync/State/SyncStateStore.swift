@@ -25,7 +25,7 @@ public struct SyncStateStore: Sendable, Hashable {
   public func load() throws(SyncError) -> SyncState? {
     let bytes: [UInt8]?
     do {
-      bytes = try FileSystem.contentsIfPresent(of: path, limit: Self.maximumSize)
+      bytes = try FileSystem.contentsIfPresent(of: path, limit: Self.maximumSize, requiringRegularFile: true)
     } catch where error.errno == .fileTooLarge {
       throw .stateMalformed(path: path, reason: "it is larger than \(Self.maximumSize) bytes")
     } catch {

@@ -15,7 +15,7 @@ struct _JSONFields {
 
   /// Reads and parses the file at `path`.
   static func read(_ path: String) throws(_DeviceStorageError) -> _JSONFields {
-    let bytes = try _io { () throws(FileError) in try FileSystem.contents(of: path, limit: 1 << 20) }
+    let bytes = try _io { () throws(FileError) in try FileSystem.contents(of: path, limit: 1 << 20, requiringRegularFile: true) }
     let value: JSONValue
     do throws(JSONParseError) {
       value = try JSONParser.parse(bytes)

@@ -10,9 +10,15 @@ extension Calldir.Device {
   /// `calldir device sync`: what a blocker's containing app does to bring
   /// its extensions to a store's latest version.
   struct Sync: RunnableCommand {
-    static let defaultNetworkTimeout = 30
+    static let defaultNetworkTimeout = TransferLimits.standard.stallSeconds
     /// A day: longer is no timeout, and past libcurl's range.
     static let longestNetworkTimeout = 86_400
+    static let defaultMinimumRate = TransferLimits.standard.minimumRate
+    /// 1 GiB a second: faster is no link a device has.
+    static let fastestMinimumRate = 1 << 30
+    /// How often a sync plans and fetches again when the device changed
+    /// while it downloaded (another load or sync ran meanwhile).
+    static let attempts = 3
 
     static let configuration = CommandConfiguration(
       name: "sync",
@@ -29,16 +35,24 @@ extension Calldir.Device {
         fullEvery consecutive incremental syncs, full snapshots. Every file is downloaded into \
         DIR/sync/staging and its size and SHA-256 checked against the manifest before anything \
         is loaded; a download cut short is resumed by the next sync (an HTTP Range request) or \
-        restarted when the server cannot resume. The extensions are then reloaded through the \
-        provider as `device load` does, reserved for the whole command, and only then is the \
-        sync state recorded (DIR/sync/state.json; `device status` shows it). \
+        restarted when the server cannot resume, and one whose bytes do not verify is fetched \
+        again from byte 0. A transfer fails when it takes --network-timeout seconds to connect \
+        or moves less than --minimum-rate bytes a second over that many seconds; the downloads \
+        together get --network-timeout seconds per file plus the files' sizes at --minimum-rate. \
+        Nothing is reserved while files download, so a slow server holds no device; then the \
+        extensions the sync changes are reserved, the plan is checked against the device again \
+        (planned and fetched again if a load or sync changed it meanwhile), the extensions are \
+        reloaded through the provider as `device load` does, and only then is the sync state \
+        recorded (DIR/sync/state.json; `device status` shows it). \
         Exit status: 0 synced or already up to date; 1 the system failed a request, or \
-        another load or sync of the device runs (currentlyLoading); 65 a bad signature, \
-        another dataset, an older or expired manifest, a malformed rollback floor, a file whose size or \
-        SHA-256 is not the manifest's (the device unchanged); 66 no public key file; 74 the network or \
-        the device's I/O failed (nothing is loaded before every file is verified; an extension whose \
-        load failed holds the entries its recorded version says, or is recorded as unknown and takes \
-        a full snapshot next).
+        another load or sync of the device is loading (currentlyLoading); 65 a bad signature, \
+        a malformed or oversized manifest or signature, another dataset, an older or expired \
+        manifest, a malformed rollback floor, a file whose size or SHA-256 is not the manifest's \
+        (the device unchanged); 66 no public key file, or a public key, manifest or file of a \
+        source directory that is not a regular file; 74 the network (a failed, too slow or too \
+        long transfer) or the device's I/O failed (nothing is loaded before every file is \
+        verified; an extension whose load failed holds the entries its recorded version says, or \
+        is recorded as unknown and takes a full snapshot next).
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
@@ -51,7 +65,10 @@ extension Calldir.Device {
         .flag("json", help: "Print one JSON object describing the sync."),
         .option(
           "network-timeout", valueName: "seconds", defaultValue: String(defaultNetworkTimeout),
-          help: "Seconds without a byte from the server before a transfer fails."),
+          help: "Seconds to connect, and seconds below --minimum-rate, before a transfer fails."),
+        .option(
+          "minimum-rate", valueName: "bytes-per-second", defaultValue: String(defaultMinimumRate),
+          help: "The slowest rate a transfer may keep; also sets the sync's deadline from the files' sizes."),
         .flag(
           "allow-downgrade",
           help: "Install a manifest older than the synced version or the device's rollback floor (and its blobs)."),
@@ -63,6 +80,7 @@ extension Calldir.Device {
     let publicKeyPath: String
     let json: Bool
     let networkTimeout: Int
+    let minimumRate: Int
     let allowsDowngrade: Bool
     let limits: ExtensionLimits
 
@@ -72,6 +90,7 @@ extension Calldir.Device {
       publicKeyPath = try arguments.requiredString("public-key")
       json = arguments.flag("json")
       networkTimeout = try arguments.int("network-timeout") ?? Self.defaultNetworkTimeout
+      minimumRate = try arguments.int("minimum-rate") ?? Self.defaultMinimumRate
       allowsDowngrade = arguments.flag("allow-downgrade")
       limits = try ExtensionLimits(arguments: arguments)
     }
@@ -79,6 +98,9 @@ extension Calldir.Device {
     func validate() throws {
       guard (1...Self.longestNetworkTimeout).contains(networkTimeout) else {
         throw UsageError.invalid("--network-timeout must be between 1 and \(Self.longestNetworkTimeout) seconds")
+      }
+      guard (1...Self.fastestMinimumRate).contains(minimumRate) else {
+        throw UsageError.invalid("--minimum-rate must be between 1 and \(Self.fastestMinimumRate) bytes a second")
       }
       try limits.validate()
     }
@@ -102,82 +124,119 @@ extension Calldir.Device {
       let publicKey = try PublicKeyFile.read(publicKeyPath)
       let source: any SyncSource
       do {
-        source = try SyncSources.source(for: from, timeout: Double(networkTimeout))
+        source = try SyncSources.source(for: from)
       } catch {
         throw UsageError.invalid("--from: \(error)")
       }
       let device = try DeviceSupport.open(devicePath)
       let session = SyncSession(
         directory: DeviceSupport.syncDirectory(of: device), source: source,
-        trust: ManifestTrust(publicKey: publicKey, verifier: SodiumSignatureVerifier()), hashing: SodiumHashing())
-      let lock = try Self.step { () throws(SyncError) in try session.directory.lock() }
-      defer { withExtendedLifetime(lock) {} }
-      // What each extension holds by its own record corrects the sync's:
-      // a `device load` outside the sync may have changed it.
-      let held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try Self.heldVersions(device) }
-      let planned = try Self.step { () throws(SyncError) in
-        try session.plan(held: held, allowingDowngrade: allowsDowngrade)
-      }
-      guard !planned.isUpToDate else {
-        // Every extension holds the version, but the record says another:
-        // a sync whose loads all ran stopped before recording its state.
-        var state = planned.previous
-        if let previous = planned.previous, previous.version != planned.plan.manifest.manifest.version {
-          state = try Self.step { () throws(SyncError) in
-            try session.record(StagedSync(plan: planned.plan, previous: previous, loads: []))
-          }
-        }
-        output(SyncOutcome(planned: planned, staged: nil, results: [:], state: state), context)
-        return
-      }
+        trust: ManifestTrust(publicKey: publicKey, verifier: SodiumSignatureVerifier()), hashing: SodiumHashing(),
+        limits: TransferLimits(stallSeconds: networkTimeout, minimumRate: minimumRate))
       let loader = DeviceLoader(
         device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: allowsDowngrade),
         settings: limits.settings, allowsDowngrade: allowsDowngrade)
-      // The extensions the sync changes are reserved before anything is
-      // fetched, for the whole command: a concurrent load fails with
-      // currentlyLoading instead of changing what was planned.
-      var reservations: [Int: ExtensionReservation] = [:]
-      defer { reservations.values.forEach { $0.release() } }
-      for index in planned.changedExtensions {
-        reservations[index] = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index) }
-      }
-      var staged = try Self.step { () throws(SyncError) in try session.stage(planned) }
-      // Every load is planned before the first one runs: a blob that does
-      // not fit an extension changes nothing. An extension that cannot
-      // apply its delta (the outcome of its last request was never
-      // recorded, or it holds other content under the delta's base
-      // version) loads the full snapshot instead.
-      var loads: [ExtensionLoad] = []
-      for load in staged.loads {
-        func plan(_ path: String) throws(DeviceLoadError) -> ExtensionLoad {
-          try loader.plan(try DeviceLoader.candidate(path), forExtension: load.index)
+      let trusted = try Self.step { () throws(SyncError) in try session.fetchManifest() }
+      // Everything is fetched and verified before anything is reserved: a
+      // slow server holds no device, and a `device load` or another sync
+      // runs meanwhile. Once reserved, the plan is made again; when the
+      // device changed, the sync plans (and fetches) again.
+      attempts: for _ in 1...Self.attempts {
+        let planned = try Self.plan(trusted, session, device, allowingDowngrade: allowsDowngrade)
+        // Every extension holds the version, but the record says another:
+        // a sync whose loads all ran stopped before recording its state.
+        let recordsOnly = planned.isUpToDate && (planned.previous.map { $0.version != trusted.manifest.version } ?? false)
+        if planned.isUpToDate && !recordsOnly {
+          output(SyncOutcome(planned: planned, staged: nil, results: [:], state: planned.previous), context)
+          return
         }
-        let isDelta = if case .delta = load.content { true } else { false }
+        let staged =
+          planned.isUpToDate
+          ? nil : try fitted(try Self.step { () throws(SyncError) in try session.stage(planned) }, session, loader)
+        // The sync lock, then the extensions the sync changes, for the rest
+        // of the command: a concurrent load fails with currentlyLoading
+        // instead of changing what was planned.
+        let lock = try Self.step { () throws(SyncError) in try session.directory.lock() }
+        defer { withExtendedLifetime(lock) {} }
+        var reservations: [Int: ExtensionReservation] = [:]
+        defer { reservations.values.forEach { $0.release() } }
+        for index in planned.changedExtensions {
+          reservations[index] = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index) }
+        }
+        guard try Self.plan(trusted, session, device, allowingDowngrade: allowsDowngrade) == planned else {
+          continue attempts
+        }
+        guard let staged else {
+          let state = try Self.step { () throws(SyncError) in
+            try session.record(StagedSync(plan: planned.plan, previous: planned.previous, loads: []))
+          }
+          output(SyncOutcome(planned: planned, staged: nil, results: [:], state: state), context)
+          return
+        }
+        // Every load is planned before the first one runs: a blob that does
+        // not fit an extension changes nothing.
+        var loads: [ExtensionLoad] = []
+        for load in staged.loads {
+          let isDelta = if case .delta = load.content { true } else { false }
+          do {
+            loads.append(try loader.plan(try DeviceLoader.candidate(load.path), forExtension: load.index))
+          } catch .doesNotFit where isDelta {
+            // The extension changed since the delta was checked: again.
+            continue attempts
+          } catch {
+            throw DeviceSupport.mapped(error, downgradeAdvice: Self.downgradeAdvice)
+          }
+        }
+        var results: [Int: ExtensionLoadResult] = [:]
+        for load in loads {
+          guard let reservation = reservations[load.index] else { continue }
+          let result = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.load(load, under: reservation) }
+          if let error = result.report.error, !json {
+            context.standardError.writeLine("\(load.identifier): request failed: \(DeviceSupport.detail(error))")
+          }
+          if let failure = result.failure { throw DeviceSupport.mapped(failure, downgradeAdvice: Self.downgradeAdvice) }
+          results[load.index] = result
+        }
+        let state = try Self.step { () throws(SyncError) in try session.record(staged) }
+        output(SyncOutcome(planned: planned, staged: staged, results: results, state: state), context)
+        return
+      }
+      throw SyncFailure(.busy(path: session.directory.lockPath))
+    }
+
+    /// The sync of `trusted` planned against the device: its sync state,
+    /// corrected by what each extension holds by its own record (a `device
+    /// load` outside the sync may have changed it).
+    private static func plan(
+      _ trusted: TrustedManifest, _ session: SyncSession, _ device: SimulatedDevice, allowingDowngrade: Bool
+    ) throws -> PlannedSync {
+      let held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try heldVersions(device) }
+      return try step { () throws(SyncError) in
+        try session.plan(trusted, held: held, allowingDowngrade: allowingDowngrade)
+      }
+    }
+
+    /// `staged` with the full snapshot (fetched now, before anything is
+    /// reserved) for each extension that cannot apply its delta although
+    /// it holds the delta's base version: the outcome of its last request
+    /// was never recorded, or it holds other content under that version
+    /// (the store was rebuilt). Without it the device would try the same
+    /// delta at every sync. Any other refusal is the loads' to report.
+    private func fitted(_ staged: StagedSync, _ session: SyncSession, _ loader: DeviceLoader) throws -> StagedSync {
+      var staged = staged
+      for load in staged.loads {
+        guard case .delta = load.content else { continue }
         do {
-          loads.append(try plan(load.path))
-        } catch .doesNotFit(_, _, let problem) where isDelta {
+          _ = try loader.plan(try DeviceLoader.candidate(load.path), forExtension: load.index)
+        } catch .doesNotFit(_, _, let problem) {
           staged = try Self.step { () throws(SyncError) in
             try session.fallBackToFull(extension: load.index, in: staged, because: problem.description)
           }
-          let path = staged.loads.first { $0.index == load.index }?.path ?? load.path
-          loads.append(
-            try DeviceSupport.mapped(downgradeAdvice: Self.downgradeAdvice) { () throws(DeviceLoadError) in try plan(path) })
         } catch {
-          throw DeviceSupport.mapped(error, downgradeAdvice: Self.downgradeAdvice)
+          continue
         }
       }
-      var results: [Int: ExtensionLoadResult] = [:]
-      for load in loads {
-        guard let reservation = reservations[load.index] else { continue }
-        let result = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.load(load, under: reservation) }
-        if let error = result.report.error, !json {
-          context.standardError.writeLine("\(load.identifier): request failed: \(DeviceSupport.detail(error))")
-        }
-        if let failure = result.failure { throw DeviceSupport.mapped(failure, downgradeAdvice: Self.downgradeAdvice) }
-        results[load.index] = result
-      }
-      let state = try Self.step { () throws(SyncError) in try session.record(staged) }
-      output(SyncOutcome(planned: planned, staged: staged, results: results, state: state), context)
+      return staged
     }
 
     /// The version each installed extension holds by its provider's state,

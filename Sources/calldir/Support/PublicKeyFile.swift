@@ -15,7 +15,7 @@ enum PublicKeyFile {
   static func read(_ path: String) throws -> [UInt8] {
     var text: [UInt8]
     do {
-      text = try FileSystem.contents(of: path, limit: 4096)
+      text = try FileSystem.contents(of: path, limit: 4096, requiringRegularFile: true)
     } catch where error.errno == .fileTooLarge {
       throw MappedError(exitCode: .dataError, message: "\(path) is not a public key: it is larger than 4096 bytes")
     } catch {

@@ -3,11 +3,12 @@ import CallKitMock
 import CommandLineKit
 
 /// A failed sync step as the command reports it: exit 65 for what is not
-/// to be trusted (a bad signature, another dataset, a rollback, an expired
-/// manifest, a file that is not the manifest's) or a malformed state or
-/// rollback floor, 74 for the network and
-/// the device's I/O, 1 when another sync holds the device
-/// (currentlyLoading, as a load).
+/// to be trusted (a bad signature, a malformed or oversized manifest or
+/// signature, another dataset, a rollback, an expired manifest, a file that
+/// is not the manifest's) or a malformed state or rollback floor, 66 for a
+/// source's file that is not a regular file, 74 for the network and the
+/// device's I/O, 1 when another sync holds the device (currentlyLoading, as
+/// a load).
 struct SyncFailure: CommandLineError {
   let error: SyncError
 
@@ -18,6 +19,7 @@ struct SyncFailure: CommandLineError {
   var exitCode: ExitCode {
     switch error {
     case .untrusted, .stateMalformed, .rollbackFloorMalformed: .dataError
+    case .source(.notRegularFile): .noInput
     case .source, .storage: .ioError
     case .busy: .failure
     }
@@ -47,6 +49,7 @@ struct SyncFailure: CommandLineError {
       case .expired: "expired"
       case .fileMismatch: "file"
       }
+    case .source(.notRegularFile): "noInput"
     case .source: "network"
     case .storage: "storage"
     case .stateMalformed, .rollbackFloorMalformed: "state"

@@ -28,8 +28,9 @@ struct SyncOutcome {
   /// `{"dataset", "version", "previous", "published", "expires", "upToDate",
   /// "periodicFull", "downgrade", "rollbackFloor", "incrementalSyncs", "extensions": [{"index",
   /// "strategy", "from", "bytes", "path", "downloaded", "resumedAt",
-  /// "reused", "missingDelta", "unusableDelta", "blocking", "identification",
-  /// "peakMemoryBytes", "durationSeconds"}], "retired", "downloaded"}`.
+  /// "reused", "discardedPartial", "missingDelta", "unusableDelta",
+  /// "blocking", "identification", "peakMemoryBytes", "durationSeconds"}],
+  /// "retired", "downloaded"}`.
   var json: JSONValue {
     func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func optional(_ value: Int64?) -> JSONValue { value.map { .int($0) } ?? .null }
@@ -51,6 +52,7 @@ struct SyncOutcome {
         "downloaded": .int(staged?.staged?.downloadedBytes ?? 0),
         "resumedAt": optional(staged?.staged?.resumedAt),
         "reused": .bool(staged?.staged?.wasAlreadyStaged ?? false),
+        "discardedPartial": optional(staged?.staged?.discardedPartial),
         "missingDelta": optional(staged?.missingDelta?.from),
         "unusableDelta": optional(staged?.unusableDelta?.delta.from),
         "blocking": .int(Int64(item.counts.blocking)),
@@ -114,6 +116,8 @@ struct SyncOutcome {
           line += ", staged by an earlier sync"
         } else if let resumed = download.staged?.resumedAt {
           line += ", resumed at byte \(resumed)"
+        } else if let discarded = download.staged?.discardedPartial {
+          line += ", downloaded again (the \(discarded) bytes an earlier sync left did not verify)"
         }
       }
       line += "; \(item.counts.blocking) blocking, \(item.counts.identification) identification"

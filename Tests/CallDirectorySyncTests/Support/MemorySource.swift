@@ -24,13 +24,13 @@ final class MemorySource: SyncSource, @unchecked Sendable {
     set { lock.withLock { files[path] = newValue } }
   }
 
-  func fetch(_ path: String, limit: Int) throws(SyncSourceError) -> [UInt8] {
-    guard let bytes = self[path] else { throw .notFound(path: path, source: name) }
-    guard bytes.count <= limit else { throw .tooLarge(path: path, limit: limit) }
-    return bytes
-  }
+  /// Seconds it waits before each piece, ignoring the deadline (a slow
+  /// server whose source does not keep to its bounds).
+  var delayPerPiece: Double = 0
 
-  func download(_ path: String, from offset: Int64, into receiver: any DownloadReceiver) throws(SyncSourceError) {
+  func download(
+    _ path: String, from offset: Int64, within bounds: TransferBounds, into receiver: any DownloadReceiver
+  ) throws(SyncSourceError) {
     requests.append((path, offset))
     guard let bytes = self[path] else { throw .notFound(path: path, source: name) }
     let start = supportsRanges && offset <= Int64(bytes.count) ? Int(offset) : 0
@@ -40,6 +40,7 @@ final class MemorySource: SyncSource, @unchecked Sendable {
     while position < bytes.count {
       let end = min(position + 1000, bytes.count, drop.map { start + $0 } ?? Int.max)
       if end == position { throw .failed(path: path, reason: "the connection dropped") }
+      if delayPerPiece > 0 { usleep(UInt32(delayPerPiece * 1_000_000)) }
       let accepted = bytes[position..<end].withUnsafeBytes { receiver.receive($0) }
       guard accepted else { return }
       position = end
