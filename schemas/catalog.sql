@@ -1,10 +1,10 @@
--- calldir catalog schema, version 4 (PRAGMA user_version = 4).
+-- calldir catalog schema, version 5 (PRAGMA user_version = 5).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
--- A catalog of version 1, 2 or 3 is migrated in place by the first build or
+-- A catalog of version 1, 2, 3 or 4 is migrated in place by the first build or
 -- command that writes it: the columns later versions add are appended (NULL
 -- in rows written before) and the tables they add are created.
 
@@ -39,7 +39,10 @@ CREATE TABLE snapshots (
   dataset                TEXT,           -- the config's dataset, carried by the version's blobs; NULL before datasets
   pruned_at              TEXT,           -- when 'calldir prune' removed the version's files; NULL while they are kept
   -- version 3:
-  as_of                  TEXT            -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
+  as_of                  TEXT,           -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
+  -- version 5:
+  default_region         TEXT            -- the config's defaultRegion (ZZ for none), which explain reads inputs in;
+                                         -- NULL before version 5, and for rows calldir repair rebuilt from blobs
 );
 
 CREATE TABLE snapshot_sources (

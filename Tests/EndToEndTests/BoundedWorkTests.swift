@@ -5,7 +5,7 @@ import Testing
 @Suite struct BoundedWorkTests {
   @Test func aRangeLargerThanMaxRangeSizeIsARejectWithItsReason() throws {
     let directory = try TemporaryDirectory()
-    try directory.write("ranges.txt", "1##############\n3316200###\n41212130000-41212139999\n")
+    try directory.write("ranges.txt", "1##############\n33162000###\n41212130000-41212139999\n")
     try directory.write("calldir.json", """
       {"maxRangeSize": 5000, "maxRejectRatio": 1, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}
       """)

@@ -1,6 +1,6 @@
 extension Catalog {
   /// The schema version this code writes (`PRAGMA user_version`).
-  static let schemaVersion: Int32 = 4
+  static let schemaVersion: Int32 = 5
 
   /// Brings a catalog of schema version `from` up to ``schemaVersion``, in
   /// the caller's transaction. Columns only ever get added, so every row a
@@ -11,6 +11,7 @@ extension Catalog {
     case 1: migrationFrom1
     case 2: migrationFrom2
     case 3: migrationFrom3
+    case 4: migrationFrom4
     default: nil
     }
   }
@@ -47,15 +48,20 @@ extension Catalog {
     ALTER TABLE snapshot_sources ADD COLUMN label_policy TEXT;
     """
 
+  /// Version 4 → 5: the config's `defaultRegion`, for `explain`.
+  private static let migrationFrom4 = """
+    ALTER TABLE snapshots ADD COLUMN default_region TEXT;
+    """
+
   /// The text of `schemas/catalog.sql` (a test keeps the two equal).
   static let schemaSQL = #"""
--- calldir catalog schema, version 4 (PRAGMA user_version = 4).
+-- calldir catalog schema, version 5 (PRAGMA user_version = 5).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
--- A catalog of version 1, 2 or 3 is migrated in place by the first build or
+-- A catalog of version 1, 2, 3 or 4 is migrated in place by the first build or
 -- command that writes it: the columns later versions add are appended (NULL
 -- in rows written before) and the tables they add are created.
 
@@ -90,7 +96,10 @@ CREATE TABLE snapshots (
   dataset                TEXT,           -- the config's dataset, carried by the version's blobs; NULL before datasets
   pruned_at              TEXT,           -- when 'calldir prune' removed the version's files; NULL while they are kept
   -- version 3:
-  as_of                  TEXT            -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
+  as_of                  TEXT,           -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
+  -- version 5:
+  default_region         TEXT            -- the config's defaultRegion (ZZ for none), which explain reads inputs in;
+                                         -- NULL before version 5, and for rows calldir repair rebuilt from blobs
 );
 
 CREATE TABLE snapshot_sources (

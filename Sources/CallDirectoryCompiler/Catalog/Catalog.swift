@@ -225,8 +225,8 @@ public final class Catalog {
           INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
             labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
             read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
-            identification_removed, conflicts_path, max_range_size, dataset, pruned_at, as_of)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            identification_removed, conflicts_path, max_range_size, dataset, pruned_at, as_of, default_region)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           arguments: [
             .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
@@ -243,7 +243,7 @@ public final class Catalog {
             snapshot.conflictsPath.map { .text($0) } ?? .null,
             snapshot.maxRangeSize.map { .integer($0) } ?? .null,
             .text(snapshot.dataset), snapshot.prunedAt.map { .text($0) } ?? .null,
-            snapshot.asOf.map { .text($0) } ?? .null,
+            snapshot.asOf.map { .text($0) } ?? .null, snapshot.defaultRegion.map { .text($0) } ?? .null,
           ])
         for source in sources {
           try database.execute(
@@ -329,7 +329,8 @@ public final class Catalog {
           writeMilliseconds: try row.int64("write_ms"), totalMilliseconds: try row.int64("total_ms")),
         changes: changes, conflictsPath: try row.optionalText("conflicts_path"),
         maxRangeSize: try row.optionalInt64("max_range_size"), dataset: try row.optionalText("dataset") ?? "",
-        prunedAt: try row.optionalText("pruned_at"), asOf: try row.optionalText("as_of"))
+        prunedAt: try row.optionalText("pruned_at"), asOf: try row.optionalText("as_of"),
+        defaultRegion: try row.optionalText("default_region"))
     }
   }
 

@@ -38,6 +38,11 @@ public struct SnapshotRecord: Sendable, Hashable {
   /// recorded (versions published before catalog schema 3, or rebuilt by
   /// `calldir repair`).
   public var asOf: String? = nil
+  /// The config's `defaultRegion` (`ZZ` for none): how the build read
+  /// national numbers of sources without a region of their own, and how
+  /// `explain` reads its inputs. Nil when not recorded (versions published
+  /// before catalog schema 5, or rebuilt by `calldir repair` from blobs).
+  public var defaultRegion: String? = nil
 }
 
 /// How a version's lists changed against the version before it.

@@ -22,7 +22,7 @@ public enum CompileError: Error, CustomStringConvertible {
     case .config(let error): error.description
     case .source(let error): error.description
     case .unknownRegion(let keyPath, let region, let suggestion):
-      "\(keyPath).region: unknown region '\(region)' (expected an ISO 3166 code such as US, or ZZ)"
+      "\(keyPath): unknown region '\(region)' (expected an ISO 3166 code such as US, or ZZ)"
         + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     case .report(let error): "cannot write a report: \(error)"
     case .spill(let error): "cannot spill sorted numbers: \(error)"

@@ -68,4 +68,11 @@ public struct SourceReport: Sendable, Hashable {
   /// What the source's evidence rules kept and dropped; nil for a source
   /// without them.
   public var evidence: EvidenceCounts?
+  /// The numbers the accepted data lines hold (a range or a wildcard block
+  /// counted in full), for the reject guard.
+  public var acceptedNumbers = 0
+  /// The numbers the rejected data lines hold: one a line, but a field of
+  /// several numbers, a wildcard block or a range that the source's keys
+  /// do not read counts as the numbers it holds (``CellCheck``).
+  public var rejectedNumbers = 0
 }

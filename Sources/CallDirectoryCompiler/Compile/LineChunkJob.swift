@@ -34,8 +34,11 @@ final class LineChunkJob: @unchecked Sendable {
   /// Accepted ranges of more than one number, in file order.
   private(set) var ranges: [ClosedRange<Int64>] = []
   /// Rejected data lines in order, numbered within the piece, with their
-  /// text as the rejects report shows it.
-  private(set) var rejects: [(line: Int, reason: String, text: String)] = []
+  /// text as the rejects report shows it and the numbers each held
+  /// (``RecordAcceptance/Verdict``).
+  private(set) var rejects: [(line: Int, reason: String, text: String, numbers: Int)] = []
+  /// The numbers the accepted lines hold (ranges in full), saturating.
+  private(set) var acceptedNumbers = 0
   /// What the reader saw; `physicalLines` is the piece's line count.
   private(set) var summary = SourceSummary()
   /// Numbers left out for not being of the source's `types`.
@@ -57,18 +60,19 @@ final class LineChunkJob: @unchecked Sendable {
     self.stretch = stretch
   }
 
-  /// Parses the piece with `format`'s line rules and normalizes its records;
-  /// ranges over `maxRangeSize` numbers are rejected.
+  /// Parses the piece with `format`'s line rules and normalizes its records,
+  /// each cut by `cells` first; ranges over `maxRangeSize` numbers, or of
+  /// no possible number, are rejected.
   func run(
     format: any _LineIndependentReader.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
-    maxRangeSize: Int64, check: NumberCheck? = nil
+    maxRangeSize: Int64, check: NumberCheck? = nil, cells: CellRules = .none
   ) {
-    run(format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check)
+    run(format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check, cells: cells)
   }
 
   private func run<Format: _LineIndependentReader>(
     _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64,
-    check: NumberCheck?
+    check: NumberCheck?, cells: CellRules
   ) {
     let piece: _LinePiece
     if let stretch {
@@ -93,39 +97,73 @@ final class LineChunkJob: @unchecked Sendable {
     // validity must be checked (numbers written with a country code never
     // count for the wrong-region guard).
     let bareNumbers = Format._bareNumberLineIsRecord && check.map { !$0.requireValid && $0.typeMask == nil } != false
-    // Every number takes a line of two bytes or more.
-    var out = accepted.reserve(piece.bytes.count / 2 + 1)
+    // Every number takes a line of two bytes or more; with cell rules, a
+    // piece of a line of one byte or more (pieces never overlap).
+    var out = accepted.reserve((cells.isEmpty ? piece.bytes.count / 2 : piece.bytes.count) + 1)
     var records = 0
     let recordCheck = check.map(RecordCheck.init)
     let reader = formattedReader(normalizer, region: region)
+    let plan = normalizer.plan
+    // A number field (the whole record, or a piece of its cell).
+    func number(_ field: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
+      records += 1
+      switch RecordAcceptance.number(
+        field, reader: reader, check: recordCheck, national: &national, normalizer: normalizer, region: region,
+        cellKeys: .all)
+      {
+      case .number(let number):
+        out.pointee = number
+        out += 1
+      case .rejected(let reason, let numbers): rejects.append((line, reason, _LineText.escaped(p, count), numbers))
+      case .dropped: dropped += 1
+      }
+    }
+    // An exact range: one number, or a range of more.
+    func take(_ range: NumberRange, _ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
+      if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize, plan: plan) {
+        rejects.append((line, reason, _LineText.escaped(p, count), 1))
+        return
+      }
+      if range.lower == range.upper {
+        out.pointee = range.lower
+        out += 1
+      } else {
+        ranges.append(range.lower...range.upper)
+      }
+    }
     // Any line but `+` and digits: the reader's own rules, without events.
     func general(_ p: UnsafePointer<UInt8>, _ count: Int, _ line: Int) {
       switch Format._parseLine(p, count) {
       case .skip:
         break
       case .record(let lower, let upper):
-        records += 1
         let field = UnsafeBufferPointer(start: p + lower, count: upper - lower)
-        switch RecordAcceptance.number(field, reader: reader, check: recordCheck, national: &national) {
-        case .number(let number):
-          out.pointee = number
-          out += 1
-        case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count)))
-        case .dropped: dropped += 1
+        guard !cells.isEmpty else { return number(field, p, count, line) }
+        var counts = summary.cells
+        defer { summary.cells = counts }
+        cells.forEachPart(field, counts: &counts) { part in
+          switch part {
+          case .number(let piece):
+            number(piece, p, count, line)
+          case .range(let start, let end, let wildcardDigits):
+            records += 1
+            switch RecordAcceptance.range(
+              start, end, normalizer: normalizer, region: region, wildcardDigits: wildcardDigits)
+            {
+            case .range(let range): take(range, p, count, line)
+            case .rejected(let reason): rejects.append((line, reason, _LineText.escaped(p, count), 1))
+            }
+          case .issue(let reason):
+            summary.issues += 1
+            rejects.append((line, reason, _LineText.escaped(p, count), 1))
+          }
         }
       case .range(let range):
         summary.ranges += 1
-        if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize) {
-          rejects.append((line, reason, _LineText.escaped(p, count)))
-        } else if range.lower == range.upper {
-          out.pointee = range.lower
-          out += 1
-        } else {
-          ranges.append(range.lower...range.upper)
-        }
+        take(range, p, count, line)
       case .issue(let reason):
         summary.issues += 1
-        rejects.append((line, reason, _LineText.escaped(p, count)))
+        rejects.append((line, reason, _LineText.escaped(p, count), 1))
       }
     }
     let exact = ExactE164Reader(normalizer)
@@ -172,7 +210,7 @@ final class LineChunkJob: @unchecked Sendable {
         if length > _maxRecordBytes {
           summary.issues += 1
           rejects.append((line, "line too long", _LineText.escaped(
-            UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes)))))
+            UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes))), 1))
         } else if bareNumbers, let number = exact.read(utf8: UnsafeBufferPointer(start: cursor, count: length)) {
           records += 1
           out.pointee = number
@@ -188,8 +226,13 @@ final class LineChunkJob: @unchecked Sendable {
     }
     if piece.endsWithTooLongLine {
       summary.issues += 1
-      rejects.append((line, "line too long", _LineText.escaped(piece.tooLongStart)))
+      rejects.append((line, "line too long", _LineText.escaped(piece.tooLongStart), 1))
       line += 1
+    }
+    // Every number taken went to `out`; ranges count in full.
+    acceptedNumbers = ranges.reduce(out - (accepted.base + accepted.count)) { total, range in
+      let size = range.upperBound - range.lowerBound
+      return total.addingSaturating(size >= Int64(Int.max) ? Int.max : Int(size) + 1)
     }
     summary.physicalLines = line - 1
     summary.records = records
@@ -236,5 +279,6 @@ final class LineChunkJob: @unchecked Sendable {
     summary = SourceSummary()
     dropped = 0
     national = NationalTally()
+    acceptedNumbers = 0
   }
 }

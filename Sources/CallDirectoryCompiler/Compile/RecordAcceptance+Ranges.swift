@@ -7,31 +7,44 @@ extension RecordAcceptance {
     case rejected(String)
   }
 
-  /// The verdict on a range row (`rangeStart`/`rangeEnd`): both ends
-  /// normalize like any number, then must share a calling code and a
-  /// length, with the start at most the end.
+  /// The verdict on a range row (`rangeStart`/`rangeEnd`), a range written
+  /// in one cell (`rangeSeparator`) or a wildcard block (`wildcard`, with
+  /// `wildcardDigits` > 0: `start` and `end` are its number with zeros and
+  /// with nines in the wildcards' place): both ends normalize like any
+  /// number, then must share a calling code and a length, with the start
+  /// at most the end. A wildcard block must still be one: `10^n` numbers
+  /// from a number ending in `n` zeros (the normalizer read both ends
+  /// alike).
   ///
   /// The range is exact: `0590100000`–`0590100099` read in `FR` is
   /// `33590100000...33590100099`, never a prefix.
   static func range(
     _ start: UnsafeBufferPointer<UInt8>, _ end: UnsafeBufferPointer<UInt8>,
-    normalizer: PhoneNumberNormalizer, region: RegionMetadata?
+    normalizer: PhoneNumberNormalizer, region: RegionMetadata?, wildcardDigits: Int = 0
   ) -> RangeVerdict {
+    let block = wildcardDigits > 0
     let lower: Int64
     switch number(start, normalizer: normalizer, region: region) {
     case .number(let value): lower = value
-    case .rejected(let reason): return .rejected("range start: \(reason)")
+    case .rejected(let reason, _): return .rejected(block ? "wildcard block: \(reason)" : "range start: \(reason)")
     case .dropped: return .rejected("range start: not of the source's types")  // not without number rules
     }
     let upper: Int64
     switch number(end, normalizer: normalizer, region: region) {
     case .number(let value): upper = value
-    case .rejected(let reason): return .rejected("range end: \(reason)")
+    case .rejected(let reason, _): return .rejected(block ? "wildcard block: \(reason)" : "range end: \(reason)")
     case .dropped: return .rejected("range end: not of the source's types")  // not without number rules
     }
     let plan = normalizer.plan
     let lowerCode = callingCode(of: lower, plan: plan)
     let upperCode = callingCode(of: upper, plan: plan)
+    if block {
+      var size: Int64 = 1
+      for _ in 0..<min(wildcardDigits, 18) { size *= 10 }
+      guard wildcardDigits <= 18, lowerCode == upperCode, lower % size == 0, upper - lower == size - 1 else {
+        return .rejected("wildcard block: its first and last numbers (+\(lower), +\(upper)) do not span one block")
+      }
+    }
     if lowerCode != upperCode {
       return .rejected(
         "range start and end have different calling codes (\(codeText(lowerCode)) and \(codeText(upperCode)))")

@@ -25,6 +25,8 @@ final class RecordBatch: @unchecked Sendable {
     let region: String?
     /// The row's date (`dateColumn`).
     let day: CalendarDay?
+    /// A wildcard block's wildcards (``RawRecord/wildcardDigits``).
+    let wildcardDigits: Int
   }
 
   /// One event of the source, in order.
@@ -40,8 +42,9 @@ final class RecordBatch: @unchecked Sendable {
     case number(Int64, label: String?)
     /// A range row's exact range.
     case range(NumberRange)
-    /// The reason, and the record's text as the rejects report shows it.
-    case rejected(String, text: String)
+    /// The reason, the record's text as the rejects report shows it, and
+    /// the numbers the record held (``RecordAcceptance/Verdict``).
+    case rejected(String, text: String, numbers: Int = 1)
     /// Not of the source's `types`: left out and counted.
     case dropped
   }
@@ -89,7 +92,7 @@ final class RecordBatch: @unchecked Sendable {
     items.append(.record(Slice(
       line: record.line, numberStart: numberStart, labelStart: labelStart, labelEnd: labelEnd, textEnd: textEnd,
       rangeEnd: bytes.count, hasLabel: record.labelBytes != nil, isRange: record.rangeEndBytes != nil,
-      region: record.region, day: record.day)))
+      region: record.region, day: record.day, wildcardDigits: record.wildcardDigits)))
     recordCount += 1
   }
 
@@ -125,9 +128,11 @@ final class RecordBatch: @unchecked Sendable {
   /// Normalizes every record (and cleans its label when `labels`); a row
   /// with its own region is read in that region.
   /// `check` applies the source's number rules; rows with their own region
-  /// are not counted for the wrong-region guard.
+  /// are not counted for the wrong-region guard. `cellKeys`: the cell
+  /// keys the source may set, which rejects may name.
   func normalize(
-    with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?, check: NumberCheck? = nil
+    with normalizer: PhoneNumberNormalizer, region: RegionMetadata?, labels: LabelSanitizer?, check: NumberCheck? = nil,
+    cellKeys: CellKeys = []
   ) {
     outcomes.reserveCapacity(recordCount)
     acceptedNumbers.reserveCapacity(recordCount)
@@ -153,7 +158,9 @@ final class RecordBatch: @unchecked Sendable {
         }
         if slice.isRange {
           let end = UnsafeBufferPointer(rebasing: buffer[slice.textEnd..<slice.rangeEnd])
-          switch RecordAcceptance.range(field, end, normalizer: normalizer, region: recordRegion) {
+          switch RecordAcceptance.range(
+            field, end, normalizer: normalizer, region: recordRegion, wildcardDigits: slice.wildcardDigits)
+          {
           case .range(let range): outcomes.append(.range(range))
           case .rejected(let reason): outcomes.append(.rejected(reason, text: text()))
           }
@@ -162,12 +169,16 @@ final class RecordBatch: @unchecked Sendable {
         let number: Int64
         var rowTally = NationalTally()
         let verdict = slice.region == nil
-          ? RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: recordCheck, national: &national)
-          : RecordAcceptance.number(field, normalizer: normalizer, region: recordRegion, check: recordCheck, national: &rowTally)
+          ? RecordAcceptance.number(
+            field, normalizer: normalizer, region: recordRegion, check: recordCheck, national: &national,
+            cellKeys: cellKeys)
+          : RecordAcceptance.number(
+            field, normalizer: normalizer, region: recordRegion, check: recordCheck, national: &rowTally,
+            cellKeys: cellKeys)
         switch verdict {
         case .number(let value): number = value
-        case .rejected(let reason):
-          outcomes.append(.rejected(reason, text: text()))
+        case .rejected(let reason, let numbers):
+          outcomes.append(.rejected(reason, text: text(), numbers: numbers))
           continue
         case .dropped:
           outcomes.append(.dropped)

@@ -77,13 +77,16 @@ public struct SnapshotCompiler {
       let summary: SourceSummary
       var evidence: EvidenceCounts?
       let check = NumberCheck(rules: spec.numberRules, region: region, plan: normalizer.plan)
+      // Rejects name the cell keys only where the source may set them.
+      let cellKeys = CellKeys.of(spec, registry: registry)
       do {
         if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
           summary = try readInPieces(
             lineReader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
         } else {
           (summary, evidence) = try readInBatches(
-            reader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
+            reader, region: region, maxRangeSize: config.maxRangeSize, check: check, cellKeys: cellKeys,
+            into: &lists, tally: &tally)
         }
       } catch let error as SourceError {
         throw .source(error)
@@ -103,6 +106,8 @@ public struct SnapshotCompiler {
         spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons,
         evidence: evidence)
       report.typeFiltered = tally.typeFiltered
+      report.acceptedNumbers = tally.acceptedNumbers
+      report.rejectedNumbers = tally.rejectedNumbers
       reports.append(report)
     }
 
@@ -138,9 +143,13 @@ public struct SnapshotCompiler {
   ) throws -> SourceSummary {
     let format = type(of: reader)
     let normalizer = self.normalizer
+    let cells = reader._cells
     let pipeline = OrderedPipeline(
       window: 3 * Parallel.coreCount, makeJob: { LineChunkJob() },
-      work: { $0.run(format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check) })
+      work: {
+        $0.run(
+          format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check, cells: cells)
+      })
     var summary = SourceSummary()
     var checksum = CRC32C().value
     var stretchBytes = 0
@@ -151,17 +160,19 @@ public struct SnapshotCompiler {
         stretchBytes += contents.byteCount
       }
       for reject in job.rejects {
-        try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text)
+        try tally.reject(
+          line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text, numbers: reject.numbers)
       }
       try lists.add(piece: job.numbers, order: job.order, laidOutByLength: job.laidOutByLength, repeats: job.repeats)
       lists.add(ranges: job.ranges)
-      tally.accepted += job.numbers.count + job.repeats + job.ranges.count
+      tally.accept(lines: job.numbers.count + job.repeats + job.ranges.count, numbers: job.acceptedNumbers)
       tally.typeFiltered += job.dropped
       tally.national.add(job.national)
       summary.records += job.summary.records
       summary.ranges += job.summary.ranges
       summary.issues += job.summary.issues
       summary.physicalLines += job.summary.physicalLines
+      summary.cells.add(job.summary.cells)
       job.reset()
     }
     if case .file(let path) = reader.input, let file = try _SharedFile.openRegular(path),
@@ -224,7 +235,7 @@ public struct SnapshotCompiler {
   /// A source with evidence rules gathers its reports first and gives the
   /// numbers the rules keep at the end.
   private func readInBatches(
-    _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, check: NumberCheck?,
+    _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, check: NumberCheck?, cellKeys: CellKeys,
     into lists: inout CollectedLists, tally: inout SourceTally
   ) throws -> (SourceSummary, EvidenceCounts?) {
     let spec = tally.spec
@@ -234,14 +245,16 @@ public struct SnapshotCompiler {
     let pipeline = OrderedPipeline(
       window: 2 * max(1, Parallel.coreCount - 1),
       makeJob: { RecordBatch(capacity: 1 << 15) },
-      work: { $0.normalize(with: normalizer, region: region, labels: labels, check: check) })
+      work: {
+        $0.normalize(with: normalizer, region: region, labels: labels, check: check, cellKeys: cellKeys)
+      })
     func fold(_ batch: RecordBatch) throws(CompileError) {
       defer { batch.reset() }
       tally.national.add(batch.national)
       if batch.isClean && spec.list != .identify && evidence == nil {
         // Every record normalized: take the numbers in one copy.
         try lists.add(batch.acceptedNumbers)
-        tally.accepted += batch.recordCount
+        tally.accept(lines: batch.recordCount, numbers: batch.recordCount)
         return
       }
       var outcomes = batch.outcomes.makeIterator()
@@ -255,12 +268,12 @@ public struct SnapshotCompiler {
               try tally.reject(line: line, reason: "a range cannot carry a label", text: batch.reportedText(slice))
               continue
             }
-            if let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize) {
+            if let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan) {
               try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
               continue
             }
             lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
-            tally.accepted += 1
+            tally.accept(range: bounds.lower...bounds.upper)
           case .number(let number, let label)?:
             if evidence != nil {
               evidence?.add(number: number, label: label, line: line, day: slice.day)
@@ -269,9 +282,9 @@ public struct SnapshotCompiler {
             } else {
               try lists.add(CollectionOfOne(number))
             }
-            tally.accepted += 1
-          case .rejected(let reason, let text)?:
-            try tally.reject(line: line, reason: reason, text: text)
+            tally.accept(lines: 1, numbers: 1)
+          case .rejected(let reason, let text, let numbers)?:
+            try tally.reject(line: line, reason: reason, text: text, numbers: numbers)
           case .dropped?:
             tally.typeFiltered += 1
           case nil:
@@ -283,13 +296,13 @@ public struct SnapshotCompiler {
             continue
           }
           if let bounds = NumberRange(lower: range.lowerBound, upper: range.upperBound),
-            let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize)
+            let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan)
           {
             try tally.reject(line: line, reason: reason, text: text)
             continue
           }
           lists.add(ranges: CollectionOfOne(range))
-          tally.accepted += 1
+          tally.accept(range: range)
         case .issue(let line, let reason, let text):
           try tally.reject(line: line, reason: reason, text: text)
         }
@@ -328,8 +341,10 @@ public struct SnapshotCompiler {
     }
     guard spec.region != "ZZ" else { return nil }
     guard let region = normalizer.plan.region(spec.region) else {
+      // `defaultRegion` when the source took the config's.
       throw .unknownRegion(
-        keyPath: spec.keyPath, region: spec.region, suggestion: normalizer.plan.suggestedRegionCode(for: spec.region))
+        keyPath: spec.regionKeyPath, region: spec.region,
+        suggestion: normalizer.plan.suggestedRegionCode(for: spec.region))
     }
     return region
   }

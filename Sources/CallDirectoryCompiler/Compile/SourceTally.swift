@@ -10,14 +10,34 @@ struct SourceTally {
   var typeFiltered = 0
   /// Numbers written without a country code, for the wrong-region guard.
   var national = NationalTally()
+  /// The numbers accepted lines hold (ranges in full), saturating.
+  var acceptedNumbers = 0
+  /// The numbers rejected lines hold (``SourceReport/rejectedNumbers``).
+  var rejectedNumbers = 0
 
   /// The source's path as the config writes it, as reports name it.
   var path: String { spec.writtenPath }
 
-  /// Reports a rejected data line with its text (escaped and cut, ``_LineText``).
-  mutating func reject(line: Int, reason: String, text: String) throws(CompileError) {
+  /// Reports a rejected data line with its text (escaped and cut,
+  /// ``_LineText``), holding `numbers` numbers.
+  mutating func reject(line: Int, reason: String, text: String, numbers: Int = 1) throws(CompileError) {
     rejected += 1
+    rejectedNumbers = rejectedNumbers.addingSaturating(numbers)
     reasons[reason, default: 0] += 1
     try rejects.add(path: path, line: line, reason: reason, text: text)
+  }
+}
+
+extension SourceTally {
+  /// Counts accepted lines holding `numbers` numbers.
+  mutating func accept(lines: Int, numbers: Int) {
+    accepted += lines
+    acceptedNumbers = acceptedNumbers.addingSaturating(numbers)
+  }
+
+  /// Counts one accepted range.
+  mutating func accept(range: ClosedRange<Int64>) {
+    let size = range.upperBound - range.lowerBound
+    accept(lines: 1, numbers: size >= Int64(Int.max) ? Int.max : Int(size) + 1)
   }
 }

@@ -12,7 +12,7 @@ enum WildcardCheck {
   static func reason(for text: UnsafeBufferPointer<UInt8>) -> String? {
     guard mayHoldPattern(text) else { return nil }
     let bytes = Array(text)
-    if let token = regularExpressionToken(bytes) {
+    if let token = regularExpressionToken(bytes, alternation: true) {
       return "looks like a regular expression ('\(token)'); " + advice
     }
     if let token = wildcardToken(bytes) {
@@ -21,14 +21,35 @@ enum WildcardCheck {
     return nil
   }
 
-  /// A fast screen: whether `text` holds any byte a pattern needs. Plain
-  /// numbers (digits, `+`, spaces, dashes, parentheses) never do.
+  /// Why `text` is a wildcard pattern, or nil; with `alternation`, a `|`
+  /// makes it a regular expression first. The other constructs of a
+  /// regular expression are not looked for (``regularExpressionReason(for:alternation:)``).
+  static func wildcardReason(for text: UnsafeBufferPointer<UInt8>, alternation: Bool = false) -> String? {
+    guard mayHoldPattern(text) else { return nil }
+    if alternation && text.contains(UInt8(ascii: "|")) { return "looks like a regular expression ('|'); " + advice }
+    return wildcardToken(Array(text)).map { "looks like a wildcard pattern ('\($0)'); " + advice }
+  }
+
+  /// Why `text` is a regular expression, or nil; with `alternation` false
+  /// a `|` is not taken for one (it more often joins several numbers,
+  /// which ``CellCheck`` tells apart first).
+  static func regularExpressionReason(for text: UnsafeBufferPointer<UInt8>, alternation: Bool) -> String? {
+    guard mayHoldPattern(text) else { return nil }
+    return regularExpressionToken(Array(text), alternation: alternation).map {
+      "looks like a regular expression ('\($0)'); " + advice
+    }
+  }
+
+  /// A fast screen: whether `text` holds any byte a pattern, or a second
+  /// number after a `/` (``CellCheck``), needs. Plain numbers (digits, `+`,
+  /// spaces, dashes, parentheses) never do.
   @inline(__always)
   static func mayHoldPattern(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = text.baseAddress else { return false }
     let count = text.count
     guard count >= 8 else {
-      for byte in text where byte >= 0x3A || byte == 0x23 || byte == 0x24 || byte == 0x2A || byte == 0x2E {
+      for byte in text
+      where byte >= 0x3A || byte == 0x23 || byte == 0x24 || byte == 0x2A || byte == 0x2E || byte == 0x2F {
         return true
       }
       return false
@@ -44,7 +65,7 @@ enum WildcardCheck {
   }
 
   /// Whether any byte of `word` is one ``mayHoldPattern(_:)`` looks for:
-  /// 0x3A or above, `#`, `$`, `*` or `.`.
+  /// 0x3A or above, `#`, `$`, `*`, `.` or `/`.
   @inline(__always)
   private static func holdsPatternByte(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -56,23 +77,23 @@ enum WildcardCheck {
       let difference = word ^ (byte &* ones)
       return (difference &- ones) & ~difference & highs
     }
-    return large | hasByte(0x23) | hasByte(0x24) | hasByte(0x2A) | hasByte(0x2E) != 0
+    return large | hasByte(0x23) | hasByte(0x24) | hasByte(0x2A) | hasByte(0x2E) | hasByte(0x2F) != 0
   }
 
   /// The same for every line, so that rejects group by reason; the
   /// rejects report shows each line's text next to it.
   private static let advice = "wildcards need format 'patterns' (one '#' per digit, e.g. 33162######)"
 
-  /// The first regular-expression construct in `bytes`, if any.
-  private static func regularExpressionToken(_ bytes: [UInt8]) -> String? {
-    let text = String(decoding: bytes, as: UTF8.self)
-    for token in ["\\d", "\\D", ".*", ".+", ".?", ".{", "(?", "|"] where text.contains(token) {
+  /// The first regular-expression construct in `bytes`, if any (`|` only
+  /// with `alternation`).
+  private static func regularExpressionToken(_ bytes: [UInt8], alternation: Bool) -> String? {
+    for (token, tokenBytes) in regularExpressionTokens where contains(bytes, tokenBytes) {
+      if token == "|" && !alternation { continue }
       if token == ".+" && !holdsRepeatedWildcard(bytes) { continue }
       return token
     }
-    let trimmed = text.trimmingASCIIWhitespace()
-    if trimmed.hasPrefix("^") { return "^" }
-    if trimmed.hasSuffix("$") { return "$" }
+    if bytes.first(where: { !_isBlank($0) }) == UInt8(ascii: "^") { return "^" }
+    if bytes.last(where: { !_isBlank($0) }) == UInt8(ascii: "$") { return "$" }
     // A character class such as [0-9] or [2-9], or a repetition such as {6}.
     for (open, close) in [(UInt8(ascii: "["), UInt8(ascii: "]")), (UInt8(ascii: "{"), UInt8(ascii: "}"))] {
       guard let start = bytes.firstIndex(of: open),
@@ -84,6 +105,18 @@ enum WildcardCheck {
       }
     }
     return nil
+  }
+
+  /// The constructs of a regular expression looked for, in order, with
+  /// their bytes.
+  private static let regularExpressionTokens = ["\\d", "\\D", ".*", ".+", ".?", ".{", "(?", "|"].map { ($0, Array($0.utf8)) }
+
+  /// Whether `needle` occurs in `bytes`.
+  private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return false }
+      return CellRules.firstOccurrence(of: needle, in: base, 0, buffer.count) != nil
+    }
   }
 
   /// Whether `bytes` hold a `.+` that is a regular expression's "one or

@@ -263,6 +263,19 @@ private struct _ConfigParser {
         keyPath: "\(at).rangeStart",
         reason: "a range cannot carry a label, so it cannot feed the 'identify' list")
     }
+    // A wildcard block and a range written in one cell are ranges too.
+    for key in ["wildcard", "rangeSeparator"] where options[key] != nil {
+      if list == .identify {
+        throw .invalidValue(
+          keyPath: "\(at).\(key)",
+          reason: "a range cannot carry a label, so it cannot feed the 'identify' list")
+      }
+      if !evidence.isDefault || options["dateColumn"] != nil {
+        throw .invalidValue(
+          keyPath: "\(at).\(key)",
+          reason: "reports are counted per number, so a source of ranges cannot use evidence rules or dateColumn")
+      }
+    }
     if list == .identify {
       switch format.labels {
       case .none:
@@ -284,6 +297,7 @@ private struct _ConfigParser {
       priority: priority, options: options, writtenPath: rawPath,
       maxRemovalRatio: maxRemovalRatio)
     spec.evidence = evidence
+    spec.regionIsDefault = object["region"] == nil && format.preset?.region == nil
     spec.numberRules = try NumberRules.parse(object, at: at)
     do {
       _ = try format.makeReader(input: spec.input, options: options)

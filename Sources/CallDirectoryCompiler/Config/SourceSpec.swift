@@ -19,6 +19,10 @@ public struct SourceSpec: Sendable, Hashable {
   /// Higher wins when sources give different labels for one number
   /// (default 0).
   public var priority: Int
+  /// Whether ``region`` is the config's `defaultRegion` (the source sets
+  /// none, and its format no region of its own): a region the plan lacks
+  /// is then the config's error, reported at `defaultRegion`.
+  public var regionIsDefault = false
   /// Format-specific options (`number`, `label`, `delimiter`, …).
   public var options: SourceOptions
   /// The source's own removal guard: a build fails when the source gives
@@ -55,6 +59,8 @@ public struct SourceSpec: Sendable, Hashable {
   public var label: String? { options["label"] }
   /// `sources[N]`, the key path for messages.
   public var keyPath: String { "sources[\(index)]" }
+  /// The key that set ``region``: `sources[N].region`, or `defaultRegion`.
+  public var regionKeyPath: String { regionIsDefault ? "defaultRegion" : "\(keyPath).region" }
   /// The file as a reader input.
   public var input: SourceInput { .file(path: path) }
   /// The column whose dates the evidence rules read, if any.

@@ -43,10 +43,27 @@ public struct NumberExplainer {
 
   public init(store: StoreLayout) { self.store = store }
 
+  /// The region national inputs (`212-555-0142`) are read in.
+  public enum InputRegion: Sendable {
+    /// This one (nil: none, `ZZ`), as `--region` names it.
+    case given(RegionMetadata?)
+    /// The `defaultRegion` the version was built with, as the build read
+    /// national numbers of sources without a region of their own. A
+    /// version that did not record it (built before catalog schema 5, or
+    /// rebuilt by `calldir repair` from its blob) is read in the region
+    /// all its sources share, else in none; ``Report/regionNote`` says so.
+    case asBuilt
+  }
+
   /// What the explanations of one run share.
   public struct Report: Sendable {
     /// The version explained.
     public var version: Int
+    /// The region national inputs were read in (`ZZ`: none).
+    public var region: String = "ZZ"
+    /// Why ``region`` is not the version's recorded `defaultRegion` when
+    /// the version recorded none; nil otherwise.
+    public var regionNote: String?
     /// One explanation per input, in order.
     public var explanations: [NumberExplanation]
     /// Each source of the version and whether it could be read again as it
@@ -61,6 +78,16 @@ public struct NumberExplainer {
   public func explain(
     _ inputs: [String], version requested: Int?, region: RegionMetadata?, provenance: Bool = true
   ) throws -> Report {
+    try explain(inputs, version: requested, inputRegion: .given(region), provenance: provenance)
+  }
+
+  /// Explains `inputs` against `version` (the latest when nil), reading
+  /// national numbers as `inputRegion` says.
+  /// - Throws: ``StoreError`` (no catalog, unknown version), ``BlobError``
+  ///   when the version's blob cannot be read.
+  public func explain(
+    _ inputs: [String], version requested: Int?, inputRegion: InputRegion, provenance: Bool = true
+  ) throws -> Report {
     let catalog = try Catalog.openForReading(store)
     guard let record = try requested.map({ try catalog.snapshot(version: $0) }) ?? catalog.latest() else {
       if let requested { throw StoreError.catalog("version \(requested) is not published in \(store.root)") }
@@ -70,6 +97,7 @@ public struct NumberExplainer {
       throw StoreError.catalog(
         "version \(record.version) was pruned at \(pruned): its snapshot is gone; 'calldir history' lists the versions kept")
     }
+    let (region, regionNote) = try self.region(inputRegion, of: record, catalog: catalog)
     var explanations = inputs.map { input in
       var explanation = NumberExplanation(input: input, version: record.version)
       switch normalizer.normalize(input, region: region) {
@@ -93,7 +121,11 @@ public struct NumberExplainer {
       next += 1
     }
 
-    guard provenance, !numbers.isEmpty else { return Report(version: record.version, explanations: explanations, sources: []) }
+    let regionCode = region?.regionCode ?? "ZZ"
+    guard provenance, !numbers.isEmpty else {
+      return Report(
+        version: record.version, region: regionCode, regionNote: regionNote, explanations: explanations, sources: [])
+    }
     let scanner = ProvenanceScanner(
       normalizer: normalizer, registry: registry, labelSanitizer: labelSanitizer,
       maxRangeSize: record.maxRangeSize ?? BuildConfig.Defaults.maxRangeSize,
@@ -123,6 +155,33 @@ public struct NumberExplainer {
           EvidenceFinding(path: source.writtenPath, list: list, reports: rows, counted: counted, rules: rules))
       }
     }
-    return Report(version: record.version, explanations: explanations, sources: states)
+    return Report(
+      version: record.version, region: regionCode, regionNote: regionNote, explanations: explanations, sources: states)
+  }
+
+  /// The region inputs are read in, and a note when the version did not
+  /// record the one it was built with.
+  private func region(
+    _ choice: InputRegion, of record: SnapshotRecord, catalog: Catalog
+  ) throws -> (RegionMetadata?, String?) {
+    guard case .asBuilt = choice else {
+      if case .given(let region) = choice { return (region, nil) }
+      return (nil, nil)
+    }
+    if let code = record.defaultRegion {
+      return (code == "ZZ" ? nil : normalizer.plan.region(code), nil)
+    }
+    let why = "version \(record.version) did not record the defaultRegion it was built with (built before "
+      + "catalog schema 5, or rebuilt by calldir repair)"
+    let regions = Set(try catalog.sources(ofVersion: record.version).map(\.region))
+    if regions.count == 1, let code = regions.first, code != "ZZ", let region = normalizer.plan.region(code) {
+      return (region, why + "; national numbers are read in \(code), the region of all its sources (--region to choose)")
+    }
+    let shown = regions.sorted().joined(separator: ", ")
+    return (
+      nil,
+      why + "; national numbers are read in no region (ZZ)"
+        + (regions.count > 1 ? ", as its sources have several (\(shown))" : "") + " (--region to choose)"
+    )
   }
 }

@@ -124,12 +124,17 @@ struct ProvenanceScanner {
           if let end = record.rangeEndBytes {
             guard list != .identify,
               case .range(let bounds) = RecordAcceptance.range(
-                record.numberBytes, end, normalizer: normalizer, region: recordRegion),
-              RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize) == nil
+                record.numberBytes, end, normalizer: normalizer, region: recordRegion,
+                wildcardDigits: record.wildcardDigits),
+              RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan) == nil
             else { return }
+            // A wildcard block (`0621 123XXX`) is a pattern; a range row or
+            // a range written in one cell, a range.
+            let kind: ProvenanceLine.Kind =
+              record.wildcardDigits > 0 ? .pattern : bounds.lower == bounds.upper ? .number : .range
             var index = sorted.partitionPoint { $0 < bounds.lower }
             while index < sorted.count && sorted[index] <= bounds.upper {
-              note(sorted[index], line: record.line, kind: bounds.lower == bounds.upper ? .number : .range, label: nil)
+              note(sorted[index], line: record.line, kind: kind, label: nil)
               index += 1
             }
             return
@@ -145,7 +150,8 @@ struct ProvenanceScanner {
           }
           note(number, line: record.line, kind: .number, label: label, day: record.day)
         case .range(let item):
-          guard list != .identify, RecordAcceptance.rangeRejection(item.range, maxRangeSize: maxRangeSize) == nil
+          guard list != .identify,
+            RecordAcceptance.rangeRejection(item.range, maxRangeSize: maxRangeSize, plan: normalizer.plan) == nil
           else { return }
           let kind: ProvenanceLine.Kind =
             item.range.lower == item.range.upper ? .number : (item.text?.contains("#") == true ? .pattern : .range)

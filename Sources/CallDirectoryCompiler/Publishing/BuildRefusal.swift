@@ -53,7 +53,8 @@ public struct GuardCheck: Sendable, Hashable {
 /// truncated download, an emptied or vanished file, a wrong region must
 /// never reach the phones without `--force`.
 ///
-/// - Each source: more than `maxRejectRatio` of its data lines rejected;
+/// - Each source: more than `maxRejectRatio` of its data lines rejected,
+///   or of the numbers they hold when its rejects hold several each;
 ///   fewer numbers than the same source (same path and list) gave in the
 ///   previous version by more than its `maxRemovalRatio` (the config's by
 ///   default); no numbers at all, or a missing file, where it gave some.
@@ -74,21 +75,7 @@ struct BuildGuards {
     for report in reports {
       let spec = report.spec
       let path = spec.writtenPath
-      let dataLines = report.summary.dataLines
-      if !report.isAbsent {
-        var check = GuardCheck(
-          kind: .rejectRatio, subject: path, previous: dataLines, current: report.rejected,
-          limit: config.maxRejectRatio)
-        if dataLines > 0 && Double(report.rejected) > config.maxRejectRatio * Double(dataLines) {
-          check.refusal = BuildRefusal(
-            kind: .rejectRatio,
-            finding: "source \(path): \(report.rejected) of \(dataLines) data lines rejected, above maxRejectRatio "
-              + "\(config.maxRejectRatio) (check the source's region and format)",
-            consequence: "nothing published",
-            source: path)
-        }
-        checks.append(check)
-      }
+      if !report.isAbsent { checks.append(rejectCheck(report)) }
       guard let previous, let before = matched.take(path: spec.path, list: spec.list) else { continue }
       let limit = spec.maxRemovalRatio ?? config.maxRemovalRatio
       let version = previous.record.version
@@ -122,6 +109,51 @@ struct BuildGuards {
       checks.append(check)
     }
     return checks
+  }
+
+  /// The reject guard of one source, by data lines and, when its rejected
+  /// lines hold more numbers than one each (fields of several numbers,
+  /// wildcard blocks or ranges its keys do not read: ``CellCheck``), by
+  /// numbers too: a source that loses most of its numbers is refused
+  /// whatever its count of lines. The check then carries the numbers.
+  func rejectCheck(_ report: SourceReport) -> GuardCheck {
+    let path = report.spec.writtenPath
+    let dataLines = report.summary.dataLines
+    let limit = config.maxRejectRatio
+    // The keys the rejects ask for.
+    let keys = CellRules.keys.filter { key in report.rejectReasons.keys.contains { CellCheck.keys(in: $0).contains(key) } }
+    let hint = keys.isEmpty ? "" : "; set " + Self.list(keys.map { "\"\($0)\"" }) + " to read the cells that hold them"
+    var check = GuardCheck(kind: .rejectRatio, subject: path, previous: dataLines, current: report.rejected, limit: limit)
+    let heldNumbers = report.acceptedNumbers.addingSaturating(report.rejectedNumbers).addingSaturating(report.typeFiltered)
+    if report.rejectedNumbers > report.rejected {
+      check.previous = heldNumbers
+      check.current = report.rejectedNumbers
+    }
+    if dataLines > 0 && Double(report.rejected) > limit * Double(dataLines) {
+      check.refusal = BuildRefusal(
+        kind: .rejectRatio,
+        finding: "source \(path): \(report.rejected) of \(dataLines) data lines rejected, above maxRejectRatio "
+          + "\(limit) (check the source's region and format\(hint))",
+        consequence: "nothing published",
+        source: path)
+    } else if report.rejectedNumbers > report.rejected, heldNumbers > 0,
+      Double(report.rejectedNumbers) > limit * Double(heldNumbers)
+    {
+      check.refusal = BuildRefusal(
+        kind: .rejectRatio,
+        finding: "source \(path): \(report.rejectedNumbers) of the \(heldNumbers) numbers its data lines hold rejected "
+          + "(\(report.rejected) of \(dataLines) data lines), above maxRejectRatio \(limit): its cells hold several "
+          + "numbers, wildcard blocks or ranges\(hint)",
+        consequence: "nothing published",
+        source: path)
+    }
+    return check
+  }
+
+  /// `a`, `a and b`, `a, b and c`.
+  private static func list(_ items: [String]) -> String {
+    guard items.count > 1, let last = items.last else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " and " + last
   }
 
   /// The checks of the blocking and identification lists against the

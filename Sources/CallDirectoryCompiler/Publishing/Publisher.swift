@@ -404,7 +404,7 @@ public struct Publisher {
           writeMilliseconds: Self.milliseconds(compiled, written),
           totalMilliseconds: Self.milliseconds(started, finished)),
         changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset,
-        asOf: options.asOf.iso8601)
+        asOf: options.asOf.iso8601, defaultRegion: config.defaultRegion)
       guard let catalog else { throw StoreError.catalog("no catalog is open") }
       do {
         try pendingSyncs.syncAll()

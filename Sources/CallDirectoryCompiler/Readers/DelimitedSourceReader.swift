@@ -36,6 +36,9 @@
 /// - ``prefixRewrites`` replace the leading text of a number (or of a
 ///   range's ends) before the compiler normalizes it: ARCEP writes
 ///   Saint-Pierre-et-Miquelon's `+508 41 12 34` as `0508411234`.
+/// - ``cells`` (``CellRules``) cut a number cell into several numbers,
+///   wildcard blocks and ranges, each a record of the row (before the
+///   prefix rewrites); a piece they cannot read is an issue of the row.
 ///
 /// # Issues
 ///
@@ -52,6 +55,10 @@
 ///   record's start line is rejected and reading resumes on the next
 ///   physical line; a stray quote costs one line, not the rest of the file.
 /// - `line too long`: an unquoted record over 1 MiB.
+/// - With ``cells``: a piece of a number cell the rules cannot read
+///   (`wildcard 'X' must end the number`, `more than one range separator
+///   (' bis ') in a cell`, `range is missing its end`, …), one issue per
+///   piece; a cell of nothing but separators is `empty number`.
 ///
 /// The header row itself must parse, or reading throws
 /// ``SourceError/invalidHeader(path:reason:)``.
@@ -88,6 +95,10 @@ public struct DelimitedSourceReader: SourceReader {
   public var columnAliases: [String: [String]]
   /// How ``dateColumn`` writes dates.
   public var dateFormat: ReportDateFormat
+  /// How a number cell may hold several numbers, a wildcard block or a
+  /// range (`numberSeparator`, `wildcard`, `rangeSeparator`): each is a
+  /// record of the row. Not with ``rangeEndColumn``.
+  public var cells: CellRules
   /// Leading texts of numbers and their replacements (`0508` → `+508`);
   /// the longest matching prefix applies.
   public var prefixRewrites: [String: String] {
@@ -114,6 +125,7 @@ public struct DelimitedSourceReader: SourceReader {
   ///   - dateFormat: How that column writes dates.
   ///   - prefixRewrites: Leading texts of numbers to replace.
   ///   - columnAliases: Other names of columns, by configured name.
+  ///   - cells: How a number cell may hold several numbers.
   public init(
     input: SourceInput, delimiter: UInt8 = 0x2C,
     numberColumn: String, labelColumn: String? = nil,
@@ -122,8 +134,9 @@ public struct DelimitedSourceReader: SourceReader {
     regionColumn: String? = nil, regions: [String: String] = [:],
     additionalNumberColumns: [String] = [], dateColumn: String? = nil,
     dateFormat: ReportDateFormat = .iso, prefixRewrites: [String: String] = [:],
-    columnAliases: [String: [String]] = [:]
+    columnAliases: [String: [String]] = [:], cells: CellRules = .none
   ) {
+    self.cells = cells
     self.columnAliases = columnAliases
     self.additionalNumberColumns = additionalNumberColumns
     self.dateColumn = dateColumn
@@ -311,11 +324,30 @@ public struct DelimitedSourceReader: SourceReader {
               switch outcome {
               case .records(let first, let more):
                 func send(_ record: RawRecord) throws {
-                  summary.records += 1
-                  try deliver(RawRecord(
+                  let record = RawRecord(
                     line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
                     textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region,
-                    day: record.day))
+                    day: record.day)
+                  guard !cells.isEmpty, record.rangeEndBytes == nil else {
+                    summary.records += 1
+                    return try deliver(record)
+                  }
+                  // Each number, block or range of the cell is a record of the row.
+                  var counts = summary.cells
+                  try cells.forEachPart(record.numberBytes, counts: &counts) { part in
+                    switch part {
+                    case .number(let number):
+                      summary.records += 1
+                      try deliver(record.replacing(numberBytes: number, rangeEndBytes: nil))
+                    case .range(let start, let end, let wildcardDigits):
+                      summary.records += 1
+                      try deliver(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits))
+                    case .issue(let reason):
+                      summary.issues += 1
+                      try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
+                    }
+                  }
+                  summary.cells = counts
                 }
                 try send(first)
                 for record in more { try send(record) }

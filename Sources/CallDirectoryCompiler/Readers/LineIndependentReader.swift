@@ -20,8 +20,11 @@ protocol _LineIndependentReader: SourceReader, _ChunkSizeAdjustable {
   static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome
   /// Whether a line that is exactly `+` and digits is always the record
   /// `.record(0, count)`, so that a compiler may hand it to the normalizer's
-  /// exact E.164 path without parsing it (`lines`: yes).
+  /// exact E.164 path without parsing it (`lines`: yes; separators and
+  /// wildcards never hold a digit or `+`).
   static var _bareNumberLineIsRecord: Bool { get }
+  /// How a record's number may hold several numbers (``CellRules``).
+  var _cells: CellRules { get }
 }
 
 extension _LineIndependentReader {
@@ -29,6 +32,7 @@ extension _LineIndependentReader {
   public func read(_ body: (SourceEvent) throws -> Void) throws -> SourceSummary {
     let bytes = try _ByteInput(input, chunkSize: _chunkSize)
     let chunker = try _LineChunker(bytes)
+    let cells = _cells
     var summary = SourceSummary()
     while let piece = try chunker.next() {
       let lines = try _forEachLine(
@@ -38,10 +42,28 @@ extension _LineIndependentReader {
           case .skip:
             break
           case .record(let lower, let upper):
-            summary.records += 1
-            try body(.record(RawRecord(
+            let record = RawRecord(
               line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower),
-              textBytes: UnsafeBufferPointer(start: p, count: count))))
+              textBytes: UnsafeBufferPointer(start: p, count: count))
+            guard !cells.isEmpty else {
+              summary.records += 1
+              return try body(.record(record))
+            }
+            var counts = summary.cells
+            try cells.forEachPart(record.numberBytes, counts: &counts) { part in
+              switch part {
+              case .number(let number):
+                summary.records += 1
+                try body(.record(record.replacing(numberBytes: number, rangeEndBytes: nil)))
+              case .range(let start, let end, let wildcardDigits):
+                summary.records += 1
+                try body(.record(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits)))
+              case .issue(let reason):
+                summary.issues += 1
+                try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(p, count))))
+              }
+            }
+            summary.cells = counts
           case .range(let range):
             summary.ranges += 1
             try body(.range(SourceRange(range: range, line: line, text: _LineText.escaped(p, count))))
@@ -63,8 +85,10 @@ extension _LineIndependentReader {
 
 extension LinesSourceReader: _LineIndependentReader {
   static var _bareNumberLineIsRecord: Bool { true }
+  var _cells: CellRules { cells }
 }
 
 extension PatternsSourceReader: _LineIndependentReader {
   static var _bareNumberLineIsRecord: Bool { false }
+  var _cells: CellRules { .none }
 }

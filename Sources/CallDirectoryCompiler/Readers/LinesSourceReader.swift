@@ -25,14 +25,22 @@
 /// - A tab inside the number: labels need the `tsv` format.
 /// - Invalid UTF-8 in the number part (bytes inside a comment are ignored).
 /// - A line longer than 1 MiB.
+/// - With ``cells``: a piece of the line the rules cannot read (see
+///   ``CellRules``), one issue per piece.
 public struct LinesSourceReader: SourceReader {
   /// Where the bytes come from.
   public var input: SourceInput
+  /// How a line's number may hold several numbers, a wildcard block or a
+  /// range (`numberSeparator`, `wildcard`, `rangeSeparator`): each is a
+  /// record of the line. The line's rules above apply first (a `#` still
+  /// starts a comment).
+  public var cells: CellRules
   var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
-  public init(input: SourceInput) {
+  public init(input: SourceInput, cells: CellRules = .none) {
     self.input = input
+    self.cells = cells
   }
 
   /// Splits one line; see the rules above.

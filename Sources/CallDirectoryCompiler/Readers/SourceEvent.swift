@@ -35,6 +35,10 @@ public struct SourceSummary: Sendable, Hashable {
   /// Bytes read, and their CRC-32C (the catalog records both).
   public var bytes: Int = 0
   public var checksum: UInt32 = 0
+  /// What the source's ``CellRules`` found in its cells: cells cut into
+  /// several numbers, wildcard blocks, ranges (each piece is one of
+  /// ``records`` or ``issues``).
+  public var cells = CellCounts()
 
   /// Creates a summary.
   public init(

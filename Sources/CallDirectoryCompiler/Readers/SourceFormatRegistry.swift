@@ -63,8 +63,9 @@ public struct SourceFormatRegistry: Sendable {
     SourceFormat(
       name: "lines",
       summary: "one number per line; '#' comments",
-      factory: { input, _ throws(SourceOptionError) in
-        LinesSourceReader(input: input)
+      options: CellRules.options,
+      factory: { input, options throws(SourceOptionError) in
+        LinesSourceReader(input: input, cells: try CellRules(options: options, commentCharacter: "#"))
       }),
     SourceFormat(
       name: "patterns",
@@ -107,7 +108,8 @@ public struct SourceFormatRegistry: Sendable {
 /// `csv` or `tsv`; `csv` also takes a `delimiter`. Both take the keys of
 /// published files: `encoding`, `rangeStart`/`rangeEnd`, `where`,
 /// `regionColumn` with `regions`, `dateColumn` with `dateFormat`,
-/// `rewritePrefixes`, `columnAliases`.
+/// `rewritePrefixes`, `columnAliases`, and the cell keys `numberSeparator`,
+/// `wildcard` and `rangeSeparator` (``CellRules``).
 func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
   var options: [SourceFormat.Option] = [
     .init(
@@ -157,7 +159,7 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
       name: "columnAliases", isRequired: false,
       summary: "other header names of a column, tried in order when the header lacks it: {\"column\": [\"other\", …]}",
       kind: .stringArraysByKey),
-  ]
+  ] + CellRules.options
   return SourceFormat(
     name: name,
     summary: "rfc 4180 \(name) with a header row",
@@ -177,6 +179,11 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
       }
       let columns = try _delimitedColumns(options)
       let (regionColumn, regions) = try _delimitedRegions(options)
+      let cells = try CellRules(options: options)
+      if columns.rangeEnd != nil, let key = CellRules.keys.first(where: { options[$0] != nil }) {
+        throw SourceOptionError(
+          key: key, reason: "cannot be combined with rangeStart and rangeEnd (a row is one range already)")
+      }
       return DelimitedSourceReader(
         input: input, delimiter: separator,
         numberColumn: columns.numbers[0], labelColumn: options["label"],
@@ -186,7 +193,7 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
         additionalNumberColumns: Array(columns.numbers.dropFirst()),
         dateColumn: options["dateColumn"], dateFormat: try _delimitedDateFormat(options),
         prefixRewrites: options[value: "rewritePrefixes"]?.textByKey ?? [:],
-        columnAliases: options[value: "columnAliases"]?.stringArraysByKey ?? [:])
+        columnAliases: options[value: "columnAliases"]?.stringArraysByKey ?? [:], cells: cells)
     })
 }
 

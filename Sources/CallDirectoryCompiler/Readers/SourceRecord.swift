@@ -20,12 +20,17 @@ public struct SourceRecord: Sendable, Hashable {
   public var region: String?
   /// The date of the report, when the source has a `dateColumn`.
   public var day: CalendarDay?
+  /// For a wildcard block (`0621 123XXX` with `"wildcard": "X"`), how many
+  /// trailing digits its wildcards stood for: `number` and `rangeEnd` are
+  /// then the block's first and last number. 0 otherwise.
+  public var wildcardDigits: Int
 
   /// Creates a record.
   public init(
     number: String, label: String? = nil, line: Int, rangeEnd: String? = nil, region: String? = nil,
-    day: CalendarDay? = nil
+    day: CalendarDay? = nil, wildcardDigits: Int = 0
   ) {
+    self.wildcardDigits = wildcardDigits
     self.number = number
     self.label = label
     self.line = line
@@ -61,6 +66,10 @@ public struct RawRecord {
   public let region: String?
   /// The date of the report, when the source has a `dateColumn`.
   public let day: CalendarDay?
+  /// For a wildcard block (``CellRules``), how many trailing digits its
+  /// wildcards stood for: ``numberBytes`` and ``rangeEndBytes`` are then
+  /// the block's first and last number. 0 otherwise.
+  public let wildcardDigits: Int
 
   /// Creates a view; the buffers must stay valid while the view is used.
   public init(
@@ -70,8 +79,10 @@ public struct RawRecord {
     textBytes: UnsafeBufferPointer<UInt8>? = nil,
     rangeEndBytes: UnsafeBufferPointer<UInt8>? = nil,
     region: String? = nil,
-    day: CalendarDay? = nil
+    day: CalendarDay? = nil,
+    wildcardDigits: Int = 0
   ) {
+    self.wildcardDigits = wildcardDigits
     self.line = line
     self.numberBytes = numberBytes
     self.labelBytes = labelBytes
@@ -81,13 +92,14 @@ public struct RawRecord {
     self.day = day
   }
 
-  /// The same record with other number texts (a rewritten prefix).
+  /// The same record with other number texts (a rewritten prefix, a
+  /// piece of a cell).
   func replacing(
-    numberBytes: UnsafeBufferPointer<UInt8>, rangeEndBytes: UnsafeBufferPointer<UInt8>?
+    numberBytes: UnsafeBufferPointer<UInt8>, rangeEndBytes: UnsafeBufferPointer<UInt8>?, wildcardDigits: Int? = nil
   ) -> RawRecord {
     RawRecord(
       line: line, numberBytes: numberBytes, labelBytes: labelBytes, textBytes: textBytes,
-      rangeEndBytes: rangeEndBytes, region: region, day: day)
+      rangeEndBytes: rangeEndBytes, region: region, day: day, wildcardDigits: wildcardDigits ?? self.wildcardDigits)
   }
 
   /// The record's text as the rejects report shows it (escaped, at most
@@ -110,7 +122,8 @@ public struct RawRecord {
   public func makeRecord() -> SourceRecord {
     SourceRecord(
       number: number, label: label, line: line,
-      rangeEnd: rangeEndBytes.map { String(decoding: $0, as: UTF8.self) }, region: region, day: day)
+      rangeEnd: rangeEndBytes.map { String(decoding: $0, as: UTF8.self) }, region: region, day: day,
+      wildcardDigits: wildcardDigits)
   }
 }
 

@@ -15,15 +15,16 @@ extension Calldir {
         pattern or range that gives it, every allowlist line that removes it and every label \
         that lost a conflict. Sources are read again from the paths the catalog recorded for \
         the version, and used only when their checksums still match; a source that changed \
-        since is named. The blob lookups are binary searches over frames. Exit 0, or 65 when \
-        an input is not a phone number.
+        since is named. National numbers are read in the defaultRegion the version was built \
+        with, unless --region says otherwise. The blob lookups are binary searches over frames. \
+        Exit 0, or 65 when an input is not a phone number.
         """,
       arguments: [
         .positional("number", arity: .oneOrMore, help: "The numbers to explain."),
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
         .option("version", valueName: "n", help: "The version to explain (default: the latest)."),
-        .option("region", valueName: "cc", defaultValue: "ZZ",
-                help: "Default region (ISO 3166 code) for numbers without a country code; ZZ for none."),
+        .option("region", valueName: "cc",
+                help: "Region (ISO 3166 code) for numbers without a country code; ZZ for none (default: the version's defaultRegion)."),
         .flag("no-provenance", help: "Only look the numbers up in the blob; do not read the sources."),
         .flag("json", help: "Print one JSON object per number."),
       ]
@@ -32,7 +33,7 @@ extension Calldir {
     let numbers: [String]
     let storePath: String
     let version: Int?
-    let regionCode: String
+    let regionCode: String?
     let provenance: Bool
     let json: Bool
 
@@ -47,21 +48,23 @@ extension Calldir {
       } else {
         version = nil
       }
-      regionCode = try arguments.requiredString("region")
+      regionCode = arguments.string("region")
       provenance = !arguments.flag("no-provenance")
       json = arguments.flag("json")
     }
 
     func validate() throws {
-      _ = try RegionArgument.resolve(regionCode)
+      if let regionCode { _ = try RegionArgument.resolve(regionCode) }
     }
 
     func run(context: CommandContext) throws {
       let explainer = NumberExplainer(store: StoreLayout(root: storePath))
-      let region = try RegionArgument.resolve(regionCode)
+      // Without --region, national inputs are read as the build read them.
+      let inputRegion: NumberExplainer.InputRegion =
+        try regionCode.map { .given(try RegionArgument.resolve($0)) } ?? .asBuilt
       let report: NumberExplainer.Report
       do {
-        report = try explainer.explain(numbers, version: version, region: region, provenance: provenance)
+        report = try explainer.explain(numbers, version: version, inputRegion: inputRegion, provenance: provenance)
       } catch {
         throw ExitCodes.mapped(error)
       }
@@ -69,13 +72,14 @@ extension Calldir {
       let output = context.standardOutput
       for explanation in report.explanations {
         if json {
-          output.writeJSONLine(Self.json(explanation, unusable: unusable))
+          output.writeJSONLine(Self.json(explanation, unusable: unusable, region: report.region, regionNote: report.regionNote))
         } else {
           Self.write(explanation, to: output)
         }
       }
       if !json {
         for source in unusable { output.writeLine("note: \(Self.describe(source.path, source.state, version: report.version))") }
+        if let note = report.regionNote { output.writeLine("note: \(note)") }
       }
       if let invalid = report.explanations.first(where: { $0.number == nil }) {
         throw MappedError(
@@ -120,7 +124,9 @@ extension Calldir {
       }
     }
 
-    private static func json(_ explanation: NumberExplanation, unusable: [(path: String, state: SourceState)]) -> JSONValue {
+    private static func json(
+      _ explanation: NumberExplanation, unusable: [(path: String, state: SourceState)], region: String, regionNote: String?
+    ) -> JSONValue {
       let hasNumber = explanation.number != nil
       // libphonenumber's validity and type, as `normalize --json` gives them.
       let validity = explanation.number.flatMap { NumberingPlan.standard.validity(of: $0) }
@@ -156,6 +162,8 @@ extension Calldir {
         "unreadSources": .array(unusable.map { source in
           ["path": .string(source.path), "state": .string(Self.stateName(source.state))]
         }),
+        "region": .string(region),
+        "regionNote": regionNote.map { .string($0) } ?? .null,
       ]
     }
 

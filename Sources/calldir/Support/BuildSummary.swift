@@ -87,6 +87,7 @@ struct BuildSummary {
     if source.spec.numberRules.types != nil {
       members.insert(("typeFiltered", .int(Int64(source.typeFiltered))), at: at)
     }
+    if let cells = cellsJSON(source) { members.append(("cells", cells)) }
     if let evidence = source.evidence {
       members.append(("evidence", [
         "reports": .int(Int64(evidence.reports)),
@@ -99,6 +100,33 @@ struct BuildSummary {
       ]))
     }
     return .object(members)
+  }
+
+  /// A source's cell keys and what they read, for a source that sets any.
+  private static func cellsJSON(_ source: SourceReport) -> JSONValue? {
+    let options = source.spec.options
+    guard CellRules.keys.contains(where: { options[$0] != nil }) else { return nil }
+    let counts = source.summary.cells
+    return [
+      "numberSeparator": options["numberSeparator"].map { .string($0) } ?? .null,
+      "wildcard": options["wildcard"].map { .string($0) } ?? .null,
+      "rangeSeparator": options["rangeSeparator"].map { .string($0) } ?? .null,
+      "splitCells": .int(Int64(counts.splitCells)),
+      "wildcardBlocks": .int(Int64(counts.wildcardBlocks)),
+      "ranges": .int(Int64(counts.ranges)),
+    ]
+  }
+
+  /// `bnetza.csv (numberSeparator "|", wildcard "X"): 170 cells held several numbers, 40 wildcard blocks, 0 ranges`.
+  static func cellsLine(_ source: SourceReport) -> String? {
+    let options = source.spec.options
+    let keys = CellRules.keys.compactMap { key in options[key].map { "\(key) \"\(ShownText.escaped($0))\"" } }
+    guard !keys.isEmpty else { return nil }
+    let counts = source.summary.cells
+    return "\(ShownText.escaped(source.spec.writtenPath)) (\(keys.joined(separator: ", "))): "
+      + "\(counts.splitCells) \(counts.splitCells == 1 ? "cell" : "cells") held several numbers, "
+      + "\(counts.wildcardBlocks) wildcard \(counts.wildcardBlocks == 1 ? "block" : "blocks"), "
+      + "\(counts.ranges) \(counts.ranges == 1 ? "range" : "ranges")"
   }
 
   /// `dnc.csv: 1200 reports of 800 numbers as of 2026-12-01; kept 90, dropped 610 by maxAgeDays 180, 100 by minReports 3`.
@@ -158,6 +186,9 @@ struct BuildSummary {
     }
     for source in result.sources {
       if let line = Self.evidenceLine(source, asOf: asOf) { output.writeLine("evidence: " + line) }
+    }
+    for source in result.sources {
+      if let line = Self.cellsLine(source) { output.writeLine("cells: " + line) }
     }
     if let rejects = result.rejectsPath, counts.rejected > 0 { output.writeLine("rejected lines: \(rejects)") }
     if let conflicts = result.conflictsPath, counts.conflicts > 0 { output.writeLine("label conflicts: \(conflicts)") }

@@ -39,9 +39,13 @@ import Testing
     let shard = ShardRecord(
       version: 2, shard: 1, lowerBound: 1, upperBound: 99, path: "snapshots/s.cdir", bytes: 3, digest: "d",
       fileChecksum: "sha256:33", blocking: 2, identification: 1)
+    var second = record(2)
+    second.defaultRegion = "DE"
     try catalog.record(
-      record(2), sources: [source], rejectReasons: [0: ["too short": 1]], deltas: [delta], shards: [shard])
+      second, sources: [source], rejectReasons: [0: ["too short": 1]], deltas: [delta], shards: [shard])
     #expect(try catalog.latest()?.version == 2)
+    #expect(try catalog.latest()?.defaultRegion == "DE")
+    #expect(try catalog.snapshot(version: 1)?.defaultRegion == nil)
     #expect(try catalog.allSnapshots().map(\.version) == [1, 2])
     #expect(try catalog.sources(ofVersion: 2) == [source])
     #expect(try catalog.deltas(toVersion: 2) == [delta])
@@ -89,6 +93,8 @@ import Testing
     let snapshot = try #require(try catalog.latest())
     #expect(snapshot.version == 1 && snapshot.blocking == 5 && snapshot.identification == 2)
     #expect(snapshot.changes == nil && snapshot.conflictsPath == nil)
+    // What later schemas added is unknown for it.
+    #expect(snapshot.asOf == nil && snapshot.defaultRegion == nil)
     let source = try #require(try catalog.sources(ofVersion: 1).first)
     #expect(source.writtenPath == "/cfg/block.txt")
     #expect(source.options.isEmpty && source.contribution == nil && !source.isAbsent)

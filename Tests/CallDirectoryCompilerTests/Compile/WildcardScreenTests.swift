@@ -6,7 +6,7 @@ import Testing
 /// byte rule does, for every byte value at every position and length.
 @Suite struct WildcardScreenTests {
   static func byteRule(_ bytes: [UInt8]) -> Bool {
-    bytes.contains { $0 >= 0x3A || $0 == 0x23 || $0 == 0x24 || $0 == 0x2A || $0 == 0x2E }
+    bytes.contains { $0 >= 0x3A || $0 == 0x23 || $0 == 0x24 || $0 == 0x2A || $0 == 0x2E || $0 == 0x2F }
   }
 
   @Test func wordsAnswerAsTheByteRule() {

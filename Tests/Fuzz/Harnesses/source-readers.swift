@@ -8,7 +8,9 @@ import CallDirectoryCompiler
 /// column names, the csv delimiter), byte 2 the delimited keys (encoding,
 /// a range instead of a number, `where`, `regionColumn`, `dateColumn`,
 /// several number columns, `rewritePrefixes`; for a preset, its own keys
-/// only, and `operators`), the rest is the source text.
+/// only, and `operators`); for `csv`, `tsv` and `lines` only, byte 3 the
+/// cell keys (bits 0–1 `numberSeparator`, 2–3 `wildcard`, 4–5
+/// `rangeSeparator`, each 0 for none); the rest is the source text.
 ///
 /// The formats come in a fixed order, the presets last, so that byte 0 of
 /// a seed keeps its meaning as formats are added.
@@ -22,6 +24,10 @@ private let numberColumns = ["phone", "number", "Company_Phone_Number", "n"]
 private let labelColumns: [String?] = [nil, "name", "label", "phone"]
 private let delimiters: [String?] = [nil, ";", "|", "\t", "7", "\"", "ab"]
 private let encodings: [String?] = [nil, "ISO-8859-1", "Windows-1252", "UTF-16LE", "Shift_JIS"]
+/// The cell keys' values byte 3 picks (index 0: the key unset).
+private let numberSeparators: [String?] = [nil, "|", " oder ", "\n"]
+private let wildcards: [String?] = [nil, "X", "*", "#"]
+private let rangeSeparators: [String?] = [nil, " bis ", " - ", "-"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -58,6 +64,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       options[value: "rewritePrefixes"] = .object(["0508": "+508", "00": "+", "": "x"])
     }
   }
+  if ["csv", "tsv", "lines"].contains(name) {
+    let cells = Int(input.takeByte())
+    options["numberSeparator"] = numberSeparators[cells & 3]
+    options["wildcard"] = wildcards[(cells >> 2) & 3]
+    options["rangeSeparator"] = rangeSeparators[(cells >> 4) & 3]
+  }
   if let preset = SourceFormatRegistry.standard[name]?.preset {
     guard let merged = try? preset.options(over: options, list: .identify) else { return 0 }
     options = merged
@@ -72,6 +84,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .record(let record):
       _ = record.makeRecord()
       _ = record.reportedText
+      fuzzCheck(
+        record.wildcardDigits == 0 || record.rangeEndBytes != nil,
+        "a wildcard block of \(name) has no last number")
+      fuzzCheck(
+        record.numberBytes.count > 0 || options["numberSeparator"] == nil,
+        "\(name) gave an empty piece of a cell as a number")
       seen.records += 1
     case .range(let range):
       fuzzCheck(range.range.lower <= range.range.upper, "range \(range.range) of \(name) is reversed")
