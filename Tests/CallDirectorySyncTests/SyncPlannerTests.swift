@@ -82,6 +82,40 @@ import Testing
     }
   }
 
+  /// The rollback floor outlives the state: a replay below it is refused
+  /// on a device that lost its state (or was reset), and only an explicit
+  /// downgrade installs it, as full snapshots.
+  @Test func aManifestBelowTheRollbackFloorIsRefusedUnlessADowngradeIsAllowed() throws {
+    let replay = try Self.trusted(version: 3, extensions: 2, deltasFrom: [2])
+    #expect(throws: ManifestError.belowRollbackFloor(dataset: "com.example", floor: 5, offered: 3)) {
+      try SyncPlanner.plan(replay, state: nil, floor: 5)
+    }
+    #expect(throws: ManifestError.rollback(installed: 4, offered: 3)) {
+      try SyncPlanner.plan(replay, state: Self.state(version: 4, extensions: [1: 4, 2: 4]), floor: 5)
+    }
+    var plan = try SyncPlanner.plan(replay, state: nil, floor: 5, allowsDowngrade: true)
+    #expect(plan.isDowngrade && plan.steps.map(\.step) == replay.manifest.extensions.map { .full($0.full) })
+    plan = try SyncPlanner.plan(
+      replay, state: Self.state(version: 4, extensions: [1: 4, 2: 4]), floor: 5, allowsDowngrade: true)
+    #expect(plan.isDowngrade && plan.steps.map(\.step) == replay.manifest.extensions.map { .full($0.full) })
+    #expect(plan.resultingState(after: Self.state(version: 4)).version == 3)
+
+    // At or above the floor, allowed or not, nothing is a downgrade.
+    for floor in [nil, 2, 3] {
+      plan = try SyncPlanner.plan(replay, state: nil, floor: floor, allowsDowngrade: floor == 2)
+      #expect(!plan.isDowngrade, "floor \(String(describing: floor))")
+    }
+    // The version the state records is up to date, even below the floor
+    // an allowed downgrade left.
+    plan = try SyncPlanner.plan(replay, state: Self.state(version: 3, extensions: [1: 3, 2: 3]), floor: 5)
+    #expect(plan.isUpToDate && !plan.isDowngrade)
+    // Another dataset's floor is not this one's: the caller passes the
+    // manifest's dataset's floor, and the dataset check comes first.
+    #expect(throws: ManifestError.wrongDataset(expected: "org.other", found: "com.example")) {
+      try SyncPlanner.plan(replay, state: Self.state(version: 9, dataset: "org.other"), floor: 5, allowsDowngrade: true)
+    }
+  }
+
   @Test func anotherDatasetIsRefused() throws {
     #expect(throws: ManifestError.wrongDataset(expected: "com.example", found: "org.other")) {
       try SyncPlanner.plan(try Self.trusted(version: 6, dataset: "org.other"), state: Self.state(version: 5))

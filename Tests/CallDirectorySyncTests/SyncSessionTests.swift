@@ -170,6 +170,64 @@ import Testing
     #expect(try store.load() == nil)
   }
 
+  /// The rollback floor: raised by every recorded sync, never lowered,
+  /// kept by ``SyncDirectory/clear()``, healed from the state when lost;
+  /// below it a sync refuses unless a downgrade is allowed, and a
+  /// malformed floor refuses until then.
+  @Test mutating func theRollbackFloorOutlivesTheStateAndRefusesReplays() throws {
+    let floors = SyncDirectory(path: directory.path).rollbackFloorStore
+    #expect(floors.path == directory.path + "/rollback-floor.json")
+    try store.publish(version: 1)
+    try sync()
+    try store.publish(version: 2)
+    try sync()
+    #expect(try floors.load() == [StoreFixture.dataset: 2])
+    #expect(
+      String(decoding: try FileSystem.contents(of: floors.path), as: UTF8.self)
+        == #"{"floors":[{"dataset":"\#(StoreFixture.dataset)","version":2}]}"# + "\n")
+
+    // The state lost, or the sync forgotten: version 1 replayed is refused.
+    try SyncDirectory(path: directory.path).clear()
+    try store.publish(version: 1, deltasFrom: [])
+    #expect(throws: SyncError.untrusted(.belowRollbackFloor(dataset: StoreFixture.dataset, floor: 2, offered: 1))) {
+      try session.plan()
+    }
+    // Allowed: a downgrade, whose record leaves the floor where it was.
+    var planned = try session.plan(allowingDowngrade: true)
+    #expect(planned.plan.isDowngrade && planned.rollbackFloor == 2)
+    try session.record(try session.stage(planned))
+    #expect(try recordedState()?.version == 1 && floors.load() == [StoreFixture.dataset: 2])
+    #expect(try session.plan().isUpToDate)
+
+    // The floor file lost: the state's version stands in, and is written back.
+    try store.publish(version: 3)
+    try sync()
+    try FileManager.default.removeItem(atPath: floors.path)
+    try store.publish(version: 2, deltasFrom: [])
+    #expect(throws: SyncError.untrusted(.rollback(installed: 3, offered: 2))) { try session.plan() }
+    #expect(try floors.load() == [StoreFixture.dataset: 3])
+
+    // A malformed floor refuses (nothing says how far back is safe) until
+    // a downgrade is allowed; recording then writes a valid one.
+    try AtomicFile.write(Array(#"{"floors":{"x":1}}"#.utf8), to: floors.path)
+    try store.publish(version: 4)
+    #expect(throws: SyncError.rollbackFloorMalformed(path: floors.path, reason: "floors must be an array")) {
+      try session.plan()
+    }
+    planned = try session.plan(allowingDowngrade: true)
+    #expect(!planned.plan.isDowngrade)
+    try session.record(try session.stage(planned))
+    #expect(try floors.load() == [StoreFixture.dataset: 4])
+
+    // Another dataset's floor is its own; a version is never lowered.
+    #expect(try floors.record("org.other", version: 7) == [StoreFixture.dataset: 4, "org.other": 7])
+    #expect(try floors.record("org.other", version: 6) == [StoreFixture.dataset: 4, "org.other": 7])
+    for text in [#"{"floors":[{"dataset":"a","version":0}]}"#, #"{"floors":[{"dataset":"a","version":1},{"dataset":"a","version":2}]}"#, "["] {
+      try AtomicFile.write(Array(text.utf8), to: floors.path)
+      #expect(throws: SyncError.self, "\(text)") { try floors.load() }
+    }
+  }
+
   @Test func oneSyncAtATime() throws {
     let sync = SyncDirectory(path: directory.path)
     let lock = try sync.lock()

@@ -4,6 +4,35 @@ import Testing
 @testable import CallKitMock
 
 @Suite struct DeviceTests {
+  /// Opening an existing device writes nothing, and a directory that holds
+  /// no device (or no directory) is not one.
+  @Test func openingAnExistingDeviceWritesNothing() throws {
+    let directory = try TemporaryDirectory()
+    let manager = FileManager.default
+    let plain = directory.url.appendingPathComponent("plain", isDirectory: true)
+    try manager.createDirectory(at: plain, withIntermediateDirectories: true)
+    for url in [plain, directory.url.appendingPathComponent("missing", isDirectory: true)] {
+      #expect(throws: SimulatedDeviceError.noDevice(url.standardizedFileURL.path)) {
+        try SimulatedDevice(existingDirectoryURL: url)
+      }
+    }
+    #expect(try manager.contentsOfDirectory(atPath: plain.path).isEmpty)
+    #expect(!manager.fileExists(atPath: directory.url.appendingPathComponent("missing").path))
+
+    let made = directory.url.appendingPathComponent("device", isDirectory: true)
+    try SimulatedDevice(directoryURL: made).installExtension(withIdentifier: "com.example.a")
+    let before = try manager.subpathsOfDirectory(atPath: made.path).sorted()
+    let device = try SimulatedDevice(existingDirectoryURL: made)
+    #expect(try device.installedExtensionIdentifiers() == ["com.example.a"])
+    #expect(try device.status(forExtensionWithIdentifier: "com.example.a").isEnabled)
+    #expect(try manager.subpathsOfDirectory(atPath: made.path).sorted() == before)
+
+    // A device whose extensions directory is gone has none.
+    try manager.removeItem(at: made.appendingPathComponent("extensions"))
+    #expect(try SimulatedDevice(existingDirectoryURL: made).installedExtensionIdentifiers().isEmpty)
+    #expect(!manager.fileExists(atPath: made.appendingPathComponent("extensions").path))
+  }
+
   @Test func unknownExtensionIsNotFound() throws {
     let fixture = try Fixture()
     let manager = CXCallDirectoryManager(device: fixture.device)

@@ -95,4 +95,42 @@ import Testing
     #expect(code(report) == .entriesOutOfOrder)
     #expect(report.blockingEntryCount == 3 && report.deviceError == nil)
   }
+
+  /// A disk that stays full from any fsync of a request on: the reported
+  /// outcome is always what the store holds. A failed request leaves the
+  /// old entries; when the store's directory cannot be synced after the
+  /// rename and the old store cannot be put back either, the request is
+  /// reported committed (with its durability error), never failed over
+  /// the new entries.
+  @Test func aDiskThatStaysFullNeverReportsAFailureOverTheNewEntries() throws {
+    var sawNotDurable = false
+    var sawFailed = false
+    for persists in [true, false] {
+      for occurrence in 1...12 {
+        let fixture = try Fixture()
+        #expect(fixture.loadComplete(blocking: [1, 2, 3], identification: [(7, "seven")]).error == nil)
+        FaultInjection.install([.init(call: .fsync, occurrence: occurrence, fault: .fail(.ioError), persists: persists)])
+        let report = fixture.loadComplete(blocking: [4, 5], identification: [(8, "eight")])
+        FaultInjection.reset()
+        let context = "fsync:\(occurrence)\(persists ? "+" : ""): \(String(describing: report.error))"
+        if report.error == nil {
+          #expect(fixture.blocking == [4, 5] && report.blockingEntryCount == 2, "\(context)")
+          #expect(fixture.identification == [IdentificationEntry(number: 8, label: "eight")], "\(context)")
+          if let durability = report.durabilityError {
+            sawNotDurable = true
+            #expect(persists, "a single failed sync is undone: \(context)")
+            #expect(durability.description.contains("not durable") && durability.description.contains("input/output error"))
+            let status = try fixture.device.status(forExtensionWithIdentifier: Fixture.identifier)
+            #expect(status.lastError == nil && status.lastSuccessfulLoadDate != nil, "\(context)")
+          }
+        } else {
+          sawFailed = true
+          #expect(code(report) == .unknown && report.deviceError != nil, "\(context)")
+          #expect(fixture.blocking == [1, 2, 3] && report.blockingEntryCount == 3, "\(context)")
+          #expect(fixture.identification == [IdentificationEntry(number: 7, label: "seven")], "\(context)")
+        }
+      }
+    }
+    #expect(sawNotDurable && sawFailed)
+  }
 }

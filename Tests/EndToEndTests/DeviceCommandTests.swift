@@ -199,6 +199,43 @@ import Testing
     #expect(try status().isEmpty)
   }
 
+  /// `device status`, `dump` and `reset` read a device; a directory that
+  /// is not one (no device.json) or a missing one is exit 66 with nothing
+  /// written or created there. Only `device load` and `device sync` make
+  /// a device.
+  @Test func statusDumpAndResetRefuseWhatIsNotADeviceAndWriteNothing() throws {
+    let manager = FileManager.default
+    let plain = directory.path("plain")
+    try manager.createDirectory(atPath: plain + "/sync", withIntermediateDirectories: true)
+    try Data("keep\n".utf8).write(to: URL(fileURLWithPath: plain + "/notes.txt"))
+    let file = directory.path("file")
+    try Data().write(to: URL(fileURLWithPath: file))
+    let missing = directory.path("missing")
+    for command in [["status"], ["status", "--json"], ["dump"], ["reset"], ["reset", "--json"]] {
+      for path in [plain, file, missing] {
+        let result = try CalldirProcess.run(["device"] + command + ["--device", path])
+        #expect(result.status == 66, "\(command) \(path): \(result.standardError)")
+        #expect(
+          result.standardError == "error: no device at '\(path)': 'calldir device load' or 'calldir device sync' makes one\n",
+          "\(command) \(path)")
+        if command.contains("--json") {
+          #expect(try jsonObject(result.standardOutput)["error"] != nil, "\(command) \(path)")
+        }
+      }
+    }
+    #expect(try manager.contentsOfDirectory(atPath: plain).sorted() == ["notes.txt", "sync"])
+    #expect(try manager.contentsOfDirectory(atPath: plain + "/sync").isEmpty)
+    #expect(!manager.fileExists(atPath: missing))
+
+    // A device: read as it is, nothing added.
+    let v1 = sampleSnapshot(version: 1, count: 20)
+    #expect(try load([try directory.full("v1.cdir", v1)]).status == 0)
+    let before = try manager.subpathsOfDirectory(atPath: device).sorted()
+    #expect(try dump().split(separator: "\n").count == v1.blocking.count + v1.identification.count)
+    #expect(try status().count == 1)
+    #expect(try manager.subpathsOfDirectory(atPath: device).sorted() == before)
+  }
+
   @Test func missingAndCorruptFiles() throws {
     var result = try load([directory.path("missing.cdir")])
     #expect(result.status == 66)

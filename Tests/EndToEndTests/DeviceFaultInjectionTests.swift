@@ -198,6 +198,62 @@ import Testing
     }
   }
 
+  /// A disk that stays full (every write, or every fsync, from the Nth on)
+  /// and a crash at the Nth system call, for every N, in `device load` and
+  /// in its extension process. Whatever the exit, the extension holds
+  /// version 1 or version 2 whole, and its provider state records which
+  /// (or records the request as pending: its outcome unknown, so that the
+  /// next load resets). A load that exits 0 left version 2. The next load
+  /// then succeeds: of the same blob, or, when the outcome is unknown, of
+  /// the full snapshot (a delta needs a known base).
+  @Test(.serialized, arguments: Scenario.allCases, Target.allCases)
+  func aDiskThatStaysFullOrACrashLeavesAWholeRecordedVersion(_ scenario: Scenario, _ target: Target) throws {
+    let fixture = self.fixture
+    let blob = try #require(fixture.blobs[scenario])
+    let counted = try Self.load(fixture, blob, target: target, rules: nil, label: "count-persistent")
+    #expect(counted.result.status == 0, "\(counted.result.standardError)")
+    var rules: [String] = []
+    for occurrence in 1...max(1, counted.counts["write"] ?? 0) { rules.append("write:\(occurrence)+:ENOSPC") }
+    for occurrence in 1...max(1, counted.counts["fsync"] ?? 0) { rules.append("fsync:\(occurrence)+:EIO") }
+    for occurrence in 1...max(1, counted.counts["any"] ?? 0) { rules.append("any:\(occurrence):crash") }
+    #expect(rules.count >= (target == .system ? 100 : 30), "too few calls counted: \(counted.counts)")
+
+    let full = try #require(fixture.blobs[.full])
+    let outcomes = Outcomes()
+    let cases = rules
+    Self.forEach(cases.count, width: 4) { index in
+      let rule = cases[index]
+      do {
+        let label = "\(scenario)-" + rule.replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "+", with: "p")
+        let run = try Self.load(fixture, blob, target: target, rules: rule, label: label)
+        let device = fixture.path(label)
+        let state = try Self.state(of: device)
+        let status = run.result.status
+        let context = "\(scenario) \(target) \(rule): exit \(status), \(state): \(run.result.standardError)"
+        let whole = state.dump == fixture.before.dump || state.dump == fixture.after.dump
+        let recorded =
+          state.pendingVersion != nil
+          || (state.version == 1 && state.dump == fixture.before.dump)
+          || (state.version == 2 && state.dump == fixture.after.dump)
+        // 0 (then version 2, recorded), 74 (the device's I/O; with every
+        // write failing, not even its message gets out), 1 (the extension
+        // process died: interrupted) or killed (SIGKILL: 9).
+        let exit = status == 0 ? state == fixture.after : [1, 9, 74].contains(status)
+        outcomes.record(failed: status != 0, context: context, ok: whole && recorded && exit)
+        let next = try CalldirProcess.run(
+          ["device", "load", "--device", device, state.pendingVersion == nil ? blob : full])
+        let recovered = try Self.state(of: device)
+        outcomes.record(
+          failed: false, context: "\(context); next load: exit \(next.status) \(recovered): \(next.standardError)",
+          ok: next.status == 0 && recovered == fixture.after)
+      } catch {
+        outcomes.record(failed: false, context: "\(scenario) \(target) \(rule): \(error)", ok: false)
+      }
+    }
+    for problem in outcomes.problems { Issue.record(Comment(rawValue: problem)) }
+    print("\(scenario) \(target): \(cases.count) persistent faults and crashes, \(outcomes.failedRuns) failed whole")
+  }
+
   /// Calls `body` for every index in `0..<count`, `width` at a time.
   static func forEach(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let slots = DispatchSemaphore(value: width)
@@ -223,7 +279,8 @@ import Testing
     var environment = [target.countsVariable: counts]
     if let rules { environment[target.rulesVariable] = rules }
     let result = try CalldirProcess.run(["device", "load", "--device", device, blob], environment: environment)
-    return Run(result: result, counts: try Self.counts(counts))
+    // A process killed by a planned crash writes no counts.
+    return Run(result: result, counts: rules?.hasSuffix(":crash") == true ? [:] : try Self.counts(counts))
   }
 
   /// The `call count` lines a process wrote at exit.

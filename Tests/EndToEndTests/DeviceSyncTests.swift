@@ -424,6 +424,88 @@ import Testing
     #expect(syncHelp.standardOutput.contains("--public-key <file>") && syncHelp.standardOutput.contains("(default: 30)"))
   }
 
+  /// A device keeps its rollback floor, the highest version it accepted of
+  /// a dataset, apart from its sync state: with the state lost, a replayed
+  /// older manifest is refused without advising a reset, a reset keeps the
+  /// floor, and only `device sync --allow-downgrade` goes below it (its
+  /// --json saying so). A floor file lost is rebuilt from the state; a
+  /// malformed one refuses until --allow-downgrade.
+  @Test func aReplayAfterTheSyncStateIsLostIsRefusedEvenAfterAReset() throws {
+    let store = SyncStore(in: directory)
+    let key = try store.publicKeyFile()
+    let phone = device("phone")
+    for version in 1...3 { try store.publish(version) }
+    _ = try phone.synced(from: store.root, key: key)
+    let floorPath = phone.path + "/rollback-floor.json"
+    #expect(
+      try String(contentsOfFile: floorPath, encoding: .utf8)
+        == #"{"floors":[{"dataset":"com.example.blocklist","version":3}]}"# + "\n")
+    try store.serveManifest(of: 2)
+
+    let floorRefusal =
+      "error: the manifest offers version 2 of 'com.example.blocklist', older than version 3, the newest this device "
+      + "has accepted of it (a replay or a rollback); nothing was installed; "
+      + "'calldir device sync --allow-downgrade' installs it anyway\n"
+    for lose in ["sync/state.json", "sync"] {
+      try FileManager.default.removeItem(atPath: phone.path + "/" + lose)
+      let replay = try phone.sync(from: store.root, key: key)
+      #expect(replay.status == 65 && replay.standardError == floorRefusal, "\(lose): \(replay.standardError)")
+      #expect(!replay.standardError.contains("reset"))
+      try phone.expectHolds(store, version: 3, recorded: false)
+    }
+    let reset = try CalldirProcess.run(["device", "reset", "--device", phone.path])
+    #expect(reset.status == 0, "\(reset.standardError)")
+    #expect(reset.standardOutput.hasSuffix("; kept its rollback floor (com.example.blocklist version 3)\n"))
+    var json = try phone.sync(from: store.root, key: key, ["--json"])
+    #expect(json.status == 65 && json.standardError == floorRefusal)
+    #expect((try jsonObject(json.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "rollback")
+    let status = try CalldirProcess.run(["device", "status", "--device", phone.path, "--json"])
+    let floors = try #require(try jsonObject(status.standardOutput)["rollbackFloors"] as? [[String: Any]])
+    #expect(floors.count == 1 && floors.first?["dataset"] as? String == "com.example.blocklist")
+    #expect(floors.first?["version"] as? Int == 3)
+    #expect(try phone.dump().isEmpty)
+
+    // Explicitly: a downgrade, which the floor survives.
+    let allowed = try phone.synced(from: store.root, key: key, ["--allow-downgrade"])
+    #expect(allowed["downgrade"] as? Bool == true && allowed["rollbackFloor"] as? Int == 3 && allowed["version"] as? Int == 2)
+    try phone.expectHolds(store, version: 2)
+    #expect(try phone.synced(from: store.root, key: key)["upToDate"] as? Bool == true)
+    try store.publish(4)
+    let forward = try phone.synced(from: store.root, key: key)
+    #expect(forward["downgrade"] as? Bool == false && forward["rollbackFloor"] as? Int == 4)
+    try phone.expectHolds(store, version: 4)
+
+    // The state kept, the floor file lost: the state stands in, and the
+    // floor is written back.
+    try FileManager.default.removeItem(atPath: floorPath)
+    try store.serveManifest(of: 3)
+    json = try phone.sync(from: store.root, key: key)
+    #expect(json.status == 65 && json.standardError.hasPrefix(
+      "error: the manifest offers version 3, older than the installed version 4 (a replay or a rollback); "))
+    #expect(try String(contentsOfFile: floorPath, encoding: .utf8).contains(#""version":4"#))
+
+    // Both lost: the extensions' own versions refuse the older blobs,
+    // advising a downgrade, not a reset.
+    try FileManager.default.removeItem(atPath: floorPath)
+    try FileManager.default.removeItem(atPath: phone.path + "/sync/state.json")
+    json = try phone.sync(from: store.root, key: key)
+    #expect(json.status == 65, "\(json.standardError)")
+    #expect(json.standardError.hasPrefix("error: extension 1 holds version 4; refusing to load version 3 (older)"))
+    #expect(json.standardError.contains("--allow-downgrade") && !json.standardError.contains("reset"))
+
+    // A malformed floor: refused until a downgrade is allowed.
+    try store.serveManifest(of: 4)
+    try Data("{\"floors\": 3}\n".utf8).write(to: URL(fileURLWithPath: floorPath))
+    json = try phone.sync(from: store.root, key: key, ["--json"])
+    #expect(json.status == 65 && json.standardError.contains("rollback-floor.json is malformed: floors must be an array"))
+    #expect((try jsonObject(json.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "state")
+    _ = try phone.synced(from: store.root, key: key, ["--allow-downgrade"])
+    try phone.expectHolds(store, version: 4)
+    #expect(try String(contentsOfFile: floorPath, encoding: .utf8).contains(#""version":4"#))
+    let help = try CalldirProcess.run(["device", "sync", "--help"])
+    #expect(help.standardOutput.contains("--allow-downgrade"))
+  }
+
   @Test func badArgumentsAndMissingFilesHaveTheirExitCodes() throws {
     let store = SyncStore(in: directory)
     let key = try store.publicKeyFile()

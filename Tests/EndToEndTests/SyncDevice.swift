@@ -17,8 +17,10 @@ struct SyncDevice {
   }
 
   /// A sync that must succeed, and its `--json` object.
-  func synced(from: String, key: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-    let result = try sync(from: from, key: key, ["--json"])
+  func synced(
+    from: String, key: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [String: Any] {
+    let result = try sync(from: from, key: key, ["--json"] + arguments)
     try #require(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
     return try jsonObject(result.standardOutput)
   }
@@ -73,9 +75,10 @@ struct SyncDevice {
 
   /// Expects the device to hold `version` of `store` exactly: the whole
   /// dump and each extension's entries are `inspect --entries` of the
-  /// snapshot and of its shards.
+  /// snapshot and of its shards; and its sync state records the version
+  /// (or, `recorded` false, nothing: the state was lost).
   func expectHolds(
-    _ store: SyncStore, version: Int, sourceLocation: SourceLocation = #_sourceLocation
+    _ store: SyncStore, version: Int, recorded: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     #expect(try dump() == inspectEntries(try store.snapshotPath(version)), "version \(version)", sourceLocation: sourceLocation)
     let paths = try store.extensionPaths(version)
@@ -85,7 +88,7 @@ struct SyncDevice {
         try dump(extension: index) == inspectEntries(shard), "version \(version), extension \(index)",
         sourceLocation: sourceLocation)
     }
-    #expect(try syncedVersion() == version, sourceLocation: sourceLocation)
+    #expect(try syncedVersion() == (recorded ? version : nil), sourceLocation: sourceLocation)
   }
 }
 

@@ -12,6 +12,10 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
   case wrongDataset(expected: String, found: String)
   /// The manifest is older than what the device holds (a replay or a rollback).
   case rollback(installed: Int, offered: Int)
+  /// The manifest is older than the highest version the device ever
+  /// accepted of its dataset (its rollback floor, ``RollbackFloorStore``):
+  /// a replay, after the sync state was lost or the device reset.
+  case belowRollbackFloor(dataset: String, floor: Int, offered: Int)
   /// The manifest's `expires` has passed by the device's clock: the source
   /// keeps serving an old copy (a mirror that stopped updating, or a
   /// freeze attack), so what it offers may not be the store's latest.
@@ -32,6 +36,9 @@ public enum ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     case .rollback(let installed, let offered):
       "the manifest offers version \(offered), older than the installed version \(installed) (a replay or a rollback); "
         + "nothing was installed"
+    case .belowRollbackFloor(let dataset, let floor, let offered):
+      "the manifest offers version \(offered) of '\(dataset)', older than version \(floor), the newest this device "
+        + "has accepted of it (a replay or a rollback); nothing was installed"
     case .expired(let expires, let now):
       "the manifest expired at \(expires) (the device's clock says \(now)): the source serves a stale copy, "
         + "a mirror that stopped updating or a freeze attack; nothing was installed"

@@ -21,6 +21,9 @@ public struct SyncPlan: Sendable, Hashable {
   /// Whether this sync loads only full snapshots because `fullEvery`
   /// incremental syncs happened since the last full one.
   public var isPeriodicFull: Bool
+  /// Whether the manifest is older than what the device synced or than
+  /// its rollback floor, installed because the caller allowed a downgrade.
+  public var isDowngrade = false
 
   /// Whether nothing needs loading.
   public var isUpToDate: Bool {
@@ -50,6 +53,7 @@ public struct SyncPlan: Sendable, Hashable {
 
   public static func == (left: SyncPlan, right: SyncPlan) -> Bool {
     left.manifest == right.manifest && left.retired == right.retired && left.isPeriodicFull == right.isPeriodicFull
+      && left.isDowngrade == right.isDowngrade
       && left.steps.elementsEqual(right.steps) { $0.extension == $1.extension && $0.step == $1.step }
   }
 

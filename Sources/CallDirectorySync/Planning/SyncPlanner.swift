@@ -5,7 +5,11 @@
 /// - A device that never synced loads every extension's full snapshot.
 /// - A manifest of another dataset is refused (``ManifestError/wrongDataset(expected:found:)``),
 ///   and so is one older than what the device holds
-///   (``ManifestError/rollback(installed:offered:)``): nothing changes.
+///   (``ManifestError/rollback(installed:offered:)``) or than the dataset's
+///   rollback floor, the highest version the device ever accepted of it
+///   (``ManifestError/belowRollbackFloor(dataset:floor:offered:)``):
+///   nothing changes. With `allowsDowngrade`, an older manifest is planned
+///   as full snapshots (``SyncPlan/isDowngrade``).
 /// - The same version is up to date.
 /// - After `fullEvery` consecutive incremental syncs, every extension
 ///   loads its full snapshot (PhoneBlock drifted without this).
@@ -13,17 +17,37 @@
 ///   when the manifest has one, else its full snapshot; an extension the
 ///   manifest no longer has is emptied.
 public enum SyncPlanner {
-  public static func plan(_ trusted: TrustedManifest, state: SyncState?) throws(ManifestError) -> SyncPlan {
+  /// - Parameters:
+  ///   - trusted: The verified manifest.
+  ///   - state: The state of the last sync; nil before the first (or once
+  ///     it was lost, or the device reset).
+  ///   - floor: The manifest's dataset's rollback floor (nil: none).
+  ///   - allowsDowngrade: Whether a manifest older than `state` or `floor`
+  ///     may be installed (the user's explicit choice).
+  public static func plan(
+    _ trusted: TrustedManifest, state: SyncState?, floor: Int? = nil, allowsDowngrade: Bool = false
+  ) throws(ManifestError) -> SyncPlan {
     let manifest = trusted.manifest
-    guard let state else {
-      return SyncPlan(
-        manifest: trusted, steps: manifest.extensions.map { ($0, .full($0.full)) }, retired: [], isPeriodicFull: false)
-    }
-    guard state.dataset == manifest.dataset else {
+    if let state, state.dataset != manifest.dataset {
       throw .wrongDataset(expected: state.dataset, found: manifest.dataset)
     }
-    guard manifest.version >= state.version else {
-      throw .rollback(installed: state.version, offered: manifest.version)
+    var isDowngrade = false
+    if let state, manifest.version < state.version {
+      guard allowsDowngrade else { throw .rollback(installed: state.version, offered: manifest.version) }
+      isDowngrade = true
+    }
+    // The version the state records is the device's own: syncing it
+    // again is up to date, even below a floor an allowed downgrade left.
+    if let floor, manifest.version < floor, manifest.version != state?.version {
+      guard allowsDowngrade else {
+        throw .belowRollbackFloor(dataset: manifest.dataset, floor: floor, offered: manifest.version)
+      }
+      isDowngrade = true
+    }
+    guard let state else {
+      return SyncPlan(
+        manifest: trusted, steps: manifest.extensions.map { ($0, .full($0.full)) }, retired: [], isPeriodicFull: false,
+        isDowngrade: isDowngrade)
     }
     let indexes = Set(manifest.extensions.map(\.index))
     let retired = state.extensions.keys.filter { !indexes.contains($0) }.sorted()
@@ -39,6 +63,7 @@ public enum SyncPlanner {
         steps.append((item, .full(item.full)))
       }
     }
-    return SyncPlan(manifest: trusted, steps: steps, retired: retired, isPeriodicFull: periodic)
+    return SyncPlan(
+      manifest: trusted, steps: steps, retired: retired, isPeriodicFull: periodic, isDowngrade: isDowngrade)
   }
 }

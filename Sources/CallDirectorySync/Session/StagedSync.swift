@@ -5,10 +5,14 @@ public struct PlannedSync: Sendable, Hashable {
   public var plan: SyncPlan
   /// The state of the last sync; nil before the first.
   public var previous: SyncState?
+  /// The manifest's dataset's rollback floor before the sync: the highest
+  /// version the device accepted of it (nil: none).
+  public var rollbackFloor: Int?
 
-  public init(plan: SyncPlan, previous: SyncState?) {
+  public init(plan: SyncPlan, previous: SyncState?, rollbackFloor: Int? = nil) {
     self.plan = plan
     self.previous = previous
+    self.rollbackFloor = rollbackFloor
   }
 
   /// Whether the device holds the manifest's version already.

@@ -7,14 +7,25 @@ import CalldirSystem
 ///     <directory>/staging/<sha256>.cdir   files downloaded and verified, not yet loaded
 ///     <directory>/staging/<sha256>.part   a download cut short, resumed by the next sync
 ///
-/// `calldir device sync` uses `DEVICE/sync/`; an app, a folder of its
-/// app-group container.
+/// and, unless given elsewhere, `<directory>/rollback-floor.json`, the
+/// ``RollbackFloorStore`` (which outlives the state: ``clear()`` keeps it).
+///
+/// `calldir device sync` uses `DEVICE/sync/`, with the rollback floor in
+/// `DEVICE/rollback-floor.json`; an app, a folder of its app-group
+/// container.
 public struct SyncDirectory: Sendable, Hashable {
   /// The directory.
   public let path: String
+  /// The rollback floor's file.
+  public let rollbackFloorPath: String
 
-  public init(path: String) {
+  /// - Parameters:
+  ///   - path: The directory.
+  ///   - rollbackFloorPath: Where the rollback floor is kept (default
+  ///     `rollback-floor.json` in the directory).
+  public init(path: String, rollbackFloorPath: String? = nil) {
     self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    self.rollbackFloorPath = rollbackFloorPath ?? self.path + "/rollback-floor.json"
   }
 
   /// The sync state's file.
@@ -26,6 +37,8 @@ public struct SyncDirectory: Sendable, Hashable {
 
   /// The sync state's store.
   public var stateStore: SyncStateStore { SyncStateStore(path: statePath) }
+  /// The rollback floor's store.
+  public var rollbackFloorStore: RollbackFloorStore { RollbackFloorStore(path: rollbackFloorPath) }
   /// The staging area.
   public var staging: StagingArea { StagingArea(directory: stagingDirectory) }
 
@@ -60,11 +73,12 @@ public struct SyncDirectory: Sendable, Hashable {
 
   /// Forgets every sync: removes the state and everything staged, so the
   /// next sync is a first sync (it adopts the manifest's dataset). The
-  /// caller holds the lock. Only what a sync staged is removed
-  /// (``StagingArea/removeAll(except:)``: none of another sync that is
-  /// downloading now), then the staging directory when that leaves it
+  /// rollback floor stays: the next sync of a dataset the device synced
+  /// before still refuses its older versions. Only what a sync staged is
+  /// removed (``StagingArea/removeAll(except:)``: none of another sync that
+  /// is downloading now), then the staging directory when that leaves it
   /// empty; a staging directory that is a symbolic link stays, and so does
-  /// everything else in its target.
+  /// everything else in its target. The caller holds the lock.
   ///
   /// - Throws: ``SyncError/storage(_:)``.
   public func clear() throws(SyncError) {

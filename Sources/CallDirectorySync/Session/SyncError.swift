@@ -13,6 +13,10 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
   case storage(FileError)
   /// The sync state file exists but is not a sync state.
   case stateMalformed(path: String, reason: String)
+  /// The rollback floor file exists but is not one
+  /// (``RollbackFloorStore``): nothing tells how far back the device may
+  /// go, so the sync refuses unless a downgrade is allowed.
+  case rollbackFloorMalformed(path: String, reason: String)
   /// Another sync (or a reset) of the device is running.
   case busy(path: String)
 
@@ -22,6 +26,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case .source(let error): error.description
     case .storage(let error): error.description
     case .stateMalformed(let path, let reason): "the sync state \(path) is malformed: \(reason)"
+    case .rollbackFloorMalformed(let path, let reason):
+      "the rollback floor \(path) is malformed: \(reason); it says how far back the device may go, "
+        + "so nothing was installed"
     case .busy(let path): "another sync of this device is running (\(path) is locked)"
     }
   }

@@ -93,25 +93,50 @@ public struct SyncSession: Sendable {
   }
 
   /// Fetches and verifies the manifest, and plans the sync against the
-  /// recorded state (``SyncPlanner``).
+  /// recorded state and the dataset's rollback floor (``SyncPlanner``).
+  ///
+  /// A floor lower than the recorded state's version (a floor file lost,
+  /// or kept by an older version of the app) is raised to it, when it can
+  /// be written.
   ///
   /// - Throws: As ``fetchManifest()``; ``SyncError/untrusted(_:)`` for
   ///   another dataset or an older version; ``SyncError/storage(_:)`` or
-  ///   ``SyncError/stateMalformed(path:reason:)`` for the state.
-  /// - Parameter held: What each extension holds by its own record, by
-  ///   index (nil: unknown, so it takes a full snapshot): corrects the
-  ///   recorded state where a load outside the sync changed an extension.
-  public func plan(held: [Int: Int?] = [:]) throws(SyncError) -> PlannedSync {
-    try plan(try fetchManifest(), held: held)
+  ///   ``SyncError/stateMalformed(path:reason:)`` for the state;
+  ///   ``SyncError/rollbackFloorMalformed(path:reason:)`` for the floor
+  ///   unless `allowingDowngrade`.
+  /// - Parameters:
+  ///   - held: What each extension holds by its own record, by index (nil:
+  ///     unknown, so it takes a full snapshot): corrects the recorded state
+  ///     where a load outside the sync changed an extension.
+  ///   - allowingDowngrade: Whether a manifest older than the synced
+  ///     version or the rollback floor may be installed (the user's
+  ///     explicit choice; ``SyncPlan/isDowngrade`` says when it is).
+  public func plan(held: [Int: Int?] = [:], allowingDowngrade: Bool = false) throws(SyncError) -> PlannedSync {
+    try plan(try fetchManifest(), held: held, allowingDowngrade: allowingDowngrade)
   }
 
-  /// Plans the sync of a verified manifest against the recorded state
-  /// (``SyncPlanner``): the first plan, and the same plan made again once
-  /// the device is locked, to see whether it changed meanwhile.
+  /// Plans the sync of a verified manifest against the recorded state and
+  /// the dataset's rollback floor (``SyncPlanner``): the first plan, and
+  /// the same plan made again once the device is locked, to see whether it
+  /// changed meanwhile.
   ///
-  /// - Throws: As ``plan(held:)``, but for the fetch.
-  public func plan(_ trusted: TrustedManifest, held: [Int: Int?] = [:]) throws(SyncError) -> PlannedSync {
+  /// - Throws: As ``plan(held:allowingDowngrade:)``, but for the fetch.
+  public func plan(
+    _ trusted: TrustedManifest, held: [Int: Int?] = [:], allowingDowngrade: Bool = false
+  ) throws(SyncError) -> PlannedSync {
     var previous = try directory.stateStore.load()
+    let floors: [String: Int]
+    do {
+      floors = try directory.rollbackFloorStore.load()
+    } catch .rollbackFloorMalformed where allowingDowngrade {
+      floors = [:]
+    }
+    let dataset = trusted.manifest.dataset
+    var floor = floors[dataset]
+    if let state = previous, state.dataset == dataset, state.version > floor ?? 0 {
+      floor = state.version
+      _ = try? directory.rollbackFloorStore.record(dataset, version: state.version)
+    }
     if var state = previous {
       for (index, version) in held where state.extensions[index] != nil && state.extensions[index] != version {
         state.extensions[index] = version ?? 0  // 0: no version, so a full snapshot
@@ -119,7 +144,8 @@ public struct SyncSession: Sendable {
       previous = state
     }
     do {
-      return PlannedSync(plan: try SyncPlanner.plan(trusted, state: previous), previous: previous)
+      let plan = try SyncPlanner.plan(trusted, state: previous, floor: floor, allowsDowngrade: allowingDowngrade)
+      return PlannedSync(plan: plan, previous: previous, rollbackFloor: floor)
     } catch {
       throw .untrusted(error)
     }
@@ -208,13 +234,16 @@ public struct SyncSession: Sendable {
 
   /// Records the state of a sync whose every load succeeded, atomically,
   /// and clears the staging area: the files this sync loaded, and any left
-  /// over, but none another sync uses.
+  /// over, but none another sync uses. The dataset's rollback floor is
+  /// raised to the version first (never lowered: after an allowed
+  /// downgrade it stays where it was).
   ///
   /// - Returns: The recorded state.
   /// - Throws: ``SyncError/storage(_:)``; the previous state stays.
   @discardableResult
   public func record(_ staged: StagedSync) throws(SyncError) -> SyncState {
     let state = staged.resultingState
+    try directory.rollbackFloorStore.record(state.dataset, version: state.version)
     try directory.stateStore.save(state)
     // Leftovers are removed by the next sync's staging if this fails.
     for load in staged.loads { try? load.pin?.removeIfUnused() }

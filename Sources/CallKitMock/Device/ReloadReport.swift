@@ -11,6 +11,11 @@ public struct ReloadReport: Sendable {
   /// ``CXErrorCodeCallDirectoryManagerError/Code/unknown``. Mock only: it
   /// tells a full disk from a request the system refused.
   public var deviceError: SimulatedDeviceError?
+  /// When the request committed (``error`` is `nil`, the store holds its
+  /// entries and the extension was told so) but the device could not make
+  /// the new store durable: the sync of its directory failed, and putting
+  /// the old store back failed too (a disk that stays full). Mock only.
+  public var durabilityError: SimulatedDeviceError? = nil
   /// Whether the request was applied incrementally (it read `isIncremental`
   /// as `true` before any add or remove).
   public var wasIncremental: Bool

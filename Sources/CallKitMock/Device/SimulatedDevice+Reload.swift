@@ -10,8 +10,12 @@ extension SimulatedDevice {
   /// `completeRequest` and passes every check replaces the store (by a
   /// streaming merge into a new file, `fsync`, `rename` and `fsync` of the
   /// directory; the extension's record is updated just before the
-  /// `rename`). Any failure leaves the store byte-identical. Blocks the
-  /// calling thread until the request ends.
+  /// `rename`). Any failure leaves the store byte-identical: should the
+  /// sync of the directory after the rename fail, the old store is put
+  /// back, and when even that fails (a disk that stays full) the request
+  /// is reported committed, with ``ReloadReport/durabilityError``, since
+  /// its entries are what the store holds. Blocks the calling thread until
+  /// the request ends.
   ///
   /// Errors (``ReloadReport/error``): ``CXErrorCodeCallDirectoryManagerError``
   /// with `noExtensionFound` (unknown identifier, or an in-process extension
@@ -78,7 +82,8 @@ extension SimulatedDevice {
     let counts = outcome.committed ?? previous
     return ReloadReport(
       identifier: identifier, error: outcome.error, deviceError: outcome.deviceError,
-      wasIncremental: outcome.wasIncremental, statistics: outcome.statistics, trace: outcome.trace,
+      durabilityError: outcome.durabilityError, wasIncremental: outcome.wasIncremental,
+      statistics: outcome.statistics, trace: outcome.trace,
       blockingEntryCount: Int(counts?.blockingCount ?? 0),
       identificationEntryCount: Int(counts?.identificationCount ?? 0),
       childBaselineResidentBytes: outcome.baselineResidentBytes, childPeakResidentBytes: outcome.peakResidentBytes,
@@ -174,6 +179,8 @@ struct _HostOutcome {
   var error: (any Error)?
   var deviceError: SimulatedDeviceError?
   var committed: _EntryStore.Header?
+  /// A committed request's store that is not durable.
+  var durabilityError: SimulatedDeviceError?
   var wasIncremental = false
   var statistics = RequestStatistics()
   var trace: [CallDirectoryOperation] = []
@@ -189,6 +196,7 @@ struct _HostOutcome {
   /// A request that ran; `committed` is the new store's header.
   init(session: _RequestSession, committed: _EntryStore.Header?) {
     self.committed = committed
+    durabilityError = session.durabilityError
     if committed == nil {
       error = session.failure?.error ?? CXErrorCodeCallDirectoryManagerError(.unknown)
       deviceError = session.failure?.deviceError

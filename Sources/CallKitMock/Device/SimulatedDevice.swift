@@ -63,6 +63,23 @@ public final class SimulatedDevice: Sendable {
     }
   }
 
+  /// Opens the device in `directoryURL` without creating or changing
+  /// anything: for a caller that only reads it, or changes what it already
+  /// holds.
+  ///
+  /// - Throws: ``SimulatedDeviceError/noDevice(_:)`` when there is no
+  ///   device there (no directory, or a directory without `device.json`);
+  ///   ``SimulatedDeviceError/storage(_:)`` when `device.json` cannot be
+  ///   read or is not the device's.
+  public init(existingDirectoryURL directoryURL: URL) throws(SimulatedDeviceError) {
+    self.directoryURL = directoryURL.standardizedFileURL
+    let kind = try storage { () throws(_DeviceStorageError) in
+      try _io { () throws(FileError) in try FileSystem.statusIfPresent(devicePath)?.kind }
+    }
+    guard kind == .regular else { throw .noDevice(self.directoryURL.path) }
+    _ = try storage { () throws(_DeviceStorageError) in try _DeviceRecord.load(devicePath) }
+  }
+
   // MARK: - Installation
 
   /// Installs an extension.
@@ -127,7 +144,11 @@ public final class SimulatedDevice: Sendable {
   /// The identifiers of the installed extensions, sorted.
   public func installedExtensionIdentifiers() throws(SimulatedDeviceError) -> [String] {
     let names = try storage { () throws(_DeviceStorageError) in
-      try _io { () throws(FileError) in try FileSystem.contentsOfDirectory(extensionsPath) }
+      try _io { () throws(FileError) -> [String] in
+        // A device opened as it is may not have its directory yet.
+        guard try FileSystem.statusIfPresent(extensionsPath) != nil else { return [] }
+        return try FileSystem.contentsOfDirectory(extensionsPath)
+      }
     }
     return names.filter { Self.isValid($0) && FileSystem.exists(recordPath($0)) }
   }

@@ -16,6 +16,9 @@ public enum SimulatedDeviceError: Error, Hashable, Sendable, CustomStringConvert
   case invalidSettings(String)
   /// A file of the device could not be read or written, or is corrupt.
   case storage(String)
+  /// The directory (this path) holds no device: it or its `device.json`
+  /// is missing (``SimulatedDevice/init(existingDirectoryURL:)``).
+  case noDevice(String)
 
   /// A lowercase message.
   public var description: String {
@@ -32,6 +35,8 @@ public enum SimulatedDeviceError: Error, Hashable, Sendable, CustomStringConvert
       "invalid settings: \(message)"
     case .storage(let message):
       "device storage error: \(message)"
+    case .noDevice(let path):
+      "no device at '\(path)' (it has no device.json)"
     }
   }
 }

@@ -49,6 +49,9 @@ final class _RequestSession {
   let settings: ExtensionSettings
   private(set) var isConfirmedIncremental = false
   private(set) var failure: _Failure?
+  /// Set when the request committed but the device could not make its new
+  /// store durable (``_StoreWriter/PublishFailure/newStoreNotDurable(_:)``).
+  private(set) var durabilityError: SimulatedDeviceError?
   private(set) var statistics = RequestStatistics()
   private(set) var trace: [CallDirectoryOperation] = []
 
@@ -219,10 +222,18 @@ final class _RequestSession {
       writer.discard()
       return failedCommit(.device("cannot record the load", error))
     }
-    do throws(_DeviceStorageError) {
+    do throws(_StoreWriter.PublishFailure) {
       try writer.publish(restoringOnFailure: previous)
     } catch {
-      return failedCommit(.device("cannot write the store", error.deviceError))
+      switch error {
+      case .oldStoreKept(let storage):
+        return failedCommit(.device("cannot write the store", storage.deviceError))
+      case .newStoreNotDurable(let storage):
+        // The store holds the new entries: the request committed, and
+        // saying otherwise would have the extension record the old version
+        // over them.
+        durabilityError = .storage("the store's new entries are in place but not durable: \(storage)")
+      }
     }
     return .success(header)
   }

@@ -63,18 +63,38 @@ final class _StoreWriter {
     return header
   }
 
+  /// What a failed ``publish(restoringOnFailure:)`` left at the destination.
+  enum PublishFailure: Error {
+    /// The old store (or none, as before): the request did not commit.
+    case oldStoreKept(_DeviceStorageError)
+    /// The new store: it was renamed in, but the sync of its directory
+    /// failed and the old store could not be put back either (a disk that
+    /// stays full). The request committed; the device could not make it
+    /// durable.
+    case newStoreNotDurable(_DeviceStorageError)
+  }
+
   /// Renames the sealed file over the destination, durably.
   ///
-  /// Once the rename is made the new store is visible; should the sync of
-  /// the directory after it fail, the previous store is put back (copied
-  /// from `previous`, the old file held open, or removed when there was
-  /// none), so that a failed commit always leaves the old entries.
-  func publish(restoringOnFailure previous: FileDescriptor?) throws(_DeviceStorageError) {
+  /// The rename is the commit point. Should the sync of the directory
+  /// after it fail, the previous store is put back (copied from
+  /// `previous`, the old file held open, or removed when there was none),
+  /// so that a failed commit leaves the old entries; when even that
+  /// fails, the new store stays and the failure says so: either way the
+  /// caller learns which store readers see, and reports the request's
+  /// outcome by it.
+  func publish(restoringOnFailure previous: FileDescriptor?) throws(PublishFailure) {
+    let directorySync = FileSystem.DeferredSyncs()
     do {
-      try file.commit()
+      try file.seal()
+      try file.commit(deferringSyncsTo: directorySync)
     } catch {
-      if !FileSystem.exists(file.temporaryPath) { restore(previous) }
-      throw .file(error)
+      throw .oldStoreKept(.file(error))
+    }
+    do {
+      try directorySync.syncAll()
+    } catch {
+      throw restore(previous) ? .oldStoreKept(.file(error)) : .newStoreNotDurable(.file(error))
     }
   }
 
@@ -83,12 +103,23 @@ final class _StoreWriter {
     file.discard()
   }
 
-  private func restore(_ previous: FileDescriptor?) {
-    if let previous {
-      try? AtomicFile.copy(from: previous, named: destination, to: destination)
-    } else {
-      try? FileSystem.removeFile(destination)
-      try? FileSystem.syncDirectory(containing: destination)
+  /// Puts the previous store back over the new one; whether it is back.
+  /// Only the sync of the directory may fail for it to count as back
+  /// (the rename or removal is made): what readers see is the old store.
+  private func restore(_ previous: FileDescriptor?) -> Bool {
+    let directorySync = FileSystem.DeferredSyncs()
+    do {
+      if let previous {
+        try AtomicFile.copy(
+          from: previous, named: destination, to: destination, deferringDirectorySyncTo: directorySync)
+      } else {
+        try FileSystem.removeFile(destination)
+        directorySync.add(containing: destination)
+      }
+    } catch {
+      return false
     }
+    try? directorySync.syncAll()
+    return true
   }
 }

@@ -4,7 +4,10 @@ import CallKitMock
 /// Why a load of blobs into a simulated device's extensions stopped. A
 /// refusal before any request (a blob that is unreadable, older than held,
 /// or does not fit) changes nothing; a failed request leaves its extension
-/// with the entries and loaded version it had.
+/// with the entries and loaded version it had (or, when even recording
+/// that failed, its provider state pending: unknown, so the next load
+/// resets); ``notDurable(identifier:_:)`` leaves the new entries and
+/// version, recorded.
 public enum DeviceLoadError: Error, CustomStringConvertible {
   /// A blob's header could not be read, or is invalid
   /// (``CallDirectoryProviderError/unreadableBlob(path:_:)`` or
@@ -26,6 +29,10 @@ public enum DeviceLoadError: Error, CustomStringConvertible {
   /// The request failed: the system refused it, the provider cancelled it,
   /// or the device's own storage failed (`deviceError`).
   case requestFailed(identifier: String, any Error, deviceError: SimulatedDeviceError?)
+  /// The request committed and the extension holds its entries (its
+  /// provider state says so), but the device could not make them durable
+  /// (``ReloadReport/durabilityError``).
+  case notDurable(identifier: String, SimulatedDeviceError)
 
   public var description: String {
     switch self {
@@ -37,6 +44,7 @@ public enum DeviceLoadError: Error, CustomStringConvertible {
     case .currentlyLoading(let identifier): "\(identifier): currentlyLoading"
     case .providerStorage(let identifier, let error): "\(identifier): \(error)"
     case .requestFailed(let identifier, let error, _): "\(identifier): \(error)"
+    case .notDurable(let identifier, let error): "\(identifier): \(error)"
     }
   }
 }

@@ -125,6 +125,8 @@ public struct DeviceLoader: Sendable {
     }
     if let error = report.error {
       failure = .requestFailed(identifier: load.identifier, error, deviceError: report.deviceError)
+    } else if let notDurable = report.durabilityError {
+      failure = .notDurable(identifier: load.identifier, notDurable)
     }
     return ExtensionLoadResult(load: load, report: report, state: state, failure: failure)
   }

@@ -34,9 +34,15 @@ extension AtomicFile {
   /// Copies every byte of the open file `source` (read from offset 0, so
   /// its position does not matter) to `destination` atomically.
   ///
-  /// - Parameter name: The source's name for errors.
+  /// - Parameters:
+  ///   - name: The source's name for errors.
+  ///   - directorySync: When given, the copy is synced before the rename
+  ///     and only the sync of the destination's directory is left to it:
+  ///     a failure thrown from this call then always means that the
+  ///     destination was not replaced.
   public static func copy(
-    from source: FileDescriptor, named name: String, to destination: String, permissions: mode_t = 0o644
+    from source: FileDescriptor, named name: String, to destination: String, permissions: mode_t = 0o644,
+    deferringDirectorySyncTo directorySync: FileSystem.DeferredSyncs? = nil
   ) throws(FileError) {
     let file = try AtomicFile(destination: destination, permissions: permissions)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
@@ -53,6 +59,7 @@ extension AtomicFile {
       try file.writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       offset += Int64(count)
     }
-    try file.commit()
+    if directorySync != nil { try file.seal() }
+    try file.commit(deferringSyncsTo: directorySync)
   }
 }

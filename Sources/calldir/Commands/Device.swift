@@ -51,19 +51,44 @@ extension CallDirectoryProviderError: CustomNSError {}
 
 /// Helpers shared by the `device` commands.
 enum DeviceSupport {
-  /// Where `device sync` keeps a device's sync state and staged files.
+  /// Where `device sync` keeps a device's sync state and staged files
+  /// (`DIR/sync/`), and its rollback floor: `DIR/rollback-floor.json`,
+  /// outside `DIR/sync/`, so that neither a lost sync directory nor
+  /// `device reset` takes it.
   static func syncDirectory(of device: SimulatedDevice) -> SyncDirectory {
-    SyncDirectory(path: device.directoryURL.path + "/sync")
+    SyncDirectory(
+      path: device.directoryURL.path + "/sync", rollbackFloorPath: device.directoryURL.path + "/rollback-floor.json")
   }
 
-  /// Opens an existing device directory.
+  /// The device's rollback floors, `[{"dataset", "version"}]` by dataset.
+  static func json(_ floors: [String: Int]) -> JSONValue {
+    .array(floors.sorted { $0.key < $1.key }.map { ["dataset": .string($0.key), "version": .int(Int64($0.value))] })
+  }
+
+  /// `com.example.blocklist version 5, …`, or `none`.
+  static func describe(_ floors: [String: Int]) -> String {
+    guard !floors.isEmpty else { return "none" }
+    return floors.sorted { $0.key < $1.key }.map { "\($0.key.isEmpty ? "(unnamed)" : $0.key) version \($0.value)" }
+      .joined(separator: ", ")
+  }
+
+  /// Opens an existing device, writing nothing: what `device status`,
+  /// `dump` and `reset` read. Only `device load` and `device sync` make a
+  /// device (``open(_:)``).
   ///
-  /// - Throws: `ToolError.noInput` when `path` is not a directory.
+  /// - Throws: `ToolError.noInput` when `path` is not a device's directory
+  ///   (missing, not a directory, or without `device.json`).
   static func openExisting(_ path: String) throws -> SimulatedDevice {
-    guard (try? FileSystem.status(path))?.kind == .directory else {
-      throw ToolError.noInput("no device at '\(path)'")
+    let noDevice = ToolError.noInput(
+      "no device at '\(path)': 'calldir device load' or 'calldir device sync' makes one")
+    guard (try? FileSystem.status(path))?.kind == .directory else { throw noDevice }
+    do {
+      return try SimulatedDevice(existingDirectoryURL: URL(fileURLWithPath: path, isDirectory: true))
+    } catch .noDevice {
+      throw noDevice
+    } catch {
+      throw deviceFailure(error)
     }
-    return try open(path)
   }
 
   /// Opens a device directory, creating it when missing.
@@ -113,7 +138,7 @@ enum DeviceSupport {
     guard let error = error as? SimulatedDeviceError else { return error }
     switch error {
     case .storage: return MappedError(exitCode: .ioError, message: error.description)
-    case .noSuchExtension: return MappedError(exitCode: .noInput, message: error.description)
+    case .noSuchExtension, .noDevice: return MappedError(exitCode: .noInput, message: error.description)
     case .extensionBusy: return MappedError(exitCode: .tempFail, message: error.description)
     case .invalidIdentifier, .alreadyInstalled, .invalidSettings:
       return MappedError(exitCode: .software, message: error.description)

@@ -32,7 +32,9 @@ extension Calldir.Device {
         a delta on another base (or on a different snapshot of the same version), a delta \
         for an extension that holds nothing, or an older version without --allow-downgrade; \
         66 a FILE is missing; 74 the device cannot be read or written (a failed request \
-        then leaves the extension's entries and loaded version as they were).
+        then leaves the extension's entries and loaded version as they were, or recorded as \
+        pending when even that cannot be written, so that the next load resets; a request \
+        whose new store is in place but not durable keeps it, recorded).
         """,
       arguments: [
         .positional("file", arity: .oneOrMore, help: "A blob (full snapshot or delta) per extension, in shard order."),

@@ -15,13 +15,17 @@ extension Calldir.Device {
         removes the sync state and every staged download (DIR/sync/) and uninstalls every \
         calldir.extension.N with its entries and container, as deleting and reinstalling the \
         app would; the next `device sync` is a first sync and adopts the manifest's dataset. \
-        Other extensions are left alone. Exit status: 0 reset; 1 a load or sync of the device \
-        runs (currentlyLoading; run it again afterwards); 66 no device at DIR; 74 the device \
-        cannot be written.
+        The rollback floor (DIR/rollback-floor.json: the highest version the device accepted of \
+        each dataset) is kept, as an app's keychain outlives the app: a reset never makes a \
+        replayed older manifest acceptable (`device sync --allow-downgrade` does). Other \
+        extensions are left alone. Exit status: 0 reset; 1 a load or sync of the device \
+        runs (currentlyLoading; run it again afterwards); 66 DIR is not a device (nothing is \
+        written there); 74 the device cannot be written.
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
-        .flag("json", help: "Print one JSON object: {\"removedExtensions\", \"forgotSync\"}."),
+        .flag(
+          "json", help: "Print one JSON object: {\"removedExtensions\", \"forgotSync\", \"rollbackFloors\"}."),
       ]
     )
 
@@ -60,14 +64,19 @@ extension Calldir.Device {
         }
         removed.append(identifier)
       }
+      // Kept, not read for the reset: a malformed floor does not stop it.
+      let floors = try? directory.rollbackFloorStore.load()
       if json {
         context.standardOutput.writeJSONLine([
           "removedExtensions": .array(removed.map { .string($0) }), "forgotSync": .bool(previous != nil),
+          "rollbackFloors": floors.map(DeviceSupport.json) ?? .null,
         ])
       } else {
         let sync = previous.map { "forgot its sync of \($0.dataset) version \($0.version)" } ?? "it had never synced"
         let noun = removed.count == 1 ? "extension" : "extensions"
-        context.standardOutput.writeLine("\(devicePath): reset; removed \(removed.count) \(noun), \(sync)")
+        var line = "\(devicePath): reset; removed \(removed.count) \(noun), \(sync)"
+        if let floors, !floors.isEmpty { line += "; kept its rollback floor (\(DeviceSupport.describe(floors)))" }
+        context.standardOutput.writeLine(line)
       }
     }
   }

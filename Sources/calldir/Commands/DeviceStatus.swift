@@ -13,11 +13,16 @@ extension Calldir.Device {
       abstract: "Show a simulated device's sync and each extension: status, loaded version, counts and last load.",
       discussion: """
         The sync line comes from DIR/sync/state.json (`device sync`): the dataset the device \
-        follows, the version it synced, and the incremental syncs since the last full one. \
+        follows, the version it synced, and the incremental syncs since the last full one; the \
+        rollback floor line from DIR/rollback-floor.json: for each dataset the device synced, the \
+        highest version it accepted, below which a sync refuses without --allow-downgrade. \
         The loaded version and digest come from the provider's state in the extension's \
-        container; counts from the system's store. Dates are ISO 8601, UTC. --json prints \
-        {"sync": {"dataset", "version", "published", "incrementalSyncs", "extensions": \
-        [{"index", "version"}]} or null, "extensions": […]}.
+        container (a pending version: a request whose outcome was never recorded; the next load \
+        resets and takes a full snapshot); counts from the system's store. Dates are ISO 8601, \
+        UTC. --json prints {"sync": {"dataset", "version", "published", "incrementalSyncs", \
+        "extensions": [{"index", "version"}]} or null, "extensions": […], "rollbackFloors": \
+        [{"dataset", "version"}] (null when the file is malformed)}. Exit status: 0; 66 DIR is not a \
+        device (nothing is written there); 74 the device cannot be read.
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
@@ -36,12 +41,25 @@ extension Calldir.Device {
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)
       let sync: SyncState?
+      let directory = DeviceSupport.syncDirectory(of: device)
       do {
-        sync = try DeviceSupport.syncDirectory(of: device).stateStore.load()
+        sync = try directory.stateStore.load()
       } catch {
         throw SyncFailure(error)
       }
-      if !json { Self.describe(sync, to: context.standardOutput) }
+      // A malformed floor is shown as such; only a sync refuses it.
+      let floors = Result { () throws(SyncError) in try directory.rollbackFloorStore.load() }
+      if !json {
+        Self.describe(sync, to: context.standardOutput)
+        switch floors {
+        case .success(let floors):
+          context.standardOutput.writeLine("rollback floor: \(DeviceSupport.describe(floors))")
+        case .failure(.rollbackFloorMalformed(let path, let reason)):
+          context.standardOutput.writeLine("rollback floor: \(path) is malformed: \(reason)")
+        case .failure(let error):
+          context.standardOutput.writeLine("rollback floor: unreadable: \(error)")
+        }
+      }
       var objects: [JSONValue] = []
       for identifier in try DeviceSupport.extensions(of: device) {
         let status: ExtensionStatus
@@ -57,7 +75,12 @@ extension Calldir.Device {
           Self.describe(status, state, to: context.standardOutput)
         }
       }
-      if json { context.standardOutput.writeJSONLine(["sync": Self.json(sync), "extensions": .array(objects)]) }
+      if json {
+        let floorsJSON: JSONValue = (try? floors.get()).map(DeviceSupport.json) ?? .null
+        context.standardOutput.writeJSONLine([
+          "sync": Self.json(sync), "extensions": .array(objects), "rollbackFloors": floorsJSON,
+        ])
+      }
     }
 
     private static func describe(_ sync: SyncState?, to output: any OutputSink) {

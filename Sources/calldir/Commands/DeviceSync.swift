@@ -28,7 +28,9 @@ extension Calldir.Device {
         of it, or an http:// or https:// URL of one), verifies the Ed25519 signature with the \
         public key, and refuses a manifest of another dataset than the device follows (a first \
         sync adopts the manifest's; `calldir device reset` forgets it) or older than the version \
-        it holds, or past its expires. Each extension then gets the delta from the version it holds when the manifest \
+        it holds or than its rollback floor, the highest version of the dataset it ever accepted \
+        (DIR/rollback-floor.json, which a reset keeps; --allow-downgrade installs an older \
+        manifest anyway), or past its expires. Each extension then gets the delta from the version it holds when the manifest \
         has one (and the source has the file), else its full snapshot; after the manifest's \
         fullEvery consecutive incremental syncs, full snapshots. Every file is downloaded into \
         DIR/sync/staging and its size and SHA-256 checked against the manifest before anything \
@@ -45,10 +47,12 @@ extension Calldir.Device {
         Exit status: 0 synced or already up to date; 1 the system failed a request, or \
         another load or sync of the device is loading (currentlyLoading); 65 a bad signature, \
         a malformed or oversized manifest or signature, another dataset, an older or expired \
-        manifest, a file whose size or SHA-256 is not the manifest's (the device unchanged); \
-        66 no public key file, or a public key, manifest or file of a source directory that is \
-        not a regular file; 74 the network (a failed, too slow or too long transfer) or the \
-        device's I/O failed (nothing is loaded before every file is verified).
+        manifest, a malformed rollback floor, a file whose size or SHA-256 is not the manifest's \
+        (the device unchanged); 66 no public key file, or a public key, manifest or file of a \
+        source directory that is not a regular file; 74 the network (a failed, too slow or too \
+        long transfer) or the device's I/O failed (nothing is loaded before every file is \
+        verified; an extension whose load failed holds the entries its recorded version says, or \
+        is recorded as unknown and takes a full snapshot next).
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
@@ -65,6 +69,9 @@ extension Calldir.Device {
         .option(
           "minimum-rate", valueName: "bytes-per-second", defaultValue: String(defaultMinimumRate),
           help: "The slowest rate a transfer may keep; also sets the sync's deadline from the files' sizes."),
+        .flag(
+          "allow-downgrade",
+          help: "Install a manifest older than the synced version or the device's rollback floor (and its blobs)."),
       ] + ExtensionLimits.arguments
     )
 
@@ -74,6 +81,7 @@ extension Calldir.Device {
     let json: Bool
     let networkTimeout: Int
     let minimumRate: Int
+    let allowsDowngrade: Bool
     let limits: ExtensionLimits
 
     init(arguments: ParsedArguments) throws {
@@ -83,6 +91,7 @@ extension Calldir.Device {
       json = arguments.flag("json")
       networkTimeout = try arguments.int("network-timeout") ?? Self.defaultNetworkTimeout
       minimumRate = try arguments.int("minimum-rate") ?? Self.defaultMinimumRate
+      allowsDowngrade = arguments.flag("allow-downgrade")
       limits = try ExtensionLimits(arguments: arguments)
     }
 
@@ -96,8 +105,11 @@ extension Calldir.Device {
       try limits.validate()
     }
 
-    /// What the refusal of a blob older than an extension holds advises.
-    static let downgradeAdvice = "the device holds another store's data; run 'calldir device reset' to adopt this one"
+    /// What the refusal of a blob older than an extension holds advises
+    /// (never a reset: the extensions may hold the newer version of this
+    /// very dataset, and the manifest be a replay).
+    static let downgradeAdvice =
+      "a replay of an older manifest, or another store's data; 'calldir device sync --allow-downgrade' installs it anyway"
 
     func run(context: CommandContext) throws {
       do {
@@ -122,14 +134,15 @@ extension Calldir.Device {
         trust: ManifestTrust(publicKey: publicKey, verifier: SodiumSignatureVerifier()), hashing: SodiumHashing(),
         limits: TransferLimits(stallSeconds: networkTimeout, minimumRate: minimumRate))
       let loader = DeviceLoader(
-        device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: false), settings: limits.settings)
+        device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: allowsDowngrade),
+        settings: limits.settings, allowsDowngrade: allowsDowngrade)
       let trusted = try Self.step { () throws(SyncError) in try session.fetchManifest() }
       // Everything is fetched and verified before anything is reserved: a
       // slow server holds no device, and a `device load` or another sync
       // runs meanwhile. Once reserved, the plan is made again; when the
       // device changed, the sync plans (and fetches) again.
       attempts: for _ in 1...Self.attempts {
-        let planned = try Self.plan(trusted, session, device)
+        let planned = try Self.plan(trusted, session, device, allowingDowngrade: allowsDowngrade)
         // Every extension holds the version, but the record says another:
         // a sync whose loads all ran stopped before recording its state.
         let recordsOnly = planned.isUpToDate && (planned.previous.map { $0.version != trusted.manifest.version } ?? false)
@@ -150,7 +163,9 @@ extension Calldir.Device {
         for index in planned.changedExtensions {
           reservations[index] = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index) }
         }
-        guard try Self.plan(trusted, session, device) == planned else { continue attempts }
+        guard try Self.plan(trusted, session, device, allowingDowngrade: allowsDowngrade) == planned else {
+          continue attempts
+        }
         guard let staged else {
           let state = try Self.step { () throws(SyncError) in
             try session.record(StagedSync(plan: planned.plan, previous: planned.previous, loads: []))
@@ -192,11 +207,13 @@ extension Calldir.Device {
     /// The sync of `trusted` planned against the device: its sync state,
     /// corrected by what each extension holds by its own record (a `device
     /// load` outside the sync may have changed it).
-    private static func plan(_ trusted: TrustedManifest, _ session: SyncSession, _ device: SimulatedDevice) throws
-      -> PlannedSync
-    {
+    private static func plan(
+      _ trusted: TrustedManifest, _ session: SyncSession, _ device: SimulatedDevice, allowingDowngrade: Bool
+    ) throws -> PlannedSync {
       let held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try heldVersions(device) }
-      return try step { () throws(SyncError) in try session.plan(trusted, held: held) }
+      return try step { () throws(SyncError) in
+        try session.plan(trusted, held: held, allowingDowngrade: allowingDowngrade)
+      }
     }
 
     /// `staged` with the full snapshot (fetched now, before anything is

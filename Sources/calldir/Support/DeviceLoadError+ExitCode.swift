@@ -49,7 +49,7 @@ extension DeviceSupport {
       return deviceFailure(error)
     case .currentlyLoading:
       return MappedError(exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
-    case .providerStorage:
+    case .providerStorage, .notDurable:
       return MappedError(exitCode: .ioError, message: error.description)
     case .requestFailed(let identifier, let error, let deviceError):
       return requestFailure(error, deviceError: deviceError, identifier: identifier)

@@ -16,6 +16,9 @@ struct SyncOutcome {
 
   private var plan: SyncPlan { staged?.plan ?? planned.plan }
   private var manifest: Manifest { plan.manifest.manifest }
+  /// The dataset's rollback floor once the sync is recorded (a downgrade
+  /// leaves it where it was).
+  private var rollbackFloor: Int { max(planned.rollbackFloor ?? manifest.version, manifest.version) }
 
   /// The staged load of extension `index`.
   private func load(_ index: Int) -> StagedLoad? {
@@ -23,7 +26,7 @@ struct SyncOutcome {
   }
 
   /// `{"dataset", "version", "previous", "published", "expires", "upToDate",
-  /// "periodicFull", "incrementalSyncs", "extensions": [{"index",
+  /// "periodicFull", "downgrade", "rollbackFloor", "incrementalSyncs", "extensions": [{"index",
   /// "strategy", "from", "bytes", "path", "downloaded", "resumedAt",
   /// "reused", "discardedPartial", "missingDelta", "unusableDelta",
   /// "blocking", "identification", "peakMemoryBytes", "durationSeconds"}],
@@ -66,6 +69,8 @@ struct SyncOutcome {
       "expires": manifest.expires.map { .string($0) } ?? .null,
       "upToDate": .bool(staged == nil),
       "periodicFull": .bool(plan.isPeriodicFull),
+      "downgrade": .bool(plan.isDowngrade),
+      "rollbackFloor": .int(Int64(rollbackFloor)),
       "incrementalSyncs": .int(Int64(state?.incrementalSyncs ?? 0)),
       "extensions": .array(extensions),
       "retired": .array(plan.retired.map { .int(Int64($0)) }),
@@ -83,8 +88,11 @@ struct SyncOutcome {
     }
     let from = planned.previous.map { "from version \($0.version)" } ?? "first sync"
     let periodic = plan.isPeriodicFull ? ", full snapshots after \(manifest.fullEvery) incremental syncs" : ""
+    let downgrade =
+      plan.isDowngrade
+      ? ", a downgrade allowed by --allow-downgrade; rollback floor \(rollbackFloor)" : ""
     output.writeLine(
-      "\(dataset): synced to version \(manifest.version) (\(from)\(periodic)), "
+      "\(dataset): synced to version \(manifest.version) (\(from)\(periodic)\(downgrade)), "
         + "\(staged.downloadedBytes) bytes downloaded")
     for (item, step) in plan.steps {
       var line = "  extension \(item.index): "

@@ -5,11 +5,14 @@ import CallDirectorySync
 /// verifier that accepts every signature so that parsing is reached, and a
 /// fixed clock, 2026-12-01T00:00:00Z, for `expires`), the
 /// plan against a recorded state read from the same input
-/// (`SyncStateStore.load`), and the plan's resulting state.
+/// (`SyncStateStore.load`) and a rollback floor read from the same bytes
+/// (`RollbackFloorStore.load`), and the plan's resulting state.
 ///
 /// Whatever the parser accepts must serialize to bytes it parses back to
 /// the same manifest; a plan must name only the manifest's files and its
-/// resulting state the manifest's dataset and version.
+/// resulting state the manifest's dataset and version; a plan made without
+/// allowing a downgrade is never one, and never goes below the floor
+/// (unless to the state's own version).
 ///
 /// Input: byte 0 is the length (0...255) of a sync state document that
 /// follows; the rest is the manifest.
@@ -22,6 +25,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
   let statePath = stateBytes.withUnsafeBufferPointer { ScratchFile.write($0, named: "state.json") }
   let state = try? SyncStateStore(path: statePath).load()
+  let floors = (try? RollbackFloorStore(path: statePath).load()) ?? [:]
 
   guard let manifest = try? Manifest(parsing: manifestBytes) else { return 0 }
   let again = manifest.serialized()
@@ -42,7 +46,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
   }
-  guard let plan = try? SyncPlanner.plan(trusted, state: state) else { return 0 }
+  let floor = floors[manifest.dataset]
+  if let allowed = try? SyncPlanner.plan(trusted, state: state, floor: floor, allowsDowngrade: true) {
+    let below = manifest.version < (floor ?? 0) && manifest.version != state?.version
+    fuzzCheck(
+      allowed.isDowngrade == (below || manifest.version < (state?.version ?? 0)),
+      "a downgrade is not reported as one, or the reverse")
+  }
+  guard let plan = try? SyncPlanner.plan(trusted, state: state, floor: floor) else { return 0 }
+  fuzzCheck(!plan.isDowngrade, "a plan that allows no downgrade is one")
+  fuzzCheck(
+    manifest.version >= (floor ?? 0) || manifest.version == state?.version, "the plan goes below the rollback floor")
   let known = Set(manifest.extensions.flatMap { [$0.full] + $0.deltas.map(\.file) })
   for file in plan.files { fuzzCheck(known.contains(file), "the plan fetches \(file.path), which the manifest does not name") }
   let next = plan.resultingState(after: state)
