@@ -69,13 +69,15 @@ struct CollectedLists {
     }
   }
 
-  /// Adds ranges of the current blocking or allow source.
-  mutating func add(ranges: some Collection<ClosedRange<Int64>>) {
+  /// Adds ranges of the current blocking or allow source; they count
+  /// against the spill policy as numbers do.
+  mutating func add(ranges: some Collection<ClosedRange<Int64>>) throws(CompileError) {
     switch current?.list {
     case .allow?: allow.add(ranges: ranges)
     case .block?: block.add(ranges: ranges)
     default: return
     }
+    try spillIfNeeded()
   }
 
   /// Adds an entry of the current identification source. Identification
@@ -108,20 +110,27 @@ struct CollectedLists {
   mutating func blockingEntries(
     statistics: inout CompileStatistics, contributions: inout [Int: SourceContribution]
   ) throws(CompileError) -> BlockingEntries {
-    let sweep = ContributionSweep(block: block.sources, allow: allow.sources)
     // Several sources share the lists: count who gave what before the
-    // numbers are merged and handed on.
-    if sweep.isNeeded { contributions.merge(try sweep.run()) { _, new in new } }
+    // numbers are merged and handed on (the sweep lets go of the sources'
+    // runs before they are).
+    let isNeeded = ContributionSweep(block: block.sources, allow: allow.sources).isNeeded
+    if isNeeded {
+      contributions.merge(try ContributionSweep(block: block.sources, allow: allow.sources).run()) { _, new in new }
+    }
     let entries = try entries(statistics: &statistics)
-    if !sweep.isNeeded { contributions.merge(sweep.soleSource(entries: statistics.blocking)) { _, new in new } }
+    if !isNeeded {
+      contributions.merge(
+        ContributionSweep(block: block.sources, allow: allow.sources).soleSource(entries: statistics.blocking)
+      ) { _, new in new }
+    }
     return entries
   }
 
   private mutating func entries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
     guard let files = spill?.files, block.hasSpilled || allow.hasSpilled else {
       let candidates = block.added
-      let ranges = block.allRanges
-      let allowRanges = allow.allRanges
+      let ranges = try block.takeRangeUnion()
+      let allowRanges = try allow.takeRangeUnion()
       let (singles, _) = block.takeUnion()
       let (allowSingles, _) = allow.takeUnion()
       guard !ranges.isEmpty || !allowRanges.isEmpty || !allowSingles.isEmpty else {
@@ -131,8 +140,8 @@ struct CollectedLists {
         statistics.duplicates = candidates - singles.count
         return BlockingEntries(storage: .slices(singles))
       }
-      let listed = NumberSet(sortedUniqueSingles: singles.contiguous(), ranges: ranges)
-      let allowSet = NumberSet(sortedUniqueSingles: allowSingles.contiguous(), ranges: allowRanges)
+      let listed = NumberSet(sortedUniqueSingles: singles.contiguous(), joinedRanges: ranges)
+      let allowSet = NumberSet(sortedUniqueSingles: allowSingles.contiguous(), joinedRanges: allowRanges)
       let (blocking, allowed) = listed.subtracting(allowSet)
       statistics.blocking = blocking.count
       statistics.allowed = allowed
@@ -141,8 +150,8 @@ struct CollectedLists {
       return BlockingEntries(storage: .memory(blocking))
     }
     let spilled = SpilledBlocking(
-      runs: block.allRuns, ranges: NumberSet.merged(block.allRanges), allowRuns: allow.allRuns,
-      allowRanges: NumberSet.merged(allow.allRanges), files: files)
+      runs: block.allRuns, ranges: block.allRangeRuns, allowRuns: allow.allRuns, allowRanges: allow.allRangeRuns,
+      files: files)
     // One counting walk; the writer walks again.
     let counts: SpilledBlocking.Counts
     do {

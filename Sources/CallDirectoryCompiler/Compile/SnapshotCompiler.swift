@@ -154,7 +154,7 @@ public struct SnapshotCompiler {
         try tally.reject(line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text)
       }
       try lists.add(piece: job.numbers, order: job.order, laidOutByLength: job.laidOutByLength, repeats: job.repeats)
-      lists.add(ranges: job.ranges)
+      try lists.add(ranges: job.ranges)
       tally.accepted += job.numbers.count + job.repeats + job.ranges.count
       tally.typeFiltered += job.dropped
       tally.national.add(job.national)
@@ -259,7 +259,7 @@ public struct SnapshotCompiler {
               try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
               continue
             }
-            lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
+            try lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
             tally.accepted += 1
           case .number(let number, let label)?:
             if evidence != nil {
@@ -288,7 +288,7 @@ public struct SnapshotCompiler {
             try tally.reject(line: line, reason: reason, text: text)
             continue
           }
-          lists.add(ranges: CollectionOfOne(range))
+          try lists.add(ranges: CollectionOfOne(range))
           tally.accepted += 1
         case .issue(let line, let reason, let text):
           try tally.reject(line: line, reason: reason, text: text)
