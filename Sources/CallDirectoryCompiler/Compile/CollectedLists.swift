@@ -8,6 +8,11 @@ struct CollectedLists {
   var identification = IdentificationResolver()
   /// When set, the larger list is spilled whenever the lists hold more than the policy allows.
   var spill: SpillPolicy?
+  /// Runs spilled by other than the lists (complaint feeds' reports).
+  private var otherRunsWritten = 0
+
+  /// Counts `runs` spilled for the lists by another part of the build.
+  mutating func countSpilledRuns(_ runs: Int) { otherRunsWritten += runs }
   private var current: (source: Int, list: SourceList)?
 
   /// Starts collecting the source at `index` in the config, which feeds `list`.
@@ -92,10 +97,27 @@ struct CollectedLists {
   /// Spills the larger of the blocking and allow lists when everything held
   /// passes the policy; never in runs smaller than an eighth of it.
   private mutating func spillIfNeeded() throws(CompileError) {
+    try spillIfNeeded(besides: 0, spilling: nil)
+  }
+
+  /// Spills when everything held, with `records` more of another kind
+  /// (a complaint feed's reports, each costing
+  /// ``SpillPolicy/numbersPerRecord`` held numbers), passes the policy:
+  /// those records through `spillRecords` when they are the larger part,
+  /// else the larger of the blocking and allow lists.
+  mutating func spillIfNeeded(
+    besides records: Int, spilling spillRecords: (() throws(CompileError) -> Void)?
+  ) throws(CompileError) {
     guard let spill else { return }
-    let held = block.held + allow.held + 2 * identification.count
+    let others = SpillPolicy.numbersPerRecord * records
+    let held = block.held + allow.held + 2 * identification.count + others
     let larger = max(block.held, allow.held)
-    guard held > spill.heldNumbers, larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
+    guard held > spill.heldNumbers else { return }
+    if let spillRecords, others >= larger {
+      try spillRecords()
+      return
+    }
+    guard larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
     if block.held >= allow.held {
       try block.spill(to: spill.files)
     } else {
@@ -127,6 +149,7 @@ struct CollectedLists {
   }
 
   private mutating func entries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
+    statistics.spilledRuns = otherRunsWritten
     guard let files = spill?.files, block.hasSpilled || allow.hasSpilled else {
       let candidates = block.added
       let ranges = try block.takeRangeUnion()
@@ -164,7 +187,7 @@ struct CollectedLists {
     statistics.blocking = counts.entries
     statistics.allowed = counts.allowed
     statistics.duplicates = block.repeatsInRuns + counts.repeats + counts.covered
-    statistics.spilledRuns = block.runsWritten + allow.runsWritten
+    statistics.spilledRuns = block.runsWritten + allow.runsWritten + otherRunsWritten
     return BlockingEntries(storage: .spilled(spilled))
   }
 }

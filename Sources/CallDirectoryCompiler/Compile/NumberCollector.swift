@@ -15,6 +15,9 @@ struct SpillPolicy: Sendable {
   /// slack, and the sort's scratch and the joined copy a walk makes, 48
   /// bytes at worst.
   static let numbersPerRange = 2
+  /// Held numbers one gathered record (a complaint feed's report, 32
+  /// bytes) counts as, with its share of the sort's scratch.
+  static let numbersPerRecord = 2
 
   /// A policy that keeps the process within `memoryLimit` bytes: the
   /// limit less ``MemoryLimit/reservedBytes`` goes to held numbers.

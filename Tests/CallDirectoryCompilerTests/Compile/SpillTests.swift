@@ -1,3 +1,4 @@
+import CalldirSystem
 import FormatFixtures
 import Foundation
 import Testing
@@ -177,6 +178,60 @@ import Testing
     var union: [Int64] = []
     while let range = try merged.next() { union.append(contentsOf: range) }
     #expect(union == covered.sorted())
+  }
+
+  /// A complaint feed's reports past the limit spill as sorted runs and
+  /// are weighed from them: the same numbers, labels and counts.
+  @Test func spilledReportsAreWeighedAsInMemory() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 47)
+    var block = "phone,date\n"
+    var names = "phone,date,label\n"
+    for _ in 0..<30_000 {
+      let number = 1_212_555_0000 + Int64(generator.next(below: 9_000))
+      let day = 1 + generator.next(below: 28)
+      block += "+\(number),2025-02-\(day < 10 ? "0" : "")\(day)\n"
+      names += "+\(number + 1_000_000),2025-02-\(day < 10 ? "0" : "")\(day),Caller \(generator.next(below: 4))\n"
+    }
+    try workspace.write("dnc.csv", block)
+    try workspace.write("names.csv", names)
+    try workspace.config([
+      #"{"path": "dnc.csv", "format": "csv", "list": "block", "number": "phone", "dateColumn": "date", "minReports": 3, "maxAgeDays": 20}"#,
+      #"{"path": "names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "label", "dateColumn": "date", "minReports": 2, "labelPolicy": "mostFrequent"}"#,
+    ])
+    let asOf = CalendarDay(year: 2025, month: 2, day: 28)
+    let (inMemory, _) = try workspace.compile(asOf: asOf)
+    let (spilled, _) = try workspace.compile(memoryLimit: 1, asOf: asOf)
+    #expect(spilled.statistics.spilledRuns >= 4)
+    #expect(inMemory.statistics.spilledRuns == 0)
+    #expect(spilled.blockingNumbers == inMemory.blockingNumbers)
+    #expect(spilled.identificationPairs == inMemory.identificationPairs)
+    #expect(spilled.sources.map(\.evidence) == inMemory.sources.map(\.evidence))
+    #expect(inMemory.sources[0].evidence?.kept ?? 0 > 100)
+    #expect(inMemory.sources[0].evidence?.droppedByMinReports ?? 0 > 100)
+    #expect(inMemory.sources[0].evidence?.reportsTooOld ?? 0 > 100)
+    #expect(try Self.runFiles(workspace).isEmpty)
+  }
+
+  @Test func recordSpillsMergeTheirRunsInOrder() throws {
+    let workspace = try Workspace()
+    let files = SpillFiles(directory: workspace.url.path)
+    let spill = RecordSpill<(Int64, Int32)>(files: files) { ($0.0, $0.1) < ($1.0, $1.1) }
+    var generator = SplitMix64(seed: 53)
+    var all: [(Int64, Int32)] = []
+    for index in 0..<(SortedRun.maximumFanIn * 40 + 7) {
+      let record = (Int64(generator.next(below: 1000)), Int32(index))
+      all.append(record)
+      spill.append(record)
+      if index % 40 == 39 { try spill.spill() }
+      // Never more than the fan-in of runs to read back.
+      #expect(spill.runsWritten < SortedRun.maximumFanIn)
+    }
+    let cursor = try spill.sorted()
+    var result: [(Int64, Int32)] = []
+    while let record = try cursor.next() { result.append(record) }
+    let expected = all.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    #expect(result.map(\.0) == expected.map(\.0) && result.map(\.1) == expected.map(\.1))
   }
 
   @Test func identificationLeavesLessRoomForBlockingNumbers() throws {
