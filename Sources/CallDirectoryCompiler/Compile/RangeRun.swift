@@ -71,14 +71,20 @@ enum RangeRun: Sendable {
   }
 }
 
-/// Reads a ``RangeRun`` front to back with a bounded buffer.
+/// Reads a ``RangeRun`` front to back with a bounded buffer, a batch of
+/// ranges at a time.
 final class RangeRunCursor {
   /// The range at the front, nil when the run is exhausted.
   private(set) var current: ClosedRange<Int64>?
-  private let ranges: [ClosedRange<Int64>]
+  /// The ranges in memory, or the batch decoded last from the file.
+  private var ranges: [ClosedRange<Int64>]
   private var index = 0
   private let ends: SortedRunCursor?
   private let path: String
+  private var batch: [Int64] = []
+
+  /// Ranges decoded from a file at a time.
+  private static let batchSize = 4096
 
   /// Opens `run`, reading a file `bufferBytes` at a time.
   init(_ run: RangeRun, bufferBytes: Int) throws(CompileError) {
@@ -97,21 +103,36 @@ final class RangeRunCursor {
 
   /// Moves to the next range.
   func advance() throws(CompileError) {
-    guard let ends else {
-      current = index < ranges.count ? ranges[index] : nil
+    if index < ranges.count {
+      current = ranges[index]
       index += 1
       return
     }
-    guard let lower = ends.current else {
+    guard let ends else {
       current = nil
       return
     }
-    try ends.advance()
-    guard let upper = ends.current, upper >= lower else {
-      throw .spill(FileError(operation: "read", path: path, errno: .ioError, detail: "damaged temporary range run"))
+    batch.removeAll(keepingCapacity: true)
+    try ends.take(2 * Self.batchSize, into: &batch)
+    guard batch.count % 2 == 0 else { throw damaged() }
+    ranges.removeAll(keepingCapacity: true)
+    var position = 0
+    while position < batch.count {
+      guard batch[position + 1] >= batch[position] else { throw damaged() }
+      ranges.append(batch[position]...batch[position + 1])
+      position += 2
     }
-    try ends.advance()
-    current = lower...upper
+    index = 0
+    guard !ranges.isEmpty else {
+      current = nil
+      return
+    }
+    current = ranges[0]
+    index = 1
+  }
+
+  private func damaged() -> CompileError {
+    .spill(FileError(operation: "read", path: path, errno: .ioError, detail: "damaged temporary range run"))
   }
 }
 

@@ -153,6 +153,18 @@ final class SortedRunCursor {
     current = (current ?? 0) &+ Int64(bitPattern: gap)
   }
 
+  /// Appends the current number and the ones after it to `output`, up to
+  /// `limit` numbers, moving past them (a batch read with no call per
+  /// number).
+  func take(_ limit: Int, into output: inout [Int64]) throws(CompileError) {
+    var taken = 0
+    while taken < limit, let value = current {
+      output.append(value)
+      taken += 1
+      try advance()
+    }
+  }
+
   private func refill(_ input: ChunkedInput) throws(CompileError) {
     do {
       try input.refill(keepingFrom: position)
