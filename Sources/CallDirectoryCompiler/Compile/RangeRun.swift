@@ -72,8 +72,8 @@ enum RangeRun: Sendable {
 }
 
 /// Reads a ``RangeRun`` front to back with a bounded buffer, a batch of
-/// ranges at a time.
-final class RangeRunCursor {
+/// ranges at a time (a value, so that a merge moves it on in place).
+struct RangeRunCursor {
   /// The range at the front, nil when the run is exhausted.
   private(set) var current: ClosedRange<Int64>?
   /// The ranges in memory, or the batch decoded last from the file.
@@ -102,7 +102,7 @@ final class RangeRunCursor {
   }
 
   /// Moves to the next range.
-  func advance() throws(CompileError) {
+  mutating func advance() throws(CompileError) {
     if index < ranges.count {
       current = ranges[index]
       index += 1
@@ -140,9 +140,9 @@ final class RangeRunCursor {
 /// ranges: ranges of different runs that overlap or touch are joined.
 final class MergedRangeRuns {
   private var cursors: [RangeRunCursor] = []
-  /// Each cursor's front range, kept beside it: the search for the next
-  /// range reads values, not the cursors.
-  private var heads: [ClosedRange<Int64>] = []
+  /// Each open cursor's front range, as a binary min-heap by lower end
+  /// (ties by cursor, so the order is total).
+  private var heap: [(range: ClosedRange<Int64>, cursor: Int)] = []
 
   /// Opens every run with an equal share of `bufferBytes`.
   init(_ runs: [RangeRun], bufferBytes: Int = 1 << 20) throws(CompileError) {
@@ -151,54 +151,64 @@ final class MergedRangeRuns {
       let cursor = try RangeRunCursor(run, bufferBytes: share)
       if let head = cursor.current {
         cursors.append(cursor)
-        heads.append(head)
+        push((head, cursors.count - 1))
       }
     }
   }
 
   /// The next joined range in ascending order, nil at the end.
   func next() throws(CompileError) -> ClosedRange<Int64>? {
-    guard heads.count > 1 else {
-      // One run: its ranges are joined already.
-      guard let range = heads.first else { return nil }
-      try advance(0)
-      return range
-    }
-    var lower = heads[0].lowerBound
-    for head in heads where head.lowerBound < lower { lower = head.lowerBound }
-    var upper = lower
-    // Take every front range that starts at or before one past the
-    // union so far, until none does.
-    var grew = true
-    while grew {
-      grew = false
-      var index = 0
-      while index < heads.count {
-        let range = heads[index]
-        guard range.lowerBound <= upper || range.lowerBound - 1 == upper else {
-          index += 1
-          continue
-        }
-        if range.upperBound > upper { upper = range.upperBound }
-        grew = true
-        if try advance(index) { index += 1 }
-      }
+    guard let first = heap.first else { return nil }
+    let lower = first.range.lowerBound
+    var upper = first.range.upperBound
+    try replaceTop(first.cursor)
+    // Every front range that starts at or before one past the union so far joins it.
+    while let top = heap.first, top.range.lowerBound <= upper || top.range.lowerBound - 1 == upper {
+      if top.range.upperBound > upper { upper = top.range.upperBound }
+      try replaceTop(top.cursor)
     }
     return lower...upper
   }
 
-  /// Moves cursor `index` on; false when it ended and was removed (the
-  /// next cursor takes its index).
-  @discardableResult
-  private func advance(_ index: Int) throws(CompileError) -> Bool {
-    let cursor = cursors[index]
-    try cursor.advance()
-    if let head = cursor.current {
-      heads[index] = head
-      return true
+  /// Moves the top's cursor on and puts its next range in the top's place
+  /// (or removes the top when the cursor ended).
+  private func replaceTop(_ index: Int) throws(CompileError) {
+    try cursors[index].advance()
+    if let head = cursors[index].current {
+      heap[0] = (head, index)
+    } else {
+      let last = heap.removeLast()
+      guard !heap.isEmpty else { return }
+      heap[0] = last
     }
-    cursors.remove(at: index)
-    heads.remove(at: index)
-    return false
+    siftDown(0)
+  }
+
+  private func isBelow(_ a: (range: ClosedRange<Int64>, cursor: Int), _ b: (range: ClosedRange<Int64>, cursor: Int)) -> Bool {
+    a.range.lowerBound != b.range.lowerBound ? a.range.lowerBound < b.range.lowerBound : a.cursor < b.cursor
+  }
+
+  private func push(_ entry: (range: ClosedRange<Int64>, cursor: Int)) {
+    heap.append(entry)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard isBelow(heap[child], heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private func siftDown(_ start: Int) {
+    var parent = start
+    while true {
+      let left = 2 * parent + 1
+      guard left < heap.count else { return }
+      var smallest = left
+      if left + 1 < heap.count && isBelow(heap[left + 1], heap[left]) { smallest = left + 1 }
+      guard isBelow(heap[smallest], heap[parent]) else { return }
+      heap.swapAt(smallest, parent)
+      parent = smallest
+    }
   }
 }

@@ -134,6 +134,12 @@ final class SortedRunCursor {
       index += 1
       return
     }
+    try advance(input)
+  }
+
+  /// Moves to the next number of the file read through `input`.
+  @inline(__always)
+  private func advance(_ input: ChunkedInput) throws(CompileError) {
     guard remaining > 0 else {
       current = nil
       return
@@ -158,10 +164,18 @@ final class SortedRunCursor {
   /// number).
   func take(_ limit: Int, into output: inout [Int64]) throws(CompileError) {
     var taken = 0
+    guard let input else {
+      while taken < limit, let value = current {
+        output.append(value)
+        taken += 1
+        try advance()
+      }
+      return
+    }
     while taken < limit, let value = current {
       output.append(value)
       taken += 1
-      try advance()
+      try advance(input)
     }
   }
 
