@@ -315,10 +315,15 @@ final class SpillFiles: @unchecked Sendable {
 
   init(directory: String) { self.directory = directory }
 
-  /// A fresh path in the directory, removed with the others.
+  /// A fresh path in the directory, removed with the others; a name
+  /// already there (another compile's in this process, or one a crashed
+  /// process of the same id left) is passed over.
   func newPath() -> String {
-    counter += 1
-    let path = "\(directory)/.spill-\(CurrentProcess.id)-\(counter).run"
+    var path: String
+    repeat {
+      counter += 1
+      path = "\(directory)/.spill-\(CurrentProcess.id)-\(counter).run"
+    } while FileSystem.exists(path)
     paths.append(path)
     return path
   }

@@ -104,6 +104,14 @@ import Testing
       return result
     }
     #expect(try chunks(spilled) == chunks(inMemory))
+    // The same lines in another order: the same entries and counts.
+    let lines = ranges.split(separator: "\n")
+    try workspace.write("ranges.txt", lines.reversed().joined(separator: "\n") + "\n")
+    let (reordered, _) = try workspace.compile(memoryLimit: 1)
+    #expect(try chunks(reordered) == chunks(inMemory))
+    var reorderedExpected = inMemory.statistics
+    reorderedExpected.spilledRuns = reordered.statistics.spilledRuns
+    #expect(reordered.statistics == reorderedExpected)
     // The pattern's 10,000 numbers (joined with what touches them, cut by
     // the allowlist) reach the writer as ranges, never number by number.
     var longest: Int64 = 0
