@@ -4,7 +4,7 @@
 SWIFT      ?= swift
 CONFIG     ?= data/sample/calldir.json
 STORE      ?= out/store
-DEB_PACKAGES = libsqlite3-dev libicu-dev sqlite3 libsodium-dev libssl-dev libcurl4-openssl-dev busybox
+DEB_PACKAGES = libsqlite3-dev libicu-dev sqlite3 libsodium-dev libssl-dev libcurl4-openssl-dev busybox time
 RELEASE_BIN  = .build/release/calldir
 # Release binaries link the Swift runtime and Foundation statically: a
 # command starts in about a third of the time (no dynamic symbol binding),
@@ -79,7 +79,7 @@ fuzz-smoke: deps
 
 # Benchmarks against the baselines a user would otherwise use (QUICK=1 for a
 # short run; ONLY=build,diff for some sections: normalize, build, diff,
-# decode, encode, stream, paths).
+# decode, encode, stream, paths, memory).
 bench: static-libs
 	@dpkg-query -W -f='$${Status}' time 2>/dev/null | grep -q "install ok installed" || \
 	  { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq time; }

@@ -19,7 +19,7 @@ struct Row {
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// `--only SECTION[,SECTION…]` runs those sections alone (normalize, build,
-/// diff, decode, encode, stream, paths), for working on one of them.
+/// diff, decode, encode, stream, paths, memory), for working on one of them.
 let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { flag in
   arguments.index(after: flag) < arguments.endIndex
     ? Set(arguments[arguments.index(after: flag)].split(separator: ",").map(String.init)) : nil
@@ -291,6 +291,12 @@ if wants("paths") {
   rows.append(try NewPathsBenchmark.majnum(data, binary: binary, rows: quick ? 2_000 : 20_000, runs: runs))
   log("report: a store of \(quick ? 30 : 365) versions")
   rows.append(try NewPathsBenchmark.report(data, binary: binary, versions: quick ? 30 : 365, runs: runs))
+}
+
+// MARK: memory bounds: build --memory-limit and validate -, within 1.5 times the bound
+
+if wants("memory") {
+  rows += try MemoryBoundsBenchmark.rows(data, binary: binary, quick: quick)
 }
 
 // MARK: report

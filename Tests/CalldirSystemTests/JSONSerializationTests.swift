@@ -20,7 +20,8 @@ import Testing
 
   @Test func escapesStrings() {
     let value = JSONValue.string("q\"b\\s/\n\r\t\u{08}\u{0C}\u{00}\u{1F}\u{7F}é😀")
-    #expect(value.serialized() == "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0000\\u001f\u{7F}é😀\"")
+    // DEL is escaped too (``ShownText``), as JSON allows.
+    #expect(value.serialized() == "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0000\\u001f\\u007fé😀\"")
   }
 
   @Test func escapesKeys() {

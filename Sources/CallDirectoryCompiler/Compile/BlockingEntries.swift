@@ -62,11 +62,11 @@ struct SpilledBlocking: Sendable {
   }
 
   let runs: [SortedRun]
-  /// Merged (sorted, disjoint, not adjacent) blocking ranges.
-  let ranges: [ClosedRange<Int64>]
+  /// The blocking sources' range runs, joined on each walk.
+  let ranges: [RangeRun]
   let allowRuns: [SortedRun]
-  /// Merged allow ranges.
-  let allowRanges: [ClosedRange<Int64>]
+  /// The allow sources' range runs.
+  let allowRanges: [RangeRun]
   /// Keeps the run files until the last copy is gone.
   let files: SpillFiles
 
@@ -77,7 +77,8 @@ struct SpilledBlocking: Sendable {
   ) throws -> Counts {
     var counts = Counts()
     let numbers = try MergedRuns(runs)
-    var cuts = AllowCursor(numbers: try MergedRuns(allowRuns), ranges: allowRanges)
+    let ranges = try MergedRangeRuns(self.ranges)
+    var cuts = AllowCursor(numbers: try MergedRuns(allowRuns), ranges: try MergedRangeRuns(allowRanges))
     let capacity = 1 << 16
     var pending: [Int64] = []
     pending.reserveCapacity(capacity)
@@ -107,13 +108,13 @@ struct SpilledBlocking: Sendable {
         lower = cut.upperBound + 1
       }
     }
-    var rangeIndex = 0
+    var range = try ranges.next()
     while let number = try numbers.next() {
-      while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < number {
-        try emit(ranges[rangeIndex])
-        rangeIndex += 1
+      while let current = range, current.upperBound < number {
+        try emit(current)
+        range = try ranges.next()
       }
-      if rangeIndex < ranges.count && ranges[rangeIndex].contains(number) {
+      if let range, range.contains(number) {
         counts.covered += 1
       } else if try cuts.contains(number) {
         counts.allowed += 1
@@ -122,9 +123,9 @@ struct SpilledBlocking: Sendable {
         if pending.count == capacity { try flush() }
       }
     }
-    while rangeIndex < ranges.count {
-      try emit(ranges[rangeIndex])
-      rangeIndex += 1
+    while let current = range {
+      try emit(current)
+      range = try ranges.next()
     }
     try flush()
     counts.repeats = numbers.repeats
@@ -133,15 +134,15 @@ struct SpilledBlocking: Sendable {
 }
 
 /// Answers ascending questions about the allowlist: single numbers from
-/// merged runs, plus ranges.
+/// merged runs, plus joined ranges.
 private struct AllowCursor {
   let numbers: MergedRuns
-  let ranges: [ClosedRange<Int64>]
+  let ranges: MergedRangeRuns
   private var head: Int64?
+  private var range: ClosedRange<Int64>?
   private var started = false
-  private var rangeIndex = 0
 
-  init(numbers: MergedRuns, ranges: [ClosedRange<Int64>]) {
+  init(numbers: MergedRuns, ranges: MergedRangeRuns) {
     self.numbers = numbers
     self.ranges = ranges
   }
@@ -150,23 +151,23 @@ private struct AllowCursor {
   private mutating func skip(below value: Int64) throws {
     if !started {
       head = try numbers.next()
+      range = try ranges.next()
       started = true
     }
     while let current = head, current < value { head = try numbers.next() }
-    while rangeIndex < ranges.count && ranges[rangeIndex].upperBound < value { rangeIndex += 1 }
+    while let current = range, current.upperBound < value { range = try ranges.next() }
   }
 
   /// Whether the allowlist holds `value` (values must not decrease).
   mutating func contains(_ value: Int64) throws -> Bool {
     try skip(below: value)
-    return head == value || (rangeIndex < ranges.count && ranges[rangeIndex].contains(value))
+    return head == value || range?.contains(value) == true
   }
 
   /// The first allowed single (as `n...n`) or range that ends at or after
   /// `value`, whichever starts first (values must not decrease).
   mutating func firstCut(endingAtOrAfter value: Int64) throws -> ClosedRange<Int64>? {
     try skip(below: value)
-    let range = rangeIndex < ranges.count ? ranges[rangeIndex] : nil
     switch (head, range) {
     case (nil, nil): return nil
     case (let single?, nil): return single...single

@@ -8,6 +8,11 @@ struct CollectedLists {
   var identification = IdentificationResolver()
   /// When set, the larger list is spilled whenever the lists hold more than the policy allows.
   var spill: SpillPolicy?
+  /// Runs spilled by other than the lists (complaint feeds' reports).
+  private var otherRunsWritten = 0
+
+  /// Counts `runs` spilled for the lists by another part of the build.
+  mutating func countSpilledRuns(_ runs: Int) { otherRunsWritten += runs }
   private var current: (source: Int, list: SourceList)?
 
   /// Starts collecting the source at `index` in the config, which feeds `list`.
@@ -69,13 +74,15 @@ struct CollectedLists {
     }
   }
 
-  /// Adds ranges of the current blocking or allow source.
-  mutating func add(ranges: some Collection<ClosedRange<Int64>>) {
+  /// Adds ranges of the current blocking or allow source; they count
+  /// against the spill policy as numbers do.
+  mutating func add(ranges: some Collection<ClosedRange<Int64>>) throws(CompileError) {
     switch current?.list {
     case .allow?: allow.add(ranges: ranges)
     case .block?: block.add(ranges: ranges)
     default: return
     }
+    try spillIfNeeded()
   }
 
   /// Adds an entry of the current identification source. Identification
@@ -90,10 +97,27 @@ struct CollectedLists {
   /// Spills the larger of the blocking and allow lists when everything held
   /// passes the policy; never in runs smaller than an eighth of it.
   private mutating func spillIfNeeded() throws(CompileError) {
+    try spillIfNeeded(besides: 0, spilling: nil)
+  }
+
+  /// Spills when everything held, with `records` more of another kind
+  /// (a complaint feed's reports, each costing
+  /// ``SpillPolicy/numbersPerRecord`` held numbers), passes the policy:
+  /// those records through `spillRecords` when they are the larger part,
+  /// else the larger of the blocking and allow lists.
+  mutating func spillIfNeeded(
+    besides records: Int, spilling spillRecords: (() throws(CompileError) -> Void)?
+  ) throws(CompileError) {
     guard let spill else { return }
-    let held = block.held + allow.held + 2 * identification.count
+    let others = SpillPolicy.numbersPerRecord * records
+    let held = block.held + allow.held + 2 * identification.count + others
     let larger = max(block.held, allow.held)
-    guard held > spill.heldNumbers, larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
+    guard held > spill.heldNumbers else { return }
+    if let spillRecords, others >= larger {
+      try spillRecords()
+      return
+    }
+    guard larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
     if block.held >= allow.held {
       try block.spill(to: spill.files)
     } else {
@@ -108,20 +132,28 @@ struct CollectedLists {
   mutating func blockingEntries(
     statistics: inout CompileStatistics, contributions: inout [Int: SourceContribution]
   ) throws(CompileError) -> BlockingEntries {
-    let sweep = ContributionSweep(block: block.sources, allow: allow.sources)
     // Several sources share the lists: count who gave what before the
-    // numbers are merged and handed on.
-    if sweep.isNeeded { contributions.merge(try sweep.run()) { _, new in new } }
+    // numbers are merged and handed on (the sweep lets go of the sources'
+    // runs before they are).
+    let isNeeded = ContributionSweep(block: block.sources, allow: allow.sources).isNeeded
+    if isNeeded {
+      contributions.merge(try ContributionSweep(block: block.sources, allow: allow.sources).run()) { _, new in new }
+    }
     let entries = try entries(statistics: &statistics)
-    if !sweep.isNeeded { contributions.merge(sweep.soleSource(entries: statistics.blocking)) { _, new in new } }
+    if !isNeeded {
+      contributions.merge(
+        ContributionSweep(block: block.sources, allow: allow.sources).soleSource(entries: statistics.blocking)
+      ) { _, new in new }
+    }
     return entries
   }
 
   private mutating func entries(statistics: inout CompileStatistics) throws(CompileError) -> BlockingEntries {
+    statistics.spilledRuns = otherRunsWritten
     guard let files = spill?.files, block.hasSpilled || allow.hasSpilled else {
       let candidates = block.added
-      let ranges = block.allRanges
-      let allowRanges = allow.allRanges
+      let ranges = try block.takeRangeUnion()
+      let allowRanges = try allow.takeRangeUnion()
       let (singles, _) = block.takeUnion()
       let (allowSingles, _) = allow.takeUnion()
       guard !ranges.isEmpty || !allowRanges.isEmpty || !allowSingles.isEmpty else {
@@ -131,8 +163,8 @@ struct CollectedLists {
         statistics.duplicates = candidates - singles.count
         return BlockingEntries(storage: .slices(singles))
       }
-      let listed = NumberSet(sortedUniqueSingles: singles.contiguous(), ranges: ranges)
-      let allowSet = NumberSet(sortedUniqueSingles: allowSingles.contiguous(), ranges: allowRanges)
+      let listed = NumberSet(sortedUniqueSingles: singles.contiguous(), joinedRanges: ranges)
+      let allowSet = NumberSet(sortedUniqueSingles: allowSingles.contiguous(), joinedRanges: allowRanges)
       let (blocking, allowed) = listed.subtracting(allowSet)
       statistics.blocking = blocking.count
       statistics.allowed = allowed
@@ -141,8 +173,8 @@ struct CollectedLists {
       return BlockingEntries(storage: .memory(blocking))
     }
     let spilled = SpilledBlocking(
-      runs: block.allRuns, ranges: NumberSet.merged(block.allRanges), allowRuns: allow.allRuns,
-      allowRanges: NumberSet.merged(allow.allRanges), files: files)
+      runs: block.allRuns, ranges: block.allRangeRuns, allowRuns: allow.allRuns, allowRanges: allow.allRangeRuns,
+      files: files)
     // One counting walk; the writer walks again.
     let counts: SpilledBlocking.Counts
     do {
@@ -155,7 +187,7 @@ struct CollectedLists {
     statistics.blocking = counts.entries
     statistics.allowed = counts.allowed
     statistics.duplicates = block.repeatsInRuns + counts.repeats + counts.covered
-    statistics.spilledRuns = block.runsWritten + allow.runsWritten
+    statistics.spilledRuns = block.runsWritten + allow.runsWritten + otherRunsWritten
     return BlockingEntries(storage: .spilled(spilled))
   }
 }

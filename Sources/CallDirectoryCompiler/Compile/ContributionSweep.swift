@@ -117,8 +117,8 @@ struct ContributionSweep {
 /// its runs merged, its ranges merged, consecutive numbers joined.
 private final class _IntervalStream {
   private let singles: MergedRuns
-  private let ranges: [ClosedRange<Int64>]
-  private var rangeIndex = 0
+  private let ranges: MergedRangeRuns
+  private var range: ClosedRange<Int64>?
   private var single: Int64?
   private var pending: ClosedRange<Int64>?
   /// Distinct numbers delivered so far (saturating).
@@ -126,8 +126,9 @@ private final class _IntervalStream {
 
   init(_ source: SourceNumbers) throws(CompileError) {
     singles = try MergedRuns(source.runs, bufferBytes: 1 << 20)
-    ranges = NumberSet.merged(source.ranges)
+    ranges = try MergedRangeRuns(source.rangeRuns)
     single = try singles.next()
+    range = try ranges.next()
   }
 
   /// The next interval, nil at the end.
@@ -157,16 +158,15 @@ private final class _IntervalStream {
 
   /// The next single or range, whichever starts first.
   private func nextPiece() throws(CompileError) -> ClosedRange<Int64>? {
-    let range = rangeIndex < ranges.count ? ranges[rangeIndex] : nil
     switch (single, range) {
     case (nil, nil):
       return nil
     case (let value?, let range?) where value < range.lowerBound:
       single = try singles.next()
       return value...value
-    case (_, let range?):
-      rangeIndex += 1
-      return range
+    case (_, let current?):
+      range = try ranges.next()
+      return current
     case (let value?, nil):
       single = try singles.next()
       return value...value

@@ -13,25 +13,33 @@ struct EvidenceTally {
   private struct Report {
     var number: Int64
     var line: Int
+    /// Arrival order, for ties.
+    var order: Int
     /// Days since 1970, `Int32.min` for an undated report.
     var day: Int32
     /// Index into `labels`, -1 for none.
     var label: Int32
-    /// Arrival order, for ties.
-    var order: Int32
   }
 
-  /// What the rules kept and what they dropped.
-  struct Outcome {
-    /// The numbers kept, ascending, with their label and the line of the
-    /// report that gave it.
-    var kept: [(number: Int64, label: String?, line: Int)] = []
-    var counts = EvidenceCounts()
-  }
-
-  private var reports: [Report] = []
+  /// The reports, sorted by number then arrival (a total order) in
+  /// bounded memory: past the build's memory limit they spill.
+  private let reports: RecordSpill<Report>
   private var labels: [String] = []
   private var labelIndex: [String: Int32] = [:]
+
+  /// A tally whose reports spill to `files` when asked (``spill()``);
+  /// without files they stay in memory.
+  init(files: SpillFiles? = nil) {
+    reports = RecordSpill(files: files) { ($0.number, $0.order) < ($1.number, $1.order) }
+  }
+
+  /// Reports held in memory now.
+  var buffered: Int { reports.buffered }
+  /// Report runs written to disk.
+  var runsWritten: Int { reports.runsWritten }
+
+  /// Sorts the reports held in memory into a run file.
+  func spill() throws(CompileError) { try reports.spill() }
 
   /// Adds a report of `number` from `line`.
   mutating func add(number: Int64, label: String?, line: Int, day: CalendarDay?) {
@@ -46,46 +54,52 @@ struct EvidenceTally {
       }
     }
     reports.append(Report(
-      number: number, line: line, day: day?.daysSince1970 ?? Int32.min, label: labelID,
-      order: Int32(truncatingIfNeeded: reports.count)))
+      number: number, line: line, order: reports.count, day: day?.daysSince1970 ?? Int32.min, label: labelID))
   }
 
-  /// Weighs the reports gathered.
-  func weigh(_ rules: EvidenceRules, asOf: CalendarDay) -> Outcome {
+  /// Weighs the reports gathered, calling `keep` with each number the
+  /// rules keep, ascending, with its label and the line of the report
+  /// that gave it. The tally is spent afterwards.
+  func weigh(
+    _ rules: EvidenceRules, asOf: CalendarDay, keep: (_ number: Int64, _ label: String?, _ line: Int) throws(CompileError) -> Void
+  ) throws(CompileError) -> EvidenceCounts {
     let window = rules.countedDays(asOf: asOf)
-    var outcome = Outcome()
-    let sorted = reports.sorted { ($0.number, $0.order) < ($1.number, $1.order) }
-    var start = 0
-    while start < sorted.count {
-      var end = start + 1
-      while end < sorted.count, sorted[end].number == sorted[start].number { end += 1 }
-      outcome.counts.numbers += 1
+    var counts = EvidenceCounts()
+    let sorted = try reports.sorted()
+    var next = try sorted.next()
+    var counted: [Report] = []
+    while let first = next {
+      counts.numbers += 1
       // The reports in the window, one per row.
-      var counted: [Report] = []
+      counted.removeAll(keepingCapacity: true)
       var lastLine = -1
-      for report in sorted[start..<end] where report.line != lastLine {
-        lastLine = report.line
-        outcome.counts.reports += 1
-        if report.day != Int32.min && report.day > window.upperBound {
-          outcome.counts.reportsAfterAsOf += 1
-        } else if report.day != Int32.min && report.day < window.lowerBound {
-          outcome.counts.reportsTooOld += 1
-        } else {
-          counted.append(report)
+      var report: Report? = first
+      while let current = report, current.number == first.number {
+        if current.line != lastLine {
+          lastLine = current.line
+          counts.reports += 1
+          if current.day != Int32.min && current.day > window.upperBound {
+            counts.reportsAfterAsOf += 1
+          } else if current.day != Int32.min && current.day < window.lowerBound {
+            counts.reportsTooOld += 1
+          } else {
+            counted.append(current)
+          }
         }
+        report = try sorted.next()
       }
+      next = report
       if counted.isEmpty {
-        outcome.counts.droppedByDate += 1
+        counts.droppedByDate += 1
       } else if counted.count < rules.minReports {
-        outcome.counts.droppedByMinReports += 1
+        counts.droppedByMinReports += 1
       } else {
         let chosen = choose(counted, policy: rules.labelPolicy)
-        outcome.kept.append((chosen.number, chosen.label >= 0 ? labels[Int(chosen.label)] : nil, chosen.line))
+        try keep(chosen.number, chosen.label >= 0 ? labels[Int(chosen.label)] : nil, chosen.line)
+        counts.kept += 1
       }
-      start = end
     }
-    outcome.counts.kept = outcome.kept.count
-    return outcome
+    return counts
   }
 
   /// The report whose label the number keeps.

@@ -11,6 +11,13 @@ struct SpillPolicy: Sendable {
   /// Bytes of memory one held number may cost at worst: its slot, the
   /// radix sort's scratch slot, and growth slack.
   static let bytesPerNumber = 24
+  /// Held numbers one range counts as: its two ends (16 bytes), growth
+  /// slack, and the sort's scratch and the joined copy a walk makes, 48
+  /// bytes at worst.
+  static let numbersPerRange = 2
+  /// Held numbers one gathered record (a complaint feed's report, 32
+  /// bytes) counts as, with its share of the sort's scratch.
+  static let numbersPerRecord = 2
 
   /// A policy that keeps the process within `memoryLimit` bytes: the
   /// limit less ``MemoryLimit/reservedBytes`` goes to held numbers.
@@ -21,14 +28,16 @@ struct SpillPolicy: Sendable {
 }
 
 /// What one source gave a list (blocking or allow): sorted unique runs of
-/// its single numbers (in memory or spilled), its ranges, and its counts.
+/// its single numbers and of its ranges (in memory or spilled), and its
+/// counts.
 struct SourceNumbers {
   /// The source's index in the config.
   let source: Int
   /// Ascending unique runs; several when the source spilled midway.
   var runs: [SortedRun] = []
-  /// Ranges as read (overlaps allowed).
-  var ranges: [ClosedRange<Int64>] = []
+  /// Its ranges, sorted and joined, in runs; several when the source
+  /// spilled midway (runs may overlap one another).
+  var rangeRuns: [RangeRun] = []
   /// Single numbers added.
   var added = 0
   /// Numbers inside the ranges as read, overlaps counted again (saturating).
@@ -43,11 +52,14 @@ struct NumberCollector {
   private(set) var sources: [SourceNumbers] = []
   /// The current source's single numbers since its last run, unsorted.
   private(set) var numbers: [Int64] = []
+  /// The current source's ranges since its last range run, as read.
+  private(set) var ranges: [ClosedRange<Int64>] = []
   /// Numbers dropped as repeats within a source while sorting its runs.
   private(set) var repeatsInRuns = 0
   /// Runs written to disk (merged ones included).
   private(set) var runsWritten = 0
-  /// Numbers held in memory: sorted runs plus unsorted numbers.
+  /// Numbers held in memory: sorted runs plus unsorted numbers, and each
+  /// range held as ``SpillPolicy/numbersPerRange`` numbers.
   private(set) var held = 0
   /// How `numbers` run, as far as the summaries of their pieces tell; nil
   /// once numbers came without one.
@@ -140,21 +152,40 @@ struct NumberCollector {
 
   /// Adds ranges of the current source.
   mutating func add(ranges incoming: some Collection<ClosedRange<Int64>>) {
-    guard !sources.isEmpty else { return }
-    sources[sources.count - 1].ranges.append(contentsOf: incoming)
+    guard !sources.isEmpty, !incoming.isEmpty else { return }
+    ranges.append(contentsOf: incoming)
+    held += SpillPolicy.numbersPerRange * incoming.count
     for range in incoming {
       let (sum, overflow) = sources[sources.count - 1].rangeNumbers.addingReportingOverflow(Int(range.upperBound - range.lowerBound) + 1)
       sources[sources.count - 1].rangeNumbers = overflow ? Int.max : sum
     }
   }
 
-  /// Ends the current source: its unsorted numbers become a sorted run in memory.
+  /// Ends the current source: its unsorted numbers become a sorted run in
+  /// memory, and its ranges a range run.
   mutating func endSource() {
-    guard !sources.isEmpty, !numbers.isEmpty else { return }
-    let (run, removed) = takeSortedNumbers()
-    repeatsInRuns += removed
-    held -= removed
-    sources[sources.count - 1].runs.append(.memory(run))
+    guard !sources.isEmpty else { return }
+    if !numbers.isEmpty {
+      let (run, removed) = takeSortedNumbers()
+      repeatsInRuns += removed
+      held -= removed
+      sources[sources.count - 1].runs.append(.memory(run))
+    }
+    if !ranges.isEmpty {
+      let joined = takeJoinedRanges()
+      held -= SpillPolicy.numbersPerRange * (joined.removed)
+      sources[sources.count - 1].rangeRuns.append(.memory(joined.ranges))
+    }
+  }
+
+  /// Takes the ranges read since the last range run, sorted and joined,
+  /// and how many the joining saved.
+  private mutating func takeJoinedRanges() -> (ranges: [ClosedRange<Int64>], removed: Int) {
+    var taken: [ClosedRange<Int64>] = []
+    swap(&taken, &ranges)
+    let count = taken.count
+    RangeRun.sortAndJoin(&taken)
+    return (taken, count - taken.count)
   }
 
   /// Takes the numbers collected since the last run, sorted and
@@ -186,8 +217,9 @@ struct NumberCollector {
   }
 
   /// Writes every run held in memory, and the current source's numbers
-  /// sorted, to new run files; a source whose runs reach
-  /// `SortedRun.maximumFanIn` has them merged into one first.
+  /// sorted and its ranges joined, to new run files; a source whose runs
+  /// (or range runs) reach `SortedRun.maximumFanIn` has them merged into
+  /// one first.
   mutating func spill(to files: SpillFiles) throws(CompileError) {
     if !numbers.isEmpty {
       var (sorted, removed) = takeSortedNumbers()
@@ -196,6 +228,14 @@ struct NumberCollector {
       runsWritten += 1
       // The source's next numbers go to the same memory.
       numbers = sorted.takeBuffer()
+    }
+    if !ranges.isEmpty {
+      var (joined, _) = takeJoinedRanges()
+      sources[sources.count - 1].rangeRuns.append(try RangeRun.spill(joined, to: files.newPath()))
+      runsWritten += 1
+      // The source's next ranges go to the same memory.
+      joined.removeAll(keepingCapacity: true)
+      ranges = joined
     }
     for index in sources.indices {
       for (position, run) in sources[index].runs.enumerated() {
@@ -209,6 +249,15 @@ struct NumberCollector {
         repeatsInRuns += repeats
         runsWritten += 1
       }
+      for (position, run) in sources[index].rangeRuns.enumerated() {
+        guard case .memory(let values) = run else { continue }
+        sources[index].rangeRuns[position] = try RangeRun.spill(values, to: files.newPath())
+        runsWritten += 1
+      }
+      if sources[index].rangeRuns.count >= SortedRun.maximumFanIn {
+        sources[index].rangeRuns = [try RangeRun.merge(sources[index].rangeRuns, to: files.newPath())]
+        runsWritten += 1
+      }
     }
     held = 0
   }
@@ -216,8 +265,28 @@ struct NumberCollector {
   /// Every run of every source (the collector must have ended its last source).
   var allRuns: [SortedRun] { sources.flatMap(\.runs) }
 
-  /// Every range of every source.
-  var allRanges: [ClosedRange<Int64>] { sources.flatMap(\.ranges) }
+  /// Every range run of every source (the collector must have ended its last source).
+  var allRangeRuns: [RangeRun] { sources.flatMap(\.rangeRuns) }
+
+  /// Whether any source listed a range.
+  var hasRanges: Bool { sources.contains { !$0.rangeRuns.isEmpty } }
+
+  /// The union of every source's ranges held in memory, sorted and joined;
+  /// the sources' range runs are let go (the collector must not have
+  /// spilled, and must have ended its last source).
+  mutating func takeRangeUnion() throws(CompileError) -> [ClosedRange<Int64>] {
+    let runs = allRangeRuns
+    for index in sources.indices { sources[index].rangeRuns = [] }
+    guard runs.count > 1 else {
+      if case .memory(let ranges)? = runs.first { return ranges }
+      return []
+    }
+    var union: [ClosedRange<Int64>] = []
+    union.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+    let merged = try MergedRangeRuns(runs)
+    while let range = try merged.next() { union.append(range) }
+    return union
+  }
 
   /// The union of every source's numbers held in memory, sorted and unique,
   /// and how many numbers more than one source gave (the collector must
@@ -246,10 +315,15 @@ final class SpillFiles: @unchecked Sendable {
 
   init(directory: String) { self.directory = directory }
 
-  /// A fresh path in the directory, removed with the others.
+  /// A fresh path in the directory, removed with the others; a name
+  /// already there (another compile's in this process, or one a crashed
+  /// process of the same id left) is passed over.
   func newPath() -> String {
-    counter += 1
-    let path = "\(directory)/.spill-\(CurrentProcess.id)-\(counter).run"
+    var path: String
+    repeat {
+      counter += 1
+      path = "\(directory)/.spill-\(CurrentProcess.id)-\(counter).run"
+    } while FileSystem.exists(path)
     paths.append(path)
     return path
   }

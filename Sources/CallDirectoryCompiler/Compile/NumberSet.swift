@@ -22,8 +22,13 @@ public struct NumberSet: Sendable, Equatable {
 
   /// Builds a set from ascending unique singles and ranges (overlaps allowed).
   init(sortedUniqueSingles: consuming [Int64], ranges unsortedRanges: [ClosedRange<Int64>]) {
+    self.init(sortedUniqueSingles: sortedUniqueSingles, joinedRanges: Self.merged(unsortedRanges))
+  }
+
+  /// Builds a set from ascending unique singles and ascending, disjoint,
+  /// non-adjacent ranges (as ``merged(_:)`` gives them).
+  init(sortedUniqueSingles: consuming [Int64], joinedRanges ranges: [ClosedRange<Int64>]) {
     var singles = sortedUniqueSingles
-    let ranges = Self.merged(unsortedRanges)
     // Drop singles that a range covers, compacting in place.
     if !ranges.isEmpty {
       var kept = 0
@@ -71,15 +76,8 @@ public struct NumberSet: Sendable, Equatable {
 
   /// Sorts ranges and merges overlapping or adjacent ones.
   static func merged(_ input: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
-    let sorted = input.sorted { $0.lowerBound < $1.lowerBound }
-    var result: [ClosedRange<Int64>] = []
-    for range in sorted {
-      if let last = result.last, range.lowerBound <= last.upperBound || range.lowerBound - 1 == last.upperBound {
-        result[result.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
-      } else {
-        result.append(range)
-      }
-    }
+    var result = input
+    RangeRun.sortAndJoin(&result)
     return result
   }
 
@@ -107,23 +105,30 @@ public struct NumberSet: Sendable, Equatable {
       if hit { removed += 1 }
       return !hit
     }
-    // Cut each range by the other set's ranges and singles.
+    // Cut each range by the other set's ranges and by its singles that
+    // fall in one (only those: an allowlist may be long).
     var cuts: [ClosedRange<Int64>] = other.ranges
-    cuts.append(contentsOf: other.singles.map { $0...$0 })
+    let ranges = self.ranges
+    cuts.append(contentsOf: other.singles.lazy.filter { value in
+      let index = Self.firstRange(endingAtOrAfter: value, in: ranges)
+      return index < ranges.count && ranges[index].contains(value)
+    }.map { $0...$0 })
     cuts = Self.merged(cuts)
-    var ranges: [ClosedRange<Int64>] = []
+    // Each cut splits at most one range in two.
+    var kept: [ClosedRange<Int64>] = []
+    kept.reserveCapacity(ranges.count + cuts.count)
     var cutIndex = 0
-    for range in self.ranges {
+    for range in ranges {
       var lower = range.lowerBound
       while cutIndex < cuts.count && cuts[cutIndex].upperBound < lower { cutIndex += 1 }
       var index = cutIndex
       while lower <= range.upperBound {
         guard index < cuts.count, cuts[index].lowerBound <= range.upperBound else {
-          ranges.append(lower...range.upperBound)
+          kept.append(lower...range.upperBound)
           break
         }
         let cut = cuts[index]
-        if cut.lowerBound > lower { ranges.append(lower...(cut.lowerBound - 1)) }
+        if cut.lowerBound > lower { kept.append(lower...(cut.lowerBound - 1)) }
         let cutEnd = min(cut.upperBound, range.upperBound)
         removed += Int(cutEnd - max(cut.lowerBound, lower)) + 1
         if cut.upperBound >= range.upperBound { break }
@@ -133,7 +138,7 @@ public struct NumberSet: Sendable, Equatable {
     }
     var result = NumberSet()
     result.singles = singles
-    result.ranges = ranges
+    result.ranges = kept
     return (result, removed)
   }
 

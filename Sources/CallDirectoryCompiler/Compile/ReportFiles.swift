@@ -58,9 +58,11 @@ final class RejectLog {
   var count: Int { file.count }
 
   /// Records one rejected line: `path` as written in the config, `text`
-  /// already escaped and cut (``_LineText``).
+  /// already escaped and cut (``_LineText``). The path and the reason are
+  /// escaped as ``ShownText`` escapes them, so that each reject is one
+  /// line that `cat` or `less` shows as it is.
   func add(path: String, line: Int, reason: String, text: String) throws(CompileError) {
-    try file.addLine(path, ":", String(line), ": ", reason, "\t", text)
+    try file.addLine(ShownText.escaped(path), ":", String(line), ": ", ShownText.escaped(reason), "\t", text)
   }
 
   func finish() throws(CompileError) { try file.finish() }
@@ -72,12 +74,13 @@ final class RejectLog {
 /// (`schemas/reports.md`), ascending by number.
 final class ConflictLog {
   let file: ReportFile
-  /// Each source's path as written in the config, by config index.
+  /// Each source's path as written in the config, escaped
+  /// (``ShownText``), by config index.
   let paths: [Int: String]
 
   init(directory: String, paths: [Int: String]) throws(CompileError) {
     file = try ReportFile(directory: directory, prefix: "conflicts")
-    self.paths = paths
+    self.paths = paths.mapValues(ShownText.escaped)
   }
 
   var path: String { file.path }
@@ -88,8 +91,9 @@ final class ConflictLog {
     number: Int64, winner: (label: String, source: Int, line: Int), loser: (label: String, source: Int, line: Int)
   ) throws(CompileError) {
     try file.addLine(
-      String(number), "\t", winner.label, "\t", paths[winner.source] ?? "?", ":", String(winner.line), "\t",
-      loser.label, "\t", paths[loser.source] ?? "?", ":", String(loser.line))
+      String(number), "\t", ShownText.escaped(winner.label), "\t", paths[winner.source] ?? "?", ":",
+      String(winner.line), "\t", ShownText.escaped(loser.label), "\t", paths[loser.source] ?? "?", ":",
+      String(loser.line))
   }
 
   func finish() throws(CompileError) { try file.finish() }

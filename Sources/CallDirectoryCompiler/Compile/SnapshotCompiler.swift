@@ -164,7 +164,7 @@ public struct SnapshotCompiler {
           line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text, numbers: reject.numbers)
       }
       try lists.add(piece: job.numbers, order: job.order, laidOutByLength: job.laidOutByLength, repeats: job.repeats)
-      lists.add(ranges: job.ranges)
+      try lists.add(ranges: job.ranges)
       tally.accept(lines: job.numbers.count + job.repeats + job.ranges.count, numbers: job.acceptedNumbers)
       tally.typeFiltered += job.dropped
       tally.national.add(job.national)
@@ -239,7 +239,7 @@ public struct SnapshotCompiler {
     into lists: inout CollectedLists, tally: inout SourceTally
   ) throws -> (SourceSummary, EvidenceCounts?) {
     let spec = tally.spec
-    var evidence = spec.weighsEvidence ? EvidenceTally() : nil
+    var evidence = spec.weighsEvidence ? EvidenceTally(files: lists.spill?.files) : nil
     let labels = spec.list == .identify ? labelSanitizer : nil
     let normalizer = self.normalizer
     let pipeline = OrderedPipeline(
@@ -272,11 +272,12 @@ public struct SnapshotCompiler {
               try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
               continue
             }
-            lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
+            try lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
             tally.accept(range: bounds.lower...bounds.upper)
           case .number(let number, let label)?:
             if evidence != nil {
               evidence?.add(number: number, label: label, line: line, day: slice.day)
+              if let tally = evidence { try lists.spillIfNeeded(besides: tally.buffered, spilling: tally.spill) }
             } else if spec.list == .identify {
               try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
             } else {
@@ -301,7 +302,7 @@ public struct SnapshotCompiler {
             try tally.reject(line: line, reason: reason, text: text)
             continue
           }
-          lists.add(ranges: CollectionOfOne(range))
+          try lists.add(ranges: CollectionOfOne(range))
           tally.accept(range: range)
         case .issue(let line, let reason, let text):
           try tally.reject(line: line, reason: reason, text: text)
@@ -320,15 +321,15 @@ public struct SnapshotCompiler {
     if !(try pipeline.nextJob(fold: fold)).isEmpty { pipeline.submit() }
     try pipeline.finish(fold: fold)
     guard let evidence else { return (summary, nil) }
-    let outcome = evidence.weigh(spec.evidence, asOf: asOf)
-    if spec.list == .identify {
-      for entry in outcome.kept {
-        try lists.addIdentification(number: entry.number, label: entry.label ?? "", priority: spec.priority, line: entry.line)
+    let counts = try evidence.weigh(spec.evidence, asOf: asOf) { (number, label, line) throws(CompileError) in
+      if spec.list == .identify {
+        try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
+      } else {
+        try lists.add(CollectionOfOne(number))
       }
-    } else {
-      try lists.add(outcome.kept.map(\.number))
     }
-    return (summary, outcome.counts)
+    lists.countSpilledRuns(evidence.runsWritten)
+    return (summary, counts)
   }
 
   /// The region a source's national numbers are read in, nil for ZZ.

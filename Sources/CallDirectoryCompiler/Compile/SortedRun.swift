@@ -134,6 +134,12 @@ final class SortedRunCursor {
       index += 1
       return
     }
+    try advance(input)
+  }
+
+  /// Moves to the next number of the file read through `input`.
+  @inline(__always)
+  private func advance(_ input: ChunkedInput) throws(CompileError) {
     guard remaining > 0 else {
       current = nil
       return
@@ -151,6 +157,26 @@ final class SortedRunCursor {
     }
     remaining -= 1
     current = (current ?? 0) &+ Int64(bitPattern: gap)
+  }
+
+  /// Appends the current number and the ones after it to `output`, up to
+  /// `limit` numbers, moving past them (a batch read with no call per
+  /// number).
+  func take(_ limit: Int, into output: inout [Int64]) throws(CompileError) {
+    var taken = 0
+    guard let input else {
+      while taken < limit, let value = current {
+        output.append(value)
+        taken += 1
+        try advance()
+      }
+      return
+    }
+    while taken < limit, let value = current {
+      output.append(value)
+      taken += 1
+      try advance(input)
+    }
   }
 
   private func refill(_ input: ChunkedInput) throws(CompileError) {

@@ -4,8 +4,15 @@ struct SourceTally {
   let rejects: RejectLog
   var accepted = 0
   var rejected = 0
-  /// Rejected data lines by reason.
+  /// Rejected data lines by reason: the first ``maximumReasons`` distinct
+  /// reasons, then every other one under ``otherReasons`` (a reason that
+  /// names what the line holds, such as a range's ends, is new on every
+  /// line; the rejects report has them all).
   var reasons: [String: Int] = [:]
+  /// The most distinct reasons a source's tally keeps.
+  static let maximumReasons = 100
+  /// Where rejects of further distinct reasons are counted.
+  static let otherReasons = "other reasons (see the rejects report)"
   /// Numbers left out for not being of the source's `types`.
   var typeFiltered = 0
   /// Numbers written without a country code, for the wrong-region guard.
@@ -23,7 +30,11 @@ struct SourceTally {
   mutating func reject(line: Int, reason: String, text: String, numbers: Int = 1) throws(CompileError) {
     rejected += 1
     rejectedNumbers = rejectedNumbers.addingSaturating(numbers)
-    reasons[reason, default: 0] += 1
+    if reasons.count < Self.maximumReasons || reasons[reason] != nil {
+      reasons[reason, default: 0] += 1
+    } else {
+      reasons[Self.otherReasons, default: 0] += 1
+    }
     try rejects.add(path: path, line: line, reason: reason, text: text)
   }
 }

@@ -39,8 +39,7 @@ enum BlockingMerge {
     let cuts = bytes < threshold || parts < 2 ? [0, BlobLimits.maxNumber] : cuts(oldFrames, newFrames, parts: parts)
     if cuts.count == 2 {
       let job = _StretchMergeJob()
-      job.load(old: try old.numbers(.blocking, above: 0, through: BlobLimits.maxNumber),
-               new: try new.numbers(.blocking, above: 0, through: BlobLimits.maxNumber))
+      job.load(old, new, above: 0, through: BlobLimits.maxNumber)
       job.run()
       try job.hand(onlyInOld: onlyInOld, onlyInNew: onlyInNew)
       return
@@ -51,9 +50,7 @@ enum BlockingMerge {
       let job = try pipeline.nextJob { (job: _StretchMergeJob) throws(BlobError) in
         try job.hand(onlyInOld: onlyInOld, onlyInNew: onlyInNew)
       }
-      job.load(
-        old: try old.numbers(.blocking, above: cuts[part], through: cuts[part + 1]),
-        new: try new.numbers(.blocking, above: cuts[part], through: cuts[part + 1]))
+      job.load(old, new, above: cuts[part], through: cuts[part + 1])
       pipeline.submit()
     }
     try pipeline.finish { (job: _StretchMergeJob) throws(BlobError) in
@@ -61,17 +58,25 @@ enum BlockingMerge {
     }
   }
 
-  /// Merges two whole sections on the calling thread.
-  static func sequential(
-    _ old: NumberIterator, _ new: NumberIterator,
+  /// Merges two whole sections (or two stretches) on the calling thread,
+  /// handing the changes on ``_ChunkMerge/fullCount`` at a time.
+  static func sequential<Old: NumberChunkSource, New: NumberChunkSource>(
+    _ old: Old, _ new: New,
     onlyInOld: (ClosedRange<Int64>) throws(BlobError) -> Void,
     onlyInNew: (ClosedRange<Int64>) throws(BlobError) -> Void
   ) throws(BlobError) {
     let removes = _RangeBuffer()
     let adds = _RangeBuffer()
-    try _ChunkMerge.merge(old, new, onlyInFirst: removes, onlyInSecond: adds)
-    for remove in removes.ranges { try onlyInOld(remove) }
-    for add in adds.ranges { try onlyInNew(add) }
+    func hand() throws(BlobError) -> Bool {
+      for remove in removes.ranges { try onlyInOld(remove) }
+      for add in adds.ranges { try onlyInNew(add) }
+      removes.removeAll()
+      adds.removeAll()
+      return true
+    }
+    try _ChunkMerge.merge(
+      old, new, onlyInFirst: removes, onlyInSecond: adds, full: _ChunkMerge.fullCount, whenFull: hand)
+    _ = try hand()
   }
 
   /// Cut points `0 = c_0 < c_1 < … < c_k = Int64.max - 1`, at frame bases
@@ -108,27 +113,50 @@ enum BlockingMerge {
 /// One stretch of a ``BlockingMerge``: both blobs' iterators over it, and
 /// what the merge found.
 ///
+/// A worker keeps at most ``_ChunkMerge/fullCount`` changes of its
+/// stretch: a stretch that has more (a dense blob changed throughout) is
+/// merged again on the caller's thread when it is handed over, its changes
+/// handed on as they are found, so that memory holds a few stretches'
+/// worth of changes whatever the blobs.
+///
 /// `@unchecked Sendable`: the pipeline hands a job to one worker at a time
-/// and orders ``run()`` between ``load(old:new:)`` and
+/// and orders ``run()`` between ``load(_:_:above:through:)`` and
 /// ``hand(onlyInOld:onlyInNew:)``, both on the caller's thread.
 final class _StretchMergeJob: @unchecked Sendable {
+  private var readers: (old: BlobReader, new: BlobReader)?
+  private var bounds: (above: Int64, through: Int64) = (0, 0)
   private var old: NumberStretchIterator?
   private var new: NumberStretchIterator?
   private let removes = _RangeBuffer()
   private let adds = _RangeBuffer()
   private var error: BlobError?
+  /// Whether the stretch had too many changes to keep.
+  private var isOverfull = false
 
-  /// Sets the stretch to merge next.
-  func load(old: NumberStretchIterator, new: NumberStretchIterator) {
-    self.old = old
-    self.new = new
+  /// Sets the stretch of `old` and `new` above `above` through `through`
+  /// to merge next.
+  func load(_ old: BlobReader, _ new: BlobReader, above: Int64, through: Int64) {
+    readers = (old, new)
+    bounds = (above, through)
+    do throws(BlobError) {
+      self.old = try old.numbers(.blocking, above: above, through: through)
+      self.new = try new.numbers(.blocking, above: above, through: through)
+    } catch {
+      self.error = error
+    }
   }
 
-  /// Merges the stretch (on a worker thread).
+  /// Merges the stretch (on a worker thread), up to ``_ChunkMerge/fullCount`` changes.
   func run() {
-    guard let old, let new else { return }
+    guard let old, let new, error == nil else { return }
     do throws(BlobError) {
-      try _ChunkMerge.merge(old, new, onlyInFirst: removes, onlyInSecond: adds)
+      try _ChunkMerge.merge(old, new, onlyInFirst: removes, onlyInSecond: adds, full: _ChunkMerge.fullCount) {
+        [self] () -> Bool in
+        isOverfull = true
+        removes.release()
+        adds.release()
+        return false
+      }
     } catch {
       self.error = error
     }
@@ -146,8 +174,18 @@ final class _StretchMergeJob: @unchecked Sendable {
       removes.removeAll()
       adds.removeAll()
       error = nil
+      isOverfull = false
+      readers = nil
     }
     if let error { throw error }
+    if isOverfull, let readers {
+      // Again, handing the changes on as they come.
+      try BlockingMerge.sequential(
+        try readers.old.numbers(.blocking, above: bounds.above, through: bounds.through),
+        try readers.new.numbers(.blocking, above: bounds.above, through: bounds.through),
+        onlyInOld: onlyInOld, onlyInNew: onlyInNew)
+      return
+    }
     for remove in removes.ranges { try onlyInOld(remove) }
     for add in adds.ranges { try onlyInNew(add) }
   }

@@ -7,17 +7,28 @@ import CallDirectoryFormat
 /// four numbers plus a step per difference; a run is one step whatever
 /// its length (O(runs and single numbers) overall, as ``RangeMerge``).
 enum _ChunkMerge {
-  /// Merges `first` and `second` to their ends.
+  /// How many changes (ranges of both buffers) a merge given `whenFull`
+  /// gathers before it calls it: about 1 MiB.
+  static let fullCount = 1 << 16
+
+  /// Merges `first` and `second` to their ends (or until `whenFull` says stop).
   /// - Parameters:
   ///   - onlyInFirst: Receives, ascending, the numbers only `first` holds.
   ///   - onlyInSecond: Receives, ascending, the numbers only `second` holds.
-  /// - Throws: The first error of either stream.
+  ///   - full: How many ranges the two buffers hold before `whenFull` is
+  ///     called (``fullCount``); by default they take every change.
+  ///   - whenFull: Empties the buffers and returns true to go on, or
+  ///     returns false to stop the merge there.
+  /// - Throws: The first error of either stream or of `whenFull`.
   static func merge<First: NumberChunkSource, Second: NumberChunkSource>(
-    _ first: First, _ second: Second, onlyInFirst: _RangeBuffer, onlyInSecond: _RangeBuffer
+    _ first: First, _ second: Second, onlyInFirst: _RangeBuffer, onlyInSecond: _RangeBuffer,
+    full: Int = .max, whenFull: () throws(BlobError) -> Bool = { true }
   ) throws(BlobError) {
     var x = try _ChunkHead(first)
     var y = try _ChunkHead(second)
+    func isFull() -> Bool { onlyInFirst.count &+ onlyInSecond.count >= full }
     while !x.isAtEnd && !y.isAtEnd {
+      if isFull(), try !whenFull() { return }
       if !x.isRun && !y.isRun {
         _mergeBuffers(&x, &y, onlyInFirst, onlyInSecond)
         if x.isExhausted { try x.load() }
@@ -48,11 +59,13 @@ enum _ChunkMerge {
       }
     }
     while !x.isAtEnd {
+      if isFull(), try !whenFull() { return }
       let (low, high) = x.head
       onlyInFirst.append(low, high)
       try x.drop(through: high)
     }
     while !y.isAtEnd {
+      if isFull(), try !whenFull() { return }
       let (low, high) = y.head
       onlyInSecond.append(low, high)
       try y.drop(through: high)

@@ -43,6 +43,14 @@ final class _RangeBuffer {
     numbers = 0
   }
 
+  /// Empties it and gives its storage back.
+  func release() {
+    removeAll()
+    storage.deallocate()
+    capacity = 16
+    storage = .allocate(capacity: capacity)
+  }
+
   private func grow() {
     let larger = UnsafeMutablePointer<ClosedRange<Int64>>.allocate(capacity: capacity * 2)
     larger.moveInitialize(from: storage, count: count)

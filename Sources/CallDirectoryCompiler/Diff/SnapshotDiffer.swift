@@ -10,8 +10,9 @@ import CalldirSystem
 /// (O(runs), not O(numbers)). A changed label is a remove plus an add.
 /// The blocking lists are merged stretch by stretch on every core
 /// (``BlockingMerge``). Memory holds the two label dictionaries, a few
-/// frames per core and the changes themselves, as ranges, never the
-/// unchanged entries.
+/// frames per core, the identification changes and at most
+/// ``maximumHeldAdds`` blocking adds (as ranges), never the unchanged
+/// entries.
 public enum SnapshotDiffer {
   /// What a delta holds.
   public struct Summary: Sendable, Hashable {
@@ -81,7 +82,11 @@ public enum SnapshotDiffer {
       baseVersion: old.header.version, baseDigest: old.header.contentDigest,
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
       dataset: new.header.dataset)
+    // The removes are written as the merge finds them; the adds, which
+    // come after them in the delta, are kept meanwhile up to
+    // `maximumHeldAdds` ranges, past which a second merge finds them again.
     let blockingAdds = _RangeBuffer()
+    var addsOverflow = false
     var removes = _BlockingFeed(writer: writer, adds: false)
     try BlockingMerge.merge(
       old, new,
@@ -89,12 +94,29 @@ public enum SnapshotDiffer {
         try removes.append(range)
         summary.blockingRemoved += Int(range.count)
       },
-      onlyInNew: { range in blockingAdds.append(range.lowerBound, range.upperBound) })
+      onlyInNew: { range in
+        guard !addsOverflow else { return }
+        if blockingAdds.count < maximumHeldAdds {
+          blockingAdds.append(range.lowerBound, range.upperBound)
+        } else {
+          addsOverflow = true
+          blockingAdds.release()
+        }
+      })
     try removes.flush()
     var adds = _BlockingFeed(writer: writer, adds: true)
-    for add in blockingAdds.ranges { try adds.append(add) }
+    if addsOverflow {
+      try BlockingMerge.merge(
+        old, new, onlyInOld: { _ in },
+        onlyInNew: { (range) throws(BlobError) in
+          try adds.append(range)
+          summary.blockingAdded += Int(range.count)
+        })
+    } else {
+      for add in blockingAdds.ranges { try adds.append(add) }
+      summary.blockingAdded = blockingAdds.numbers
+    }
     try adds.flush()
-    summary.blockingAdded = blockingAdds.numbers
     for remove in identificationRemoves.ranges { try writer.appendIdentificationRemove(remove.range) }
     for add in identificationAdds.ranges {
       try writer.appendIdentificationAdd(add.range, labelID: deltaID[Int(add.label)])
@@ -106,6 +128,11 @@ public enum SnapshotDiffer {
     summary.bytes = Int64(header.fileSize)
     return summary
   }
+
+  /// The most blocking adds (ranges, 16 bytes each: 2 MiB) a delta
+  /// keeps while it writes its removes; a delta with more merges the
+  /// blobs twice instead of holding them.
+  static let maximumHeldAdds = 1 << 17
 
   // MARK: - Merging
 

@@ -58,6 +58,14 @@ public final class BlobReader {
     try self.init(source: _ByteSource(descriptor: descriptor, path: path, closes: false))
   }
 
+  /// Reads the blob in the regular file open as `descriptor`, as
+  /// ``init(descriptor:path:)`` does, and closes the descriptor when the
+  /// reader (and the last of its iterators) is gone, or when this fails.
+  /// - Parameter path: The file's name in errors.
+  public convenience init(owning descriptor: FileDescriptor, path: String) throws(BlobError) {
+    try self.init(source: _ByteSource(descriptor: descriptor, path: path, closes: true))
+  }
+
   /// Opens a blob held in memory.
   /// - Throws: `BlobError` if the header is invalid.
   public convenience init(bytes: [UInt8]) throws(BlobError) {

@@ -10,9 +10,13 @@ public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible 
   case cannotRead(FileError)
   /// A blob arrived on a pipe, FIFO or terminal and is larger than
   /// ``ValidationOptions/maxSpooledBlobBytes``: a blob is read at random
-  /// offsets, so one that is not a regular file is spooled into memory
-  /// first, up to that bound.
+  /// offsets, so one that is not a regular file is copied to a temporary
+  /// file first, up to that bound.
   case blobTooLargeToSpool(name: String, limit: Int)
+  /// The temporary file a blob from a pipe is copied to cannot be made or
+  /// written (``ValidationOptions/spoolDirectory`` missing or read-only, a
+  /// full disk).
+  case cannotSpool(FileError)
   /// The input starts with the `CDIR` magic but is not a valid blob:
   /// corrupt, truncated, a checksum or digest mismatch.
   case invalidBlob(path: String, BlobError)
@@ -30,8 +34,10 @@ public enum ValidationError: Error, Sendable, Hashable, CustomStringConvertible 
     case .cannotRead(let error):
       return error.description
     case .blobTooLargeToSpool(let name, let limit):
-      return "\(name): a blob that is not a regular file is read into memory first, "
+      return "\(name): a blob that is not a regular file is copied to a temporary file first, "
         + "and this one exceeds \(limit) bytes; pass it as a regular file"
+    case .cannotSpool(let error):
+      return "cannot copy a blob that is not a regular file to a temporary file: \(error)"
     case .invalidBlob(let path, let error):
       return "\(path): \(error)"
     }

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Settings for a ``DatasetValidator``.
 public struct ValidationOptions: Sendable, Hashable {
   /// How many violations are passed to the report handler; the rest are
@@ -16,10 +18,14 @@ public struct ValidationOptions: Sendable, Hashable {
   public var recomputesDigest: Bool
   /// The largest blob read from a pipe, FIFO or terminal, in bytes. A blob
   /// is read at random offsets, so one that is not a regular file is
-  /// spooled into memory first; a larger one is refused
-  /// (``ValidationError/blobTooLargeToSpool(name:limit:)``). Text is
-  /// streamed whatever its source and size.
+  /// copied to a temporary file in ``spoolDirectory`` first (memory stays
+  /// flat); a larger one is refused
+  /// (``ValidationError/blobTooLargeToSpool(name:limit:)``), so that an
+  /// endless pipe cannot fill the disk. Text is streamed whatever its
+  /// source and size.
   public var maxSpooledBlobBytes: Int
+  /// Where that temporary file is made: `$TMPDIR` when set, else `/tmp`.
+  public var spoolDirectory: String
 
   /// Creates options.
   ///
@@ -29,17 +35,28 @@ public struct ValidationOptions: Sendable, Hashable {
   ///   - reportsControlCharacters: Whether to warn about control characters in labels.
   ///   - recomputesDigest: Whether to check a full snapshot's content digest.
   ///   - maxSpooledBlobBytes: The largest blob accepted from a pipe or FIFO.
+  ///   - spoolDirectory: Where a blob from a pipe or FIFO is copied
+  ///     (default: `$TMPDIR`, else `/tmp`).
   public init(
     maxReported: Int? = 20,
     maxLineLength: Int = 1 << 20,
     reportsControlCharacters: Bool = true,
     recomputesDigest: Bool = false,
-    maxSpooledBlobBytes: Int = 256 << 20
+    maxSpooledBlobBytes: Int = 256 << 20,
+    spoolDirectory: String? = nil
   ) {
     self.maxSpooledBlobBytes = max(0, maxSpooledBlobBytes)
+    self.spoolDirectory = spoolDirectory ?? Self.temporaryDirectory
     self.maxReported = maxReported.map { max(0, $0) }
     self.maxLineLength = max(64, maxLineLength)
     self.reportsControlCharacters = reportsControlCharacters
     self.recomputesDigest = recomputesDigest
+  }
+
+  /// `$TMPDIR` when it is set and not empty (without a trailing slash), else `/tmp`.
+  static var temporaryDirectory: String {
+    guard var directory = CurrentProcess.environment("TMPDIR"), !directory.isEmpty else { return "/tmp" }
+    while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+    return directory
   }
 }

@@ -110,11 +110,12 @@ public struct DatasetValidator: Sendable {
   /// back: standard input, a pipe, a FIFO or a file. It is not closed.
   ///
   /// A blob on a regular file is read with `pread` from offset 0; a blob
-  /// on anything else is spooled into memory first, up to
-  /// ``ValidationOptions/maxSpooledBlobBytes``.
+  /// on anything else is copied to a temporary file first (memory stays
+  /// flat), up to ``ValidationOptions/maxSpooledBlobBytes``.
   /// - Parameter name: The input's name in messages (`<stdin>`).
   /// - Throws: ``ValidationError/cannotRead(_:)`` when reading fails or the
-  ///   descriptor is a directory; `blobTooLargeToSpool`; `invalidBlob`.
+  ///   descriptor is a directory; `blobTooLargeToSpool`; `cannotSpool`;
+  ///   `invalidBlob`.
   public func validate(
     descriptor: FileDescriptor, name: String, report: (Violation) -> Void
   ) throws(ValidationError) -> ValidationSummary {
@@ -132,7 +133,10 @@ public struct DatasetValidator: Sendable {
       throw .cannotRead(error)
     }
     return try run(input, report: report) { () throws(ValidationError) -> BlobReader in
-      guard status.isRegularFile else { return try _BlobSpool.reader(draining: input, limit: options.maxSpooledBlobBytes) }
+      guard status.isRegularFile else {
+        return try _BlobSpool.reader(
+          draining: input, limit: options.maxSpooledBlobBytes, directory: options.spoolDirectory)
+      }
       do throws(BlobError) {
         return try BlobReader(descriptor: descriptor, path: name)
       } catch {

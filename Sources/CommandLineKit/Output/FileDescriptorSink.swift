@@ -53,8 +53,15 @@ public final class FileDescriptorSink: OutputSink {
   /// `false` once a write failed or the reader closed the pipe.
   public var isWritable: Bool { !isBroken && failure == nil }
 
-  /// Appends the UTF-8 encoding of `string`.
+  /// Appends the UTF-8 encoding of `string`, hidden characters escaped
+  /// (``ShownText/laidOut(_:)``).
   public func write(_ string: String) {
+    if let shown = ShownText.laidOut(string) {
+      var copy = shown
+      copy.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+      if flushesEveryWrite { drain() }
+      return
+    }
     let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
       append(UnsafeRawBufferPointer(utf8))
     }

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// An ``OutputSink`` that keeps everything in memory, for tests.
 public final class MemorySink: OutputSink {
   /// Everything written so far, as UTF-8 bytes.
@@ -18,9 +20,10 @@ public final class MemorySink: OutputSink {
   /// Always `true`.
   public var isWritable: Bool { true }
 
-  /// Appends the UTF-8 encoding of `string`.
+  /// Appends the UTF-8 encoding of `string`, hidden characters escaped
+  /// (``ShownText/laidOut(_:)``).
   public func write(_ string: String) {
-    bytes.append(contentsOf: string.utf8)
+    bytes.append(contentsOf: (ShownText.laidOut(string) ?? string).utf8)
   }
 
   /// Appends raw bytes.

@@ -4,9 +4,13 @@
 /// They also conform to `TextOutputStream`, so `print(_:to:)` works on a
 /// `var` holding one.
 public protocol OutputSink: AnyObject, TextOutputStream {
-  /// Appends the UTF-8 encoding of `string`.
+  /// Appends the UTF-8 encoding of `string` with every hidden character
+  /// escaped as ``ShownText`` escapes it, except tab and line feed (see
+  /// ``ShownText/laidOut(_:)``): a path, label or input in any message
+  /// cannot move the cursor, clear the screen or reorder what is shown.
   func write(_ string: String)
-  /// Appends raw bytes.
+  /// Appends raw bytes, as they are (data, and the progress line's own
+  /// control sequences).
   func write(bytes: UnsafeRawBufferPointer)
   /// Writes out anything buffered.
   ///

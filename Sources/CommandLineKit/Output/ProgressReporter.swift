@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// A single, self-overwriting progress line on standard error.
 ///
 /// The reporter draws only when its output is a terminal (`isatty(2)` for the
@@ -67,7 +69,7 @@ public final class ProgressReporter {
   /// Clears the line; call once the work is done, before printing anything else to standard error.
   public func finish() {
     guard isEnabled, isShowing else { return }
-    output.write("\r\u{1B}[K")
+    Self.writeControl("\r\u{1B}[K", to: output)
     isShowing = false
     lastDraw = nil
   }
@@ -80,7 +82,15 @@ public final class ProgressReporter {
 
   private func draw(_ message: String) {
     let firstLine = message.prefix { $0 != "\n" && $0 != "\r" }
-    output.write("\r" + firstLine.prefix(maxWidth) + "\u{1B}[K")
+    // The message (a path, say) is escaped; the line's own control
+    // sequences are written as they are.
+    Self.writeControl("\r" + ShownText.escaped(String(firstLine)).prefix(maxWidth) + "\u{1B}[K", to: output)
     isShowing = true
+  }
+
+  /// Writes `text` as raw bytes, control sequences included.
+  private static func writeControl(_ text: String, to output: any OutputSink) {
+    var copy = text
+    copy.withUTF8 { output.write(bytes: UnsafeRawBufferPointer($0)) }
   }
 }

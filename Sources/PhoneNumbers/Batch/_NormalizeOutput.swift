@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// The output lines of `calldir normalize`, built as bytes.
 enum _NormalizeOutput {
   /// The reason for a possible number that is not valid, as
@@ -30,9 +32,11 @@ enum _NormalizeOutput {
   ) {
     output.append("{\"input\":")
     if input.contains(where: { $0 >= 0x80 }) {
-      // The text as the command sees it: ill-formed UTF-8 repaired.
-      var text = String(decoding: input, as: UTF8.self)
-      text.withUTF8 { appendJSONString($0, to: output) }
+      // The text as the command sees it (ill-formed UTF-8 repaired),
+      // written as JSONValue writes strings: hidden characters escaped.
+      var bytes: [UInt8] = []
+      JSONValue.string(String(decoding: input, as: UTF8.self)).serialize(into: &bytes)
+      output.append(bytes)
     } else {
       appendJSONString(input, to: output)
     }
@@ -73,7 +77,7 @@ enum _NormalizeOutput {
       case 0x09: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "t"))
       case 0x08: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "b"))
       case 0x0C: output.appendByte(UInt8(ascii: "\\")); output.appendByte(UInt8(ascii: "f"))
-      case 0x00..<0x20:
+      case 0x00..<0x20, 0x7F:
         for escaped in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                         hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]] {
           output.appendByte(escaped)

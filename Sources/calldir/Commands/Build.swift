@@ -33,7 +33,7 @@ extension Calldir {
         .option(
           "memory-limit", valueName: "size",
           help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
-            + "Past it, sorted runs of numbers are spilled into the store and merged."),
+            + "Past it, sorted runs of numbers, ranges and reports are spilled into the store and merged."),
         .option(
           "as-of", valueName: "YYYY-MM-DD",
           help: "The build's reference date (default: today, UTC): complaint reports are weighed as of this day "

@@ -18,8 +18,8 @@ extension Calldir {
         (blobs: `FILE:entry N (SECTION): error: ...`), then notes and a summary line. \
         FILE is read once, front to back, so a FIFO or a pipe works like a file: `-` (or \
         /dev/stdin) reads standard input. A blob is read at random offsets, so one that is not \
-        a regular file is first read into memory, up to 256 MiB (a larger one exits 65: pass \
-        it as a regular file). \
+        a regular file is first copied to an unlinked temporary file in $TMPDIR (else /tmp), \
+        up to 256 MiB (a larger one exits 65: pass it as a regular file); memory stays flat. \
         Exits 0 when valid (warnings allowed), 1 when violations were found, 65 for a \
         corrupt blob, 66 when FILE cannot be opened or is a directory or a symbolic link \
         loop, 74 when reading fails.
@@ -71,11 +71,13 @@ extension Calldir {
 extension ExitCodes {
   /// The exit code for a validation error: 66 when the input is missing,
   /// a directory or a symbolic link loop, 74 when reading fails, 65 for a
-  /// damaged blob or one too large to read from a pipe.
+  /// damaged blob or one too large to read from a pipe; 73 or 74 when
+  /// the temporary copy of a blob from a pipe cannot be made or written.
   static func code(for error: ValidationError) -> ExitCode {
     switch error {
     case .cannotRead(let error): code(reading: error)
     case .blobTooLargeToSpool: .dataError
+    case .cannotSpool(let error): code(writing: error)
     case .invalidBlob(_, let error): code(for: error)
     }
   }

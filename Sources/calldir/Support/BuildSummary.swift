@@ -250,7 +250,10 @@ enum TextTable {
     return "\(tenths / 10).\(tenths % 10)"
   }
 
+  /// The rows laid out; each cell escaped (``ShownText``) first, so that
+  /// the columns line up as shown.
   static func format(_ rows: [[String]]) -> [String] {
+    let rows = rows.map { $0.map(ShownText.escaped) }
     var widths: [Int] = []
     for row in rows {
       for (index, cell) in row.enumerated() {

@@ -1,3 +1,4 @@
+import CalldirSystem
 import FormatFixtures
 import Foundation
 import Testing
@@ -48,6 +49,197 @@ import Testing
     var chunks: [String] = []
     try spilled.blocking.forEachChunk(singles: { _ in }, range: { chunks.append("\($0)") })
     #expect(chunks.contains("16465550000...16465550999"))
+  }
+
+  /// Ranges past the limit spill as range runs: entries, counts and each
+  /// source's contribution are those of the in-memory build, and every
+  /// range reaches the writer as one range.
+  @Test func spilledRangesGiveTheInMemoryResult() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 31)
+    var ranges = ""
+    var overlapping = ""
+    for _ in 0..<12_000 {
+      let start = 12_125_500_000 + Int64(generator.next(below: 400_000))
+      ranges += "+\(start)-\(start + Int64(generator.next(below: 40)))\n"
+    }
+    for _ in 0..<4_000 {
+      let start = 12_125_500_000 + Int64(generator.next(below: 400_000))
+      overlapping += "+\(start)-\(start + 1)\n"
+    }
+    overlapping += "+1212555####\n"
+    try workspace.write("ranges.txt", ranges)
+    try workspace.write("more.txt", overlapping)
+    var singles = ""
+    for _ in 0..<6_000 { singles += "+1212550\(1000 + generator.next(below: 9000))\n" }
+    try workspace.write("block.txt", singles)
+    var allow = ""
+    for _ in 0..<500 {
+      let start = 12_125_500_000 + Int64(generator.next(below: 400_000))
+      allow += "+\(start)-\(start + Int64(generator.next(below: 5)))\n"
+    }
+    try workspace.write("allow.txt", allow)
+    try workspace.config([
+      #"{"path": "ranges.txt", "format": "patterns", "list": "block"}"#,
+      #"{"path": "block.txt", "format": "lines", "list": "block"}"#,
+      #"{"path": "more.txt", "format": "patterns", "list": "block"}"#,
+      #"{"path": "allow.txt", "format": "patterns", "list": "allow"}"#,
+    ])
+    let (inMemory, _) = try workspace.compile()
+    #expect(inMemory.blocking.inMemory != nil)
+    // Room for 4,096 held numbers: each range counts as two.
+    let (spilled, _) = try workspace.compile(memoryLimit: 1)
+    #expect(spilled.blocking.inMemory == nil)
+    #expect(spilled.statistics.spilledRuns >= 4)
+    #expect(spilled.blockingNumbers == inMemory.blockingNumbers)
+    var expected = inMemory.statistics
+    expected.spilledRuns = spilled.statistics.spilledRuns
+    #expect(spilled.statistics == expected)
+    #expect(spilled.sources.map(\.contribution) == inMemory.sources.map(\.contribution))
+    #expect(inMemory.statistics.allowed > 0 && inMemory.statistics.duplicates > 0)
+    func chunks(_ snapshot: CompiledSnapshot) throws -> [String] {
+      var result: [String] = []
+      try snapshot.blocking.forEachChunk(
+        singles: { result.append(contentsOf: $0.map(String.init)) }, range: { result.append("\($0)") })
+      return result
+    }
+    #expect(try chunks(spilled) == chunks(inMemory))
+    // The same lines in another order: the same entries and counts.
+    let lines = ranges.split(separator: "\n")
+    try workspace.write("ranges.txt", lines.reversed().joined(separator: "\n") + "\n")
+    let (reordered, _) = try workspace.compile(memoryLimit: 1)
+    #expect(try chunks(reordered) == chunks(inMemory))
+    var reorderedExpected = inMemory.statistics
+    reorderedExpected.spilledRuns = reordered.statistics.spilledRuns
+    #expect(reordered.statistics == reorderedExpected)
+    // The pattern's 10,000 numbers (joined with what touches them, cut by
+    // the allowlist) reach the writer as ranges, never number by number.
+    var longest: Int64 = 0
+    try spilled.blocking.forEachChunk(singles: { _ in }, range: { longest = max(longest, $0.upperBound - $0.lowerBound) })
+    #expect(longest >= 1000)
+  }
+
+  @Test func mergedRangeRunsJoinTheRunsRanges() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 41)
+    var covered = Set<Int64>()
+    var runs: [RangeRun] = []
+    for index in 0..<9 {
+      var ranges: [ClosedRange<Int64>] = []
+      for _ in 0..<Int(generator.next(below: 300)) {
+        let start = Int64(1 + generator.next(below: 5_000))
+        let range = start...(start + Int64(generator.next(below: 6)))
+        ranges.append(range)
+        covered.formUnion(range)
+      }
+      RangeRun.sortAndJoin(&ranges)
+      // Joined: ascending, disjoint, not touching.
+      #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound })
+      runs.append(index % 3 == 0 ? .memory(ranges) : try RangeRun.spill(ranges, to: workspace.path("ranges-\(index)")))
+    }
+    let merged = try MergedRangeRuns(runs, bufferBytes: 1)
+    var union: [ClosedRange<Int64>] = []
+    while let range = try merged.next() { union.append(range) }
+    #expect(zip(union, union.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound })
+    #expect(union.flatMap { Array($0) } == covered.sorted())
+    // Merging the files into one run gives the same union.
+    let one = try RangeRun.merge(runs, to: workspace.path("merged"))
+    #expect(one.count == union.count)
+    let again = try MergedRangeRuns([one])
+    var second: [ClosedRange<Int64>] = []
+    while let range = try again.next() { second.append(range) }
+    #expect(second == union)
+  }
+
+  @Test func aDamagedRangeRunIsAnErrorNotACrash() throws {
+    let workspace = try Workspace()
+    let path = workspace.path("ranges")
+    let run = try RangeRun.spill([5...9, 20...20, (1 << 40)...(1 << 41)], to: path)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    try bytes.dropLast(3).write(to: URL(fileURLWithPath: path))
+    #expect(throws: CompileError.self) {
+      let merged = try MergedRangeRuns([run])
+      while try merged.next() != nil {}
+    }
+  }
+
+  @Test func aSourceOfManyRangeRunsIsMergedBeforeItPassesTheFanIn() throws {
+    let workspace = try Workspace()
+    let files = SpillFiles(directory: workspace.url.path)
+    var collector = NumberCollector()
+    collector.begin(source: 0)
+    var covered = Set<Int64>()
+    var generator = SplitMix64(seed: 43)
+    for _ in 0..<(SortedRun.maximumFanIn + 3) {
+      let ranges = (0..<20).map { _ in
+        let start = Int64(1 + generator.next(below: 5000))
+        return start...(start + 3)
+      }
+      for range in ranges { covered.formUnion(range) }
+      collector.add(ranges: ranges)
+      #expect(collector.held == 20 * SpillPolicy.numbersPerRange)
+      try collector.spill(to: files)
+      #expect(collector.sources[0].rangeRuns.count < SortedRun.maximumFanIn)
+    }
+    collector.endSource()
+    let merged = try MergedRangeRuns(collector.allRangeRuns)
+    var union: [Int64] = []
+    while let range = try merged.next() { union.append(contentsOf: range) }
+    #expect(union == covered.sorted())
+  }
+
+  /// A complaint feed's reports past the limit spill as sorted runs and
+  /// are weighed from them: the same numbers, labels and counts.
+  @Test func spilledReportsAreWeighedAsInMemory() throws {
+    let workspace = try Workspace()
+    var generator = SplitMix64(seed: 47)
+    var block = "phone,date\n"
+    var names = "phone,date,label\n"
+    for _ in 0..<30_000 {
+      let number = 1_212_555_0000 + Int64(generator.next(below: 9_000))
+      let day = 1 + generator.next(below: 28)
+      block += "+\(number),2025-02-\(day < 10 ? "0" : "")\(day)\n"
+      names += "+\(number + 1_000_000),2025-02-\(day < 10 ? "0" : "")\(day),Caller \(generator.next(below: 4))\n"
+    }
+    try workspace.write("dnc.csv", block)
+    try workspace.write("names.csv", names)
+    try workspace.config([
+      #"{"path": "dnc.csv", "format": "csv", "list": "block", "number": "phone", "dateColumn": "date", "minReports": 3, "maxAgeDays": 20}"#,
+      #"{"path": "names.csv", "format": "csv", "list": "identify", "number": "phone", "label": "label", "dateColumn": "date", "minReports": 2, "labelPolicy": "mostFrequent"}"#,
+    ])
+    let asOf = CalendarDay(year: 2025, month: 2, day: 28)
+    let (inMemory, _) = try workspace.compile(asOf: asOf)
+    let (spilled, _) = try workspace.compile(memoryLimit: 1, asOf: asOf)
+    #expect(spilled.statistics.spilledRuns >= 4)
+    #expect(inMemory.statistics.spilledRuns == 0)
+    #expect(spilled.blockingNumbers == inMemory.blockingNumbers)
+    #expect(spilled.identificationPairs == inMemory.identificationPairs)
+    #expect(spilled.sources.map(\.evidence) == inMemory.sources.map(\.evidence))
+    #expect(inMemory.sources[0].evidence?.kept ?? 0 > 100)
+    #expect(inMemory.sources[0].evidence?.droppedByMinReports ?? 0 > 100)
+    #expect(inMemory.sources[0].evidence?.reportsTooOld ?? 0 > 100)
+    #expect(try Self.runFiles(workspace).isEmpty)
+  }
+
+  @Test func recordSpillsMergeTheirRunsInOrder() throws {
+    let workspace = try Workspace()
+    let files = SpillFiles(directory: workspace.url.path)
+    let spill = RecordSpill<(Int64, Int32)>(files: files) { ($0.0, $0.1) < ($1.0, $1.1) }
+    var generator = SplitMix64(seed: 53)
+    var all: [(Int64, Int32)] = []
+    for index in 0..<(SortedRun.maximumFanIn * 40 + 7) {
+      let record = (Int64(generator.next(below: 1000)), Int32(index))
+      all.append(record)
+      spill.append(record)
+      if index % 40 == 39 { try spill.spill() }
+      // Never more than the fan-in of runs to read back.
+      #expect(spill.runsWritten < SortedRun.maximumFanIn)
+    }
+    let cursor = try spill.sorted()
+    var result: [(Int64, Int32)] = []
+    while let record = try cursor.next() { result.append(record) }
+    let expected = all.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    #expect(result.map(\.0) == expected.map(\.0) && result.map(\.1) == expected.map(\.1))
   }
 
   @Test func identificationLeavesLessRoomForBlockingNumbers() throws {

@@ -76,6 +76,30 @@ import Testing
     #expect(sequential == expected)
   }
 
+  /// Dense blobs changed throughout: a stretch with more changes than a
+  /// worker keeps is merged again as it is handed over, and a delta with
+  /// more adds than it holds merges twice; the changes and the delta are
+  /// those of a merge that keeps everything.
+  @Test(arguments: [1, 3, 64])
+  func stretchesWithMoreChangesThanAWorkerKeepsAreMergedAgain(parts: Int) throws {
+    // Pairs of numbers one apart, shifted by one: every number changes.
+    let count = _ChunkMerge.fullCount * 3
+    let oldNumbers = (0..<Int64(count)).flatMap { [33_600_000_000 + 3 * $0, 33_600_000_001 + 3 * $0] }
+    let newNumbers = oldNumbers.map { $0 + 1 }
+    let old = try Self.blob(oldNumbers, version: 1)
+    let new = try Self.blob(newNumbers, version: 2)
+    let expected = Changes(
+      removed: Array(Set(oldNumbers).subtracting(newNumbers)).sorted(),
+      added: Array(Set(newNumbers).subtracting(oldNumbers)).sorted())
+    #expect(expected.removed.count == count && expected.added.count == count)
+    #expect(try Self.merged(old, new, parts: parts) == expected)
+    var sequential = Changes()
+    try SnapshotDiffer.mergeNumbers(
+      try BlobReader(bytes: old).blocking(), try BlobReader(bytes: new).blocking(),
+      onlyInFirst: { sequential.removed += Array($0) }, onlyInSecond: { sequential.added += Array($0) })
+    #expect(sequential == expected)
+  }
+
   @Test func emptySnapshotsMerge() throws {
     let empty = try Self.blob([], version: 1)
     let some = try Self.blob(Array(Self.snapshots.old.prefix(20_000)), version: 2)

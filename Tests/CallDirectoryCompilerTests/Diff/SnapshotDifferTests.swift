@@ -50,6 +50,27 @@ import Testing
     }
   }
 
+  /// A delta with more blocking adds than it keeps while it writes the
+  /// removes merges the blobs twice: the same delta.
+  @Test func aDeltaWithMoreAddsThanItHoldsIsTheSame() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("delta-\(UUID().uuidString).cdir").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let pairs = Int64(SnapshotDiffer.maximumHeldAdds) + 1000
+    let oldNumbers = (0..<pairs).flatMap { [33_600_000_000 + 4 * $0, 33_600_000_001 + 4 * $0] }
+    let old = Snapshot(version: 1, blocking: oldNumbers)
+    let new = Snapshot(version: 2, blocking: oldNumbers.map { $0 + 1 } + [33_700_000_000])
+    let summary = try SnapshotDiffer.writeDelta(
+      from: try BlobReader(bytes: try old.encoded()), to: try BlobReader(bytes: try new.encoded()), path: path)
+    let delta = try SnapshotDelta(contentsOf: path)
+    let expected = try SnapshotDelta(from: old, to: new)
+    #expect(delta.blockingRemoves == expected.blockingRemoves)
+    #expect(delta.blockingAdds == expected.blockingAdds)
+    #expect(expected.blockingAdds.count > SnapshotDiffer.maximumHeldAdds)
+    #expect(summary.blockingAdded == expected.blockingAdds.count)
+    #expect(summary.blockingRemoved == expected.blockingRemoves.count)
+    #expect(try old.applying(delta).blocking == new.blocking)
+  }
+
   @Test func aDeltaNamesItsBaseAndTarget() throws {
     let old = Snapshot(version: 4, blocking: [1, 2, 3])
     let new = Snapshot(version: 9, blocking: [2, 3, 4], identification: [IdentificationEntry(number: 5, label: "x")])

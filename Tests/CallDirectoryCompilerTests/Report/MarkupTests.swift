@@ -14,10 +14,15 @@ import Testing
       + #"5 &lt; 6 &amp; 7 &gt; 3 "quoted"<br/></p>"#)
   }
 
-  @Test func charactersXMLCannotHoldAreReplaced() {
+  /// Hidden characters are shown as their visible escape (``ShownText``),
+  /// never as themselves; what XML cannot hold otherwise becomes U+FFFD.
+  @Test func hiddenCharactersAreShownEscapedAndOthersXMLCannotHoldAreReplaced() {
     var markup = _Markup()
-    markup.element("td", text: "bell\u{07} nul\u{00} \u{FFFF} cr\r ok ☎️")
-    #expect(markup.output == "<td>bell\u{FFFD} nul\u{FFFD} \u{FFFD} cr&#13; ok ☎️</td>")
+    markup.element("td", text: "bell\u{07} nul\u{00} \u{FFFF} cr\r ok ☎️ evil\u{202E}txt.exe \u{1B}[2J")
+    #expect(markup.output == "<td>bell\\x07 nul\\x00 \u{FFFD} cr\\r ok ☎️ evil\\u202Etxt.exe \\x1B[2J</td>")
+    var attribute = _Markup()
+    attribute.empty("rect", ["title": "a\u{202E}b\rc"])
+    #expect(attribute.output == #"<rect title="a\u202Eb&#13;c"/>"#)
   }
 
   @Test func nestedElementsCloseWhereTheyOpened() {

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 /// Builds well-formed XML (the report's XHTML and SVG) by construction:
 /// elements are written through closures, so each is closed where it was
 /// opened, and every text and attribute value is escaped.
@@ -6,8 +8,12 @@
 ///     markup.element("p", ["class": "note"]) { $0.text("5 < 6 & 7") }
 ///     // <p class="note">5 &lt; 6 &amp; 7</p>
 ///
-/// Characters XML 1.0 does not allow (control characters other than tab,
-/// line feed and carriage return; U+FFFE and U+FFFF) become U+FFFD.
+/// Hidden characters (``ShownText/isHidden(_:)``: control characters
+/// other than tab, line feed and carriage return, bidirectional overrides
+/// and other format characters) are shown as their visible escape
+/// (`\u202E`), never as themselves, so that a path or label cannot
+/// rearrange or hide the page's text; U+FFFE and U+FFFF, which XML 1.0
+/// does not allow, become U+FFFD.
 struct _Markup {
   /// The markup written so far.
   private(set) var output = ""
@@ -94,9 +100,10 @@ struct _Markup {
       case ">": output += "&gt;"
       case "\"" where isAttribute: output += "&quot;"
       case "\n" where isAttribute: output += "&#10;"
-      case "\r": output += "&#13;"
+      case "\r" where isAttribute: output += "&#13;"
       case "\t" where isAttribute: output += "&#9;"
       case "\t", "\n": output.unicodeScalars.append(scalar)
+      case _ where ShownText.isHidden(scalar): output += ShownText.escape(scalar)
       case _ where isForbidden(scalar): output += "\u{FFFD}"
       default: output.unicodeScalars.append(scalar)
       }
@@ -104,15 +111,13 @@ struct _Markup {
   }
 
   private static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || scalar == "&" || scalar == "<" || scalar == ">" || scalar == "\"" || isForbidden(scalar)
+    scalar.value < 0x20 || scalar == "&" || scalar == "<" || scalar == ">" || scalar == "\""
+      || ShownText.isHidden(scalar) || isForbidden(scalar)
   }
 
-  /// Not a character of XML 1.0 (`Char` production).
+  /// Not a character of XML 1.0 (`Char` production) that is not hidden
+  /// (those are escaped first).
   private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x09, 0x0A, 0x0D: false
-    case 0..<0x20, 0xFFFE, 0xFFFF: true
-    default: false
-    }
+    scalar.value == 0xFFFE || scalar.value == 0xFFFF
   }
 }

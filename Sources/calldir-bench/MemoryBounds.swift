@@ -1,0 +1,99 @@
+import FormatFixtures
+import Foundation
+
+/// The memory bounds a command is given or documents, held: `build
+/// --memory-limit 64M` on numbers, two-number ranges, `#` patterns and
+/// many sources (each far past 64 MiB when held whole), and `validate -`
+/// of a blob on a pipe past its documented 256 MiB. Each row's floor is a
+/// peak RSS within 1.5 times the bound.
+enum MemoryBoundsBenchmark {
+  /// The limit the build rows are given (the smallest a build accepts).
+  static let limit = 64 << 20
+  static let limitText = "64M"
+  /// What `validate` documents for a blob that is not a regular file.
+  static let spoolBound = 256 << 20
+
+  static func rows(_ data: Datasets, binary: String, quick: Bool) throws -> [Row] {
+    let scale = quick ? 5 : 1
+    var rows: [Row] = []
+    let numbers = try data.buildInput(.shuffled, count: 10_000_000 / scale)
+    rows.append(try build(
+      "numbers", "build --memory-limit \(limitText), \(10 / scale)M numbers", sources: [(numbers, "lines")],
+      data: data, binary: binary))
+
+    let count = 10_000_000 / scale
+    let ranges = try data.file("bound-ranges-\(count).txt") { sink in
+      // Two-number ranges, one number apart: nothing joins.
+      for index in 0..<count {
+        let start = 33_612_000_000 + 3 * Int64(index)
+        sink.write("\(start)-\(start + 1)")
+      }
+    }
+    rows.append(try build(
+      "ranges", "build --memory-limit \(limitText), \(count / 1_000_000)M two-number ranges",
+      sources: [(ranges, "patterns")], data: data, binary: binary))
+
+    let patternCount = count / 5
+    let patterns = try data.file("bound-patterns-\(patternCount).txt") { sink in
+      // `33` and eight digits, then `#`: 10 numbers each, none touching
+      // (20 million numbers in all: 12 extensions).
+      for index in 0..<patternCount { sink.write("\(3_310_000_000 + 2 * index)#") }
+    }
+    rows.append(try build(
+      "patterns", "build --memory-limit \(limitText), \(Double(patternCount) / 1e6)M # patterns",
+      sources: [(patterns, "patterns")], data: data, binary: binary))
+
+    // Forty sources, each numbers and ranges of its own stretch.
+    let perSource = 250_000 / scale
+    var many: [(String, String)] = []
+    for source in 0..<40 {
+      let base = 33_100_000_000 + Int64(source) * 100_000_000
+      many.append((try data.file("bound-source-\(source)-\(perSource).txt") { sink in
+        var generator = SplitMix64(seed: UInt64(100 + source))
+        for index in 0..<perSource {
+          let number = base + Int64(generator.next(below: 90_000_000))
+          sink.write(index % 10 == 0 ? "\(number)-\(number + 1 + Int64(generator.next(below: 3)))" : "\(number)")
+        }
+      }, "patterns"))
+    }
+    rows.append(try build(
+      "many", "build --memory-limit \(limitText), 40 sources of \(perSource / 1000)k numbers and ranges",
+      sources: many, data: data, binary: binary))
+    rows.append(try validateStream(data, binary: binary))
+    return rows
+  }
+
+  /// A build of `sources` (path, format) under the limit, into a fresh store.
+  static func build(
+    _ tag: String, _ name: String, sources: [(String, String)], data: Datasets, binary: String
+  ) throws -> Row {
+    log("memory: \(name)")
+    let entries = sources.map { #"{"path": "\#($0.0)", "format": "\#($0.1)", "list": "block"}"# }
+    let config = data.path("bound-\(tag).json")
+    try "{\"sources\": [\(entries.joined(separator: ", "))]}".write(toFile: config, atomically: true, encoding: .utf8)
+    let store = data.path("store-bound-\(tag)")
+    try? FileManager.default.removeItem(atPath: store)
+    let run = try ProcessRunner.run([binary, "build", "--config", config, "--store", store, "--memory-limit", limitText])
+    guard run.status == 0 else { throw BenchError.failed("calldir build (\(name))", run.status) }
+    try? FileManager.default.removeItem(atPath: store)
+    return row(name, run, bound: limit, boundText: "the limit")
+  }
+
+  /// `validate -` of 300 MB that start with `CDIR`, on a pipe: copied to a
+  /// temporary file up to 256 MiB, then refused (65).
+  static func validateStream(_ data: Datasets, binary: String) throws -> Row {
+    let name = "validate - of a 300 MB blob on a pipe"
+    log("memory: \(name)")
+    let script = "(printf CDIR; head -c 300000000 /dev/zero) | exec \"$0\" validate -"
+    let run = try ProcessRunner.run(["sh", "-c", script, binary], quiet: true)
+    guard run.status == 65 else { throw BenchError.failed(name, run.status) }
+    return row(name, run, bound: spoolBound, boundText: "its documented 256 MiB")
+  }
+
+  private static func row(_ name: String, _ run: Measurement, bound: Int, boundText: String) -> Row {
+    let ceiling = bound + bound / 2
+    return Row(
+      name: name, calldir: run, baselineName: "-", baseline: nil, floor: nil,
+      note: "peak \(mib(run.peakBytes)) within 1.5 times \(boundText) (\(mib(ceiling))) \(verdict(run.peakBytes <= ceiling))")
+  }
+}
