@@ -1,3 +1,4 @@
+import CalldirSystem
 import PhoneNumbers
 
 /// What a number field holds that is more than one number, for a source
