@@ -19,7 +19,7 @@ struct Row {
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// `--only SECTION[,SECTION…]` runs those sections alone (normalize, build,
-/// diff, decode, encode, stream, paths), for working on one of them.
+/// diff, decode, encode, stream, paths, national), for working on one of them.
 let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { flag in
   arguments.index(after: flag) < arguments.endIndex
     ? Set(arguments[arguments.index(after: flag)].split(separator: ",").map(String.init)) : nil
@@ -291,6 +291,13 @@ if wants("paths") {
   rows.append(try NewPathsBenchmark.majnum(data, binary: binary, rows: quick ? 2_000 : 20_000, runs: runs))
   log("report: a store of \(quick ? 30 : 365) versions")
   rows.append(try NewPathsBenchmark.report(data, binary: binary, versions: quick ? 30 : 365, runs: runs))
+}
+
+// MARK: national format
+
+if wants("national") {
+  log("national format: E.164 numbers of 14 countries and +800")
+  rows += try NationalFormatBenchmark.rows(data, binary: binary, quick: quick, runs: runs)
 }
 
 // MARK: report
