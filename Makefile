@@ -79,7 +79,7 @@ fuzz-smoke: deps
 
 # Benchmarks against the baselines a user would otherwise use (QUICK=1 for a
 # short run; ONLY=build,diff for some sections: normalize, build, diff,
-# decode, encode, stream, paths, memory).
+# decode, encode, stream, paths, memory, national).
 bench: static-libs
 	@dpkg-query -W -f='$${Status}' time 2>/dev/null | grep -q "install ok installed" || \
 	  { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq time; }
@@ -101,10 +101,12 @@ bench-scale: static-libs
 	$(SWIFT) build $(RELEASE) --product calldir-bench
 	CALLDIR_BENCH_DIR=$(abspath $(BENCH_DIR)) .build/release/calldir-bench --scale $(SIZES) $(if $(LIMITS),--memory-limit $(LIMITS),)
 
-# Regenerate the numbering plan from libphonenumber's metadata (needs Python's phonenumbers).
+# Regenerate the numbering plan (types and formats too) and the oracle corpora
+# from libphonenumber's metadata (needs Python's phonenumbers).
 plan:
 	python3 data/generate-numbering-plan.py
 	python3 data/generate-validity-corpus.py
+	python3 data/generate-national-format-corpus.py
 
 clean:
 	rm -rf .build out

@@ -136,7 +136,7 @@ let package = Package(
       linkerSettings: staticSystemLibraries
     ),
     // `make bench`: calldir against sort, comm and Python phonenumbers.
-    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures"]),
+    .executableTarget(name: "calldir-bench", dependencies: ["CallDirectoryFormat", "FormatFixtures", "PhoneNumbers"]),
     // The code an app team copies (docs/ios-integration.md): the Call
     // Directory extension's handler and the containing app's sync. On iOS
     // they use CallKit, CryptoKit and URLSession; here they build against

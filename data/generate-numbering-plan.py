@@ -3,18 +3,21 @@
 
 Development-time only: building, testing and running calldir never need Python.
 Reads the metadata shipped in the `phonenumbers` package (PyPI, Apache-2.0) and
-writes two tables, each committed and embedded in the same words:
+writes three tables, each committed and embedded in the same words:
 
-  data/numbering-plan.tsv                                       one row per region
-  data/number-types.tsv                                         one row per number type of a region
-  Sources/PhoneNumbers/Generated/NumberingPlan+Table.swift      the first, embedded
-  Sources/PhoneNumbers/Generated/NumberingPlan+TypesTable.swift the second, embedded
+  data/numbering-plan.tsv                                         one row per region
+  data/number-types.tsv                                           one row per number type of a region
+  data/number-formats.tsv                                         one row per number format of a region
+  Sources/PhoneNumbers/Generated/NumberingPlan+Table.swift        the first, embedded
+  Sources/PhoneNumbers/Generated/NumberingPlan+TypesTable.swift   the second, embedded
+  Sources/PhoneNumbers/Generated/NumberingPlan+FormatsTable.swift the third, embedded
 
 The format is specified in schemas/numbering-plan.md.
 
 Usage: python3 data/generate-numbering-plan.py   (from the repository root)
 """
 import os
+import re
 import sys
 
 import phonenumbers
@@ -31,6 +34,8 @@ COLUMNS = [
 ]
 
 TYPE_COLUMNS = ["region", "cc", "type", "lengths", "pattern"]
+
+FORMAT_COLUMNS = ["region", "cc", "pattern", "format", "leading_digits", "np_rule"]
 
 # libphonenumber's number types with a description of their own, in the
 # metadata's field names and calldir's names (schemas/numbering-plan.md).
@@ -94,6 +99,33 @@ def type_rows(region, cc, metadata):
     return rows
 
 
+def format_rows(region, cc, metadata):
+    """One row per national number format of the region (`number_format`, in
+    the metadata's order, which decides: the first that fits is used).
+
+    `format` is libphonenumber's replacement with `\\1` written as `$1`;
+    `np_rule` is the national prefix formatting rule, whose `\\1` (the
+    format's first group, `$FG` in libphonenumber's XML; `$NP` is already
+    the national prefix there) is written `$FG`. Leading-digits patterns
+    are separated by a space (patterns hold none)."""
+    rows = []
+    for number_format in metadata.number_format:
+        text = clean(number_format.format)
+        if "$" in text or re.search(r"\\(?![1-9](?![0-9]))", text):
+            sys.exit("%s: format %r is not plain text and \\1-\\9" % (region, text))
+        rule = clean(number_format.national_prefix_formatting_rule)
+        if "$" in rule or re.search(r"\\(?!1(?![0-9]))", rule):
+            sys.exit("%s: national prefix formatting rule %r is not plain text and \\1" % (region, rule))
+        leading = [clean(p) for p in number_format.leading_digits_pattern]
+        if any(" " in p or not p for p in leading):
+            sys.exit("%s: a leading-digits pattern is empty or holds a space" % region)
+        rows.append([
+            region, str(cc), clean(number_format.pattern),
+            re.sub(r"\\([1-9])", r"$\1", text), " ".join(leading), rule.replace("\\1", "$FG"),
+        ])
+    return rows
+
+
 def write_table(root, tsv_name, swift_name, property_name, text):
     """Writes `text` to data/`tsv_name` and embeds it as `property_name` in
     Sources/PhoneNumbers/Generated/`swift_name`."""
@@ -118,16 +150,19 @@ def write_table(root, tsv_name, swift_name, property_name, text):
 def main():
     rows = []
     types = []
+    formats = []
     for region in sorted(SUPPORTED_REGIONS):
         metadata = PhoneMetadata.metadata_for_region(region)
         cc = metadata.country_code
         rank = COUNTRY_CODE_TO_REGION_CODE[cc].index(region)
         rows.append(row(region, cc, rank, metadata))
         types.extend(type_rows(region, cc, metadata))
+        formats.extend(format_rows(region, cc, metadata))
     for cc in sorted(COUNTRY_CODES_FOR_NON_GEO_REGIONS):
         metadata = PhoneMetadata.metadata_for_nongeo_region(cc)
         rows.append(row("001", cc, 0, metadata))
         types.extend(type_rows("001", cc, metadata))
+        formats.extend(format_rows("001", cc, metadata))
 
     def header(columns, title="numbering plan"):
         return [
@@ -142,8 +177,10 @@ def main():
     write_table(root, "numbering-plan.tsv", "NumberingPlan+Table.swift", "embeddedTable", text)
     text = "\n".join(header(TYPE_COLUMNS, "number types") + ["\t".join(r) for r in types]) + "\n"
     write_table(root, "number-types.tsv", "NumberingPlan+TypesTable.swift", "embeddedTypesTable", text)
-    print("wrote %d rows (%d regions, %d non-geographic codes) and %d number types" % (
-        len(rows), len(SUPPORTED_REGIONS), len(COUNTRY_CODES_FOR_NON_GEO_REGIONS), len(types)))
+    text = "\n".join(header(FORMAT_COLUMNS, "number formats") + ["\t".join(r) for r in formats]) + "\n"
+    write_table(root, "number-formats.tsv", "NumberingPlan+FormatsTable.swift", "embeddedFormatsTable", text)
+    print("wrote %d rows (%d regions, %d non-geographic codes), %d number types and %d number formats" % (
+        len(rows), len(SUPPORTED_REGIONS), len(COUNTRY_CODES_FOR_NON_GEO_REGIONS), len(types), len(formats)))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ struct Row {
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// `--only SECTION[,SECTION…]` runs those sections alone (normalize, build,
-/// diff, decode, encode, stream, paths, memory), for working on one of them.
+/// diff, decode, encode, stream, paths, memory, national), for working on one of them.
 let only: Set<String>? = arguments.firstIndex(of: "--only").flatMap { flag in
   arguments.index(after: flag) < arguments.endIndex
     ? Set(arguments[arguments.index(after: flag)].split(separator: ",").map(String.init)) : nil
@@ -297,6 +297,13 @@ if wants("paths") {
 
 if wants("memory") {
   rows += try MemoryBoundsBenchmark.rows(data, binary: binary, quick: quick)
+}
+
+// MARK: national format
+
+if wants("national") {
+  log("national format: E.164 numbers of 14 countries and +800")
+  rows += try NationalFormatBenchmark.rows(data, binary: binary, quick: quick, runs: runs)
 }
 
 // MARK: report

@@ -51,12 +51,14 @@ import Testing
 
   /// Runs a batch normalizer over `lines` (separated by `separator`, in a file).
   func batchOutput(
-    _ lines: [String], region: RegionMetadata?, json: Bool, requireValid: Bool, threads: Int, separator: String = "\n"
+    _ lines: [String], region: RegionMetadata?, json: Bool, requireValid: Bool, threads: Int, separator: String = "\n",
+    national: Bool = false
   ) throws -> [String] {
     let path = NSTemporaryDirectory() + "batch-normalizer-\(UUID().uuidString).txt"
     defer { try? FileManager.default.removeItem(atPath: path) }
     try Data(lines.joined(separator: separator).utf8).write(to: URL(fileURLWithPath: path))
-    var batch = BatchNormalizer(normalizer: normalizer, region: region, json: json, requireValid: requireValid)
+    var batch = BatchNormalizer(
+      normalizer: normalizer, region: region, json: json, requireValid: requireValid, national: national)
     batch.threadCount = threads
     batch.chunkSize = 1 << 12
     var output: [UInt8] = []
@@ -83,6 +85,37 @@ import Testing
           let expected = expectedPlain(line, region: region, requireValid: requireValid)
           #expect(got == expected, "\(line.debugDescription) / \(code)")
         }
+      }
+    }
+  }
+
+  /// `--national`: each number's line gets a tab and its national digits;
+  /// with JSON, a last key `national` (null where there is no number).
+  @Test(arguments: [false, true])
+  func nationalOutputMatchesEachLineOnItsOwn(requireValid: Bool) throws {
+    let lines = sampleLines()
+    let region = normalizer.plan.region("GB")
+    let formatter = NationalFormatter()
+    for threads in [1, 2] {
+      let actual = try batchOutput(
+        lines, region: region, json: false, requireValid: requireValid, threads: threads, national: true)
+      #expect(actual.count == lines.count)
+      for (line, got) in zip(lines, actual) {
+        var expected = expectedPlain(line, region: region, requireValid: requireValid)
+        if let number = Int64(expected) { expected += "\t" + (formatter.nationalDigits(ofE164: number)?.description ?? "") }
+        #expect(got == expected, "\(line.debugDescription)")
+      }
+    }
+    let json = try batchOutput(lines, region: region, json: true, requireValid: requireValid, threads: 2, national: true)
+    let plain = try batchOutput(lines, region: region, json: true, requireValid: requireValid, threads: 2)
+    for (withNational, without) in zip(json, plain) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(withNational.utf8)) as? [String: Any])
+      // The same object, `national` added last.
+      #expect(withNational.hasPrefix(String(without.dropLast())) && withNational.contains(#","national":"#))
+      if let number = (object["number"] as? NSNumber)?.int64Value {
+        #expect(object["national"] as? String == formatter.nationalDigits(ofE164: number)?.description)
+      } else {
+        #expect(object["national"] is NSNull)
       }
     }
   }

@@ -14,7 +14,9 @@ import CalldirSystem
 /// one prints (a number, or `INVALID<TAB>reason`; or one JSON object per
 /// line, with libphonenumber's validity and number type). With
 /// ``requireValid``, possible numbers that are not valid are rejected too
-/// (`INVALID<TAB>invalid for region XX`).
+/// (`INVALID<TAB>invalid for region XX`). With ``national``, each
+/// number's line also gives the digits of its national format
+/// (``NationalFormatter``): after a tab, or as JSON's `national`.
 ///
 /// Lines end at LF; a CR before it is dropped; a last line without LF still
 /// counts. In a stream whose lines end in CR alone (``LineEndings``), each
@@ -37,12 +39,18 @@ public struct BatchNormalizer {
   public var threadCount = min(8, Parallel.coreCount)
   /// Whether numbers must also be valid (`normalize --valid`).
   public var requireValid = false
+  /// Whether each number's national format is given too (`normalize --national`).
+  public var national = false
 
-  public init(normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool = false) {
+  public init(
+    normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool = false,
+    national: Bool = false
+  ) {
     self.normalizer = normalizer
     self.region = region
     self.json = json
     self.requireValid = requireValid
+    self.national = national
   }
 
   /// Normalizes every line of `input`, handing each batch's output to
@@ -57,6 +65,7 @@ public struct BatchNormalizer {
     // One per thread, kept from block to block: what each learned of the
     // list's shapes serves the next block too.
     let readers = outputs.map { _ in FormattedNumberReader(normalizer, region: region) }
+    let formatters = outputs.map { _ in national ? NationalFormatter(plan: normalizer.plan) : nil }
     var filled = 0
     var atEnd = false
     var writable = true
@@ -110,7 +119,7 @@ public struct BatchNormalizer {
           skippingLine = true
         }
       }
-      process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs, readers: readers)
+      process(UnsafeBufferPointer(start: buffer, count: end), outputs: outputs, readers: readers, formatters: formatters)
       for part in outputs where part.count > 0 {
         if writable { writable = write(UnsafeRawBufferPointer(start: part.base, count: part.count)) }
         part.count = 0
@@ -143,7 +152,10 @@ public struct BatchNormalizer {
 
   /// Normalizes the lines of `block` (whole lines; at the end of the input
   /// the last may lack its LF) into `outputs`, one part per thread.
-  private func process(_ block: UnsafeBufferPointer<UInt8>, outputs: [_ByteBuffer], readers: [FormattedNumberReader]) {
+  private func process(
+    _ block: UnsafeBufferPointer<UInt8>, outputs: [_ByteBuffer], readers: [FormattedNumberReader],
+    formatters: [NationalFormatter?]
+  ) {
     guard let base = block.baseAddress, block.count > 0 else { return }
     // Small batches are not worth a thread.
     let parts = block.count < 1 << 16 ? 1 : outputs.count
@@ -158,7 +170,7 @@ public struct BatchNormalizer {
       _NormalizeJob(
         lines: UnsafeBufferPointer(start: base + bounds[part], count: bounds[part + 1] - bounds[part]),
         output: outputs[part], reader: readers[part], normalizer: normalizer, region: region, json: json,
-        requireValid: requireValid)
+        requireValid: requireValid, formatter: formatters[part])
     }
     Parallel.forEach(parts: parts) { part in jobs[part].run() }
   }

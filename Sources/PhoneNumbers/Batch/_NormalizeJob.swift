@@ -18,11 +18,15 @@ final class _NormalizeJob: @unchecked Sendable {
   let region: RegionMetadata?
   let json: Bool
   let requireValid: Bool
+  /// The national format's digits are added to each number
+  /// (`normalize --national`), by this job's thread's formatter.
+  let formatter: NationalFormatter?
   /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
   let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
   init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, reader: FormattedNumberReader,
-       normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool) {
+       normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool,
+       formatter: NationalFormatter? = nil) {
     self.lines = lines
     self.output = output
     self.reader = reader
@@ -30,6 +34,7 @@ final class _NormalizeJob: @unchecked Sendable {
     self.region = region
     self.json = json
     self.requireValid = requireValid
+    self.formatter = formatter
   }
 
   /// The offset of the first LF in `base[from..<count]`, or `count`: eight
@@ -78,8 +83,11 @@ final class _NormalizeJob: @unchecked Sendable {
     var start = 0
     while start < count {
       let line = Self.line(in: base, from: &start, count: count)
-      if normalizer.exactE164Number(utf8: line, digitWords: digitWords) >= 0 {
+      let number = normalizer.exactE164Number(utf8: line, digitWords: digitWords)
+      if number >= 0 && formatter == nil {
         output.appendDigitLine(afterPlus: line, readableEnd: end)
+      } else if number >= 0 {
+        emit(line, number, validity: nil)
       } else {
         emit(line, reader.packedOutcome(utf8: line), validity: nil)
       }
@@ -119,7 +127,7 @@ final class _NormalizeJob: @unchecked Sendable {
           if cached { lookups[code] = lookup }
         }
         var verdict = lookup?.word(split.nationalNumber) ?? 0
-        if verdict != 0 && !json {
+        if verdict != 0 && !json && formatter == nil {
           output.appendExactLine(afterPlus: line, readableEnd: end, verdict: verdict)
           continue
         }
@@ -155,7 +163,7 @@ final class _NormalizeJob: @unchecked Sendable {
     if json {
       _NormalizeOutput.appendJSON(
         input: line, result: PackedOutcome.result(outcome), validity: validity, requireValid: requireValid,
-        to: output)
+        formatter: formatter, to: output)
       return
     }
     guard outcome >= 0 else {
@@ -170,6 +178,7 @@ final class _NormalizeJob: @unchecked Sendable {
     }
     output.reserve(24)
     output.appendDecimal(outcome)
+    if let formatter { _NormalizeOutput.appendNationalColumn(outcome, formatter: formatter, to: output) }
     output.appendByte(0x0A)
   }
 }

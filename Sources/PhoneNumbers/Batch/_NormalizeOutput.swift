@@ -25,10 +25,12 @@ enum _NormalizeOutput {
   /// `{"input":…,"number":…|null,"reason":…|null,"valid":…|null,"type":…|null}`
   /// and LF, as `JSONValue.serialized()` writes it. `valid` and `type` are
   /// null where the input is rejected as not possible; with `requireValid`
-  /// an invalid number has `number` null and its reason.
+  /// an invalid number has `number` null and its reason. With a
+  /// `formatter` (`normalize --national`), `"national":…|null` follows:
+  /// the national format's digits of the number (null without one).
   static func appendJSON(
     input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, validity: NumberValidity?,
-    requireValid: Bool, to output: _ByteBuffer
+    requireValid: Bool, formatter: NationalFormatter? = nil, to output: _ByteBuffer
   ) {
     output.append("{\"input\":")
     if input.contains(where: { $0 >= 0x80 }) {
@@ -55,11 +57,43 @@ enum _NormalizeOutput {
       }
       output.append(valid ? ",\"valid\":true,\"type\":\"" : ",\"valid\":false,\"type\":\"")
       output.append(typeNames[(validity?.type ?? .unknown).index])
-      output.append("\"}\n")
+      output.append("\"")
+      if let formatter {
+        if requireValid && !valid {
+          output.append(",\"national\":null")
+        } else if let national = formatter.nationalDigits(ofE164: number) {
+          output.append(",\"national\":\"")
+          appendDigits(national, to: output)
+          output.append("\"")
+        } else {
+          output.append(",\"national\":null")
+        }
+      }
+      output.append("}\n")
     case .failure(let rejection):
       output.append(",\"number\":null,\"reason\":\"")
       output.append(reasons[rejection.index])
-      output.append("\",\"valid\":null,\"type\":null}\n")
+      output.append("\",\"valid\":null,\"type\":null")
+      if formatter != nil { output.append(",\"national\":null") }
+      output.append("}\n")
+    }
+  }
+
+  /// A tab and the national format's digits of `number` (nothing after
+  /// the tab when it has none): what `normalize --national` adds to a
+  /// number's line.
+  @inline(__always)
+  static func appendNationalColumn(_ number: Int64, formatter: NationalFormatter, to output: _ByteBuffer) {
+    output.appendByte(0x09)
+    if let national = formatter.nationalDigits(ofE164: number) { appendDigits(national, to: output) }
+  }
+
+  /// The digits of `national` as ASCII.
+  @inline(__always)
+  static func appendDigits(_ national: NationalDigits, to output: _ByteBuffer) {
+    output.reserve(NationalDigits.capacity)
+    national.withASCII { digits in
+      for digit in digits { output.appendByte(digit) }
     }
   }
 

@@ -13,6 +13,10 @@ final class DigitPattern: Sendable {
   let program: [Instruction]
   /// The number of capturing groups.
   let groupCount: Int
+  /// For each capturing group g (at index g − 1), the innermost capturing
+  /// group it is written inside, or 0 for none: two groups neither of
+  /// which holds the other never overlap in a match.
+  let groupParents: [Int]
   /// The digits of a pattern that is a plain digit string (`0`, `011`), the
   /// common case for national and international prefixes; nil otherwise.
   let literal: [UInt8]?
@@ -36,6 +40,7 @@ final class DigitPattern: Sendable {
     self.source = source
     self.program = compiler.program
     self.groupCount = parser.groupCount
+    self.groupParents = parser.groupParents
     (self.literal, self.firstDigits, self.mayMatchEmpty) = Self.analyze(compiler.program)
   }
 
@@ -118,6 +123,9 @@ extension DigitPattern {
     let scalars: [Unicode.Scalar]
     var offset = 0
     var groupCount = 0
+    var groupParents: [Int] = []
+    /// The capturing groups open at `offset`, innermost last.
+    var openGroups: [Int] = []
 
     init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
@@ -170,10 +178,13 @@ extension DigitPattern {
         } else {
           groupCount += 1
           capture = groupCount
+          groupParents.append(openGroups.last ?? 0)
+          openGroups.append(groupCount)
         }
         let inner = try parseAlternation()
         guard current == ")" else { throw failure("missing ')'") }
         offset += 1
+        if capture != nil { openGroups.removeLast() }
         return .group(inner, capture: capture)
       case "$":
         offset += 1

@@ -29,6 +29,9 @@ public struct NumberingPlan: Sendable {
   let typeTable: TypeDescriptionTable
   /// The compiled number-type tables, built on first use.
   let classifierBox: _ClassifierBox
+  /// The number formats of each region, keyed as `regionsByCode`, from the
+  /// formats table; each calling code's compiled on first use.
+  let formatTable: NumberFormatTable
   /// The largest growth of a number by any region's transform rule (see
   /// `RegionMetadata.transformLiteralCount`), for sizing scratch buffers.
   let maxTransformLiteralCount: Int
@@ -39,25 +42,32 @@ public struct NumberingPlan: Sendable {
     do {
       // The embedded types table is checked whole by the tests; its
       // regions' types are parsed when first classified.
-      return try NumberingPlan(table: embeddedTable, typesTable: embeddedTypesTable, parsingTypesLazily: true)
+      return try NumberingPlan(
+        table: embeddedTable, typesTable: embeddedTypesTable, formatsTable: embeddedFormatsTable,
+        parsingTypesLazily: true)
     } catch {
       fatalError("embedded numbering plan is invalid: \(error)")
     }
   }()
 
-  /// Parses a numbering-plan table and its number-types table (TSV, see
-  /// `schemas/numbering-plan.md`). Without a types table no number is valid
-  /// (``validity(of:)`` reports every number as ``PhoneNumberType/unknown``).
+  /// Parses a numbering-plan table, its number-types table and its
+  /// number-formats table (TSV, see `schemas/numbering-plan.md`). Without a
+  /// types table no number is valid (``validity(of:)`` reports every number
+  /// as ``PhoneNumberType/unknown``); without a formats table no number has
+  /// a format (a national format is the national significant number).
   /// - Throws: `NumberingPlanError` naming the line that is wrong (in the
-  ///   types table, "types line N").
-  public init(table: String, typesTable: String = "") throws(NumberingPlanError) {
-    try self.init(table: table, typesTable: typesTable, parsingTypesLazily: false)
+  ///   types table, "types table: …"; in the formats table, "formats
+  ///   table: …").
+  public init(table: String, typesTable: String = "", formatsTable: String = "") throws(NumberingPlanError) {
+    try self.init(table: table, typesTable: typesTable, formatsTable: formatsTable, parsingTypesLazily: false)
   }
 
-  /// ``init(table:typesTable:)``, with the types table checked and parsed
-  /// now, or (`parsingTypesLazily`, for a table known to be valid) each
-  /// region's types parsed when the classifier first needs them.
-  init(table: String, typesTable: String, parsingTypesLazily: Bool) throws(NumberingPlanError) {
+  /// ``init(table:typesTable:formatsTable:)``, with the types and formats
+  /// tables checked and parsed now, or (`parsingTypesLazily`, for tables
+  /// known to be valid) each region's parsed when first needed.
+  init(table: String, typesTable: String, formatsTable: String = "", parsingTypesLazily: Bool)
+    throws(NumberingPlanError)
+  {
     var regions: [String: RegionMetadata] = [:]
     var mains: [Int: RegionMetadata] = [:]
     var source = ""
@@ -118,6 +128,9 @@ public struct NumberingPlan: Sendable {
       ? TypeDescriptionTable(lazy: typesTable, regions: regions)
       : TypeDescriptionTable(parsed: try Self.typeDescriptions(typesTable, regions: regions))
     self.classifierBox = _ClassifierBox()
+    self.formatTable = parsingTypesLazily
+      ? NumberFormatTable(lazy: formatsTable)
+      : NumberFormatTable(parsed: try Self.formatRules(formatsTable, regions: regions))
   }
 
   /// The number types of the region keyed `key` (a region code, or

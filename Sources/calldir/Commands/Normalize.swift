@@ -25,7 +25,10 @@ extension Calldir {
         a line longer than 4 MiB is INVALID (too long) and is read past, not held \
         (with --json, its input shows its first 4 MiB). \
         An unknown --region exits 64, suggesting the code meant when it is clear \
-        (ch → CH, UK → GB, +41 → CH).
+        (ch → CH, UK → GB, +41 → CH). \
+        With --national, a number's line also gives, after a tab, the digits of its national \
+        format as libphonenumber writes it (format_number NATIONAL: 02079460018 for \
+        442079460018), the keyword a phone presents for it nationally; with --json, as "national".
         """,
       arguments: [
         .positional("number", arity: .zeroOrMore, help: "Numbers to normalize; standard input when none."),
@@ -33,6 +36,7 @@ extension Calldir {
                 help: "Default region (ISO 3166 code, case-sensitive) for numbers without a country code; ZZ for none."),
         .flag("valid", help: "Reject possible numbers that are not valid (libphonenumber's is_valid_number)."),
         .flag("json", help: "Print one JSON object per input: input, number, reason, valid, type."),
+        .flag("national", help: "Also print the digits of each number's national format (a tab, then the digits; JSON: national)."),
       ]
     )
 
@@ -40,12 +44,14 @@ extension Calldir {
     let regionCode: String
     let json: Bool
     let requireValid: Bool
+    let national: Bool
 
     init(arguments: ParsedArguments) throws {
       numbers = arguments.strings("number")
       regionCode = try arguments.requiredString("region")
       json = arguments.flag("json")
       requireValid = arguments.flag("valid")
+      national = arguments.flag("national")
     }
 
     func validate() throws {
@@ -56,6 +62,7 @@ extension Calldir {
       let normalizer = PhoneNumberNormalizer()
       let region = try RegionArgument.resolve(regionCode, plan: normalizer.plan)
       let output = context.standardOutput
+      let formatter = national ? NationalFormatter(plan: normalizer.plan) : nil
       // A few numbers: compile the number types of their calling codes only.
       var classifier: NumberClassifier? = nil
       if !numbers.isEmpty && (json || requireValid) {
@@ -81,10 +88,26 @@ extension Calldir {
           }
           let valid: JSONValue = result.isSuccess ? .bool(validity?.isValid == true) : .null
           let type: JSONValue = result.isSuccess ? .string((validity?.type ?? .unknown).rawValue) : .null
-          output.writeJSONLine(["input": .string(input), "number": number, "reason": reason, "valid": valid, "type": type])
+          var object: [(key: String, value: JSONValue)] = [
+            ("input", .string(input)), ("number", number), ("reason", reason), ("valid", valid), ("type", type),
+          ]
+          if let formatter {
+            var digits: JSONValue = .null
+            if case .success(let value) = result, !invalid, let found = formatter.nationalDigits(ofE164: value) {
+              digits = .string(found.description)
+            }
+            object.append(("national", digits))
+          }
+          output.writeJSONLine(.object(object))
         } else {
           switch result {
-          case .success(let value): output.writeLine(invalid ? "INVALID\t\(invalidReason)" : String(value))
+          case .success where invalid: output.writeLine("INVALID\t\(invalidReason)")
+          case .success(let value):
+            if let formatter {
+              output.writeLine("\(value)\t\(formatter.nationalDigits(ofE164: value)?.description ?? "")")
+            } else {
+              output.writeLine(String(value))
+            }
           case .failure(let rejection): output.writeLine("INVALID\t\(rejection)")
           }
         }
@@ -92,7 +115,8 @@ extension Calldir {
       if numbers.isEmpty {
         // Large chunks, the byte-level normalizer, all cores, input order.
         do {
-          let batch = BatchNormalizer(normalizer: normalizer, region: region, json: json, requireValid: requireValid)
+          let batch = BatchNormalizer(
+            normalizer: normalizer, region: region, json: json, requireValid: requireValid, national: national)
           try batch.run(input: .standardInput) { bytes in
             output.write(bytes: bytes)
             return output.isWritable

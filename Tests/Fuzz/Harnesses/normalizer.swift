@@ -23,7 +23,13 @@ import PhoneNumbers
 /// A text with a line break is also read as a stream by `BatchNormalizer`
 /// (`calldir normalize` without arguments): it must print, line for line, what
 /// normalizing each line on its own gives, with lines cut as ``LineEndings``
-/// and the batch say.
+/// and the batch say; for inputs whose region byte is odd, with each
+/// number's national format (`--national`).
+///
+/// `NationalFormatter` (kept across inputs) formats every number the text
+/// gives, the text itself as E.164 digits, and the first 8 bytes as an
+/// Int64: it must not trap, and a number must format alike as an Int64,
+/// as its digits and as `+` and its digits.
 ///
 /// Input: byte 0 picks the default region (0: none, otherwise one of the
 /// plan's regions), the rest is the text.
@@ -33,6 +39,17 @@ private let classifier = normalizer.plan.classifier
 
 nonisolated(unsafe) private var readers: [Int: FormattedNumberReader] = [:]
 nonisolated(unsafe) private let lineReader = ExactE164Reader(normalizer)
+nonisolated(unsafe) private let formatter = NationalFormatter(plan: normalizer.plan)
+
+/// The national digits of `number` as text (nil: none), checked to be
+/// the same from its digits and from `+` and its digits.
+private func national(_ number: Int64) -> String? {
+  let digits = formatter.nationalDigits(ofE164: number)?.description
+  fuzzCheck(formatter.nationalDigits(ofE164: String(number))?.description == digits, "national of \(number) as digits")
+  fuzzCheck(formatter.nationalDigits(ofE164: "+\(number)")?.description == digits, "national of +\(number)")
+  if let digits { fuzzCheck(digits.allSatisfy(\.isASCII) && !digits.isEmpty, "national of \(number): \(digits)") }
+  return digits
+}
 
 /// Reads `bytes` (copied to memory of their own, so that a read outside
 /// them is caught) as lines, as described above.
@@ -74,12 +91,12 @@ private func checkLines(_ bytes: UnsafeBufferPointer<UInt8>) {
 }
 
 /// Runs `BatchNormalizer` on `bytes` (as a file) and checks its output.
-private func checkBatch(_ bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?) {
+private func checkBatch(_ bytes: UnsafeBufferPointer<UInt8>, region: RegionMetadata?, national withNational: Bool) {
   guard let file = tmpfile() else { return }
   defer { fclose(file) }
   guard fwrite(bytes.baseAddress, 1, bytes.count, file) == bytes.count, fflush(file) == 0 else { return }
   rewind(file)
-  var batch = BatchNormalizer(normalizer: normalizer, region: region, json: false)
+  var batch = BatchNormalizer(normalizer: normalizer, region: region, json: false, national: withNational)
   batch.threadCount = 1
   batch.chunkSize = 1 << 12
   var output: [UInt8] = []
@@ -97,7 +114,7 @@ private func checkBatch(_ bytes: UnsafeBufferPointer<UInt8>, region: RegionMetad
     // Longer than a chunk: read past, and too long whatever it holds.
     if line.count > batch.chunkSize { return "INVALID\t\(NormalizationRejection.tooLong)" }
     switch normalizer.normalize(String(decoding: body, as: UTF8.self), region: region) {
-    case .success(let number): return String(number)
+    case .success(let number): return withNational ? "\(number)\t\(national(number) ?? "")" : String(number)
     case .failure(let rejection): return "INVALID\t\(rejection)"
     }
   }
@@ -142,13 +159,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   if case .success(let number) = viaBytes {
     fuzzCheck(classifier.validity(of: number) != nil, "+\(number) from \(described()) has no calling code of the plan")
+    _ = national(number)
+  }
+  // The text as E.164 digits: as text, and as an Int64 where it is one.
+  let asText = formatter.nationalDigits(ofE164: text)
+  if let value = Int64(text), value > 0, String(value) == text {
+    fuzzCheck(national(value) == asText?.description, "national of \(described()) as text and as a number")
   }
   checkLines(bytes)
   // A file per input costs time: only texts of several lines.
-  if bytes.contains(0x0A) || bytes.contains(0x0D) { checkBatch(bytes, region: region) }
+  if bytes.contains(0x0A) || bytes.contains(0x0D) { checkBatch(bytes, region: region, national: choice % 2 == 1) }
   if bytes.count >= 8 {
     let raw = bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     _ = classifier.validity(of: raw)
+    _ = formatter.nationalDigits(ofE164: raw)
   }
   return 0
 }
