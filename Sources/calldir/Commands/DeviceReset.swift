@@ -72,7 +72,9 @@ extension Calldir.Device {
           "rollbackFloors": floors.map(DeviceSupport.json) ?? .null,
         ])
       } else {
-        let sync = previous.map { "forgot its sync of \($0.dataset) version \($0.version)" } ?? "it had never synced"
+        let sync =
+          previous.map { "forgot its sync of \($0.dataset.isEmpty ? "(unnamed)" : $0.dataset) version \($0.version)" }
+          ?? "it had never synced"
         let noun = removed.count == 1 ? "extension" : "extensions"
         var line = "\(devicePath): reset; removed \(removed.count) \(noun), \(sync)"
         if let floors, !floors.isEmpty { line += "; kept its rollback floor (\(DeviceSupport.describe(floors)))" }
