@@ -233,7 +233,7 @@ enum CellCheck {
     private func writesNationalPrefix(_ piece: UnsafeBufferPointer<UInt8>, number: Int64) -> Bool {
       guard let region else { return false }
       let written = piece.reduce(0) { $0 + (_isDigit($1) ? 1 : 0) }
-      return written > digitCount(number) - digitCount(Int64(region.callingCode))
+      return written > E164Digits.count(of: number) - E164Digits.count(of: Int64(region.callingCode))
     }
 
     /// A trailing wildcard block: its wildcards as written and the numbers
@@ -273,7 +273,7 @@ enum CellCheck {
             utf8: UnsafeBufferPointer(start: base + startLower, count: startUpper - startLower), region: region),
           case .success(let upper) = normalizer.normalize(
             utf8: UnsafeBufferPointer(start: base + endLower, count: endUpper - endLower), region: region),
-          lower <= upper, digitCount(lower) == digitCount(upper),
+          lower <= upper, E164Digits.count(of: lower) == E164Digits.count(of: upper),
           RecordAcceptance.callingCode(of: lower, plan: normalizer.plan)
             == RecordAcceptance.callingCode(of: upper, plan: normalizer.plan)
         else { continue }
@@ -281,16 +281,6 @@ enum CellCheck {
         return (separator, overflow || difference > Int64(Int.max) ? Int.max : Int(difference))
       }
       return nil
-    }
-
-    private func digitCount(_ number: Int64) -> Int {
-      var count = 1
-      var rest = number / 10
-      while rest > 0 {
-        count += 1
-        rest /= 10
-      }
-      return count
     }
   }
 }

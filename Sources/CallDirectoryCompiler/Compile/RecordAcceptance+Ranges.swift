@@ -49,8 +49,8 @@ extension RecordAcceptance {
       return .rejected(
         "range start and end have different calling codes (\(codeText(lowerCode)) and \(codeText(upperCode)))")
     }
-    let lowerDigits = digitCount(lower)
-    let upperDigits = digitCount(upper)
+    let lowerDigits = E164Digits.count(of: lower)
+    let upperDigits = E164Digits.count(of: upper)
     if lowerDigits != upperDigits {
       return .rejected("range start and end have different lengths (\(lowerDigits) and \(upperDigits) digits)")
     }
@@ -79,15 +79,5 @@ extension RecordAcceptance {
 
   private static func codeText(_ code: Int?) -> String {
     code.map { "+\($0)" } ?? "unknown"
-  }
-
-  private static func digitCount(_ number: Int64) -> Int {
-    var count = 1
-    var rest = number / 10
-    while rest > 0 {
-      count += 1
-      rest /= 10
-    }
-    return count
   }
 }

@@ -14,7 +14,7 @@ extension NumberingPlan {
   ///     plan.possibilityRejection(ofE164: 33_162_000_000)  // nil
   public func possibilityRejection(ofE164 number: Int64) -> NormalizationRejection? {
     guard number > 0 else { return .notANumber }
-    let digits = Self.digitCount(number)
+    let digits = E164Digits.count(of: number)
     return possibilityRejection(leading: number, digits: digits)
   }
 
@@ -31,8 +31,8 @@ extension NumberingPlan {
   /// Bounds of different lengths, or out of order, are not judged (nil).
   public func possibilityRejection(ofRange lower: Int64, _ upper: Int64) -> NormalizationRejection? {
     guard lower > 0, lower <= upper else { return lower > 0 ? nil : .notANumber }
-    let digits = Self.digitCount(lower)
-    guard Self.digitCount(upper) == digits else { return nil }
+    let digits = E164Digits.count(of: lower)
+    guard E164Digits.count(of: upper) == digits else { return nil }
     if lower == upper { return possibilityRejection(ofE164: lower) }
     for codeDigits in 1...3 where codeDigits <= digits {
       var scale: Int64 = 1
@@ -95,14 +95,4 @@ extension NumberingPlan {
     return true
   }
 
-  /// The number of decimal digits of a positive number.
-  private static func digitCount(_ number: Int64) -> Int {
-    var count = 1
-    var rest = number / 10
-    while rest > 0 {
-      count += 1
-      rest /= 10
-    }
-    return count
-  }
 }
