@@ -28,7 +28,8 @@ struct ManifestPublisher {
         digest: Self.digest(record.digest),
         full: try file(record.path, bytes: record.bytes, checksum: record.fileChecksum),
         deltas: try catalog.deltas(toVersion: record.version).map { delta throws(StoreError) in
-          try self.delta(from: delta.fromVersion, to: record.version, delta.path, bytes: delta.bytes, checksum: delta.fileChecksum)
+          try self.delta(
+            from: delta.fromVersion, to: record.version, delta.path, bytes: delta.bytes, checksum: delta.fileChecksum)
         }))
     } else {
       let shardDeltas = try catalog.shardDeltas(toVersion: record.version)

@@ -94,7 +94,9 @@ public struct ReloadForecast: Sendable, Hashable {
         index: shard.shard, lower: shard.lowerBound, upper: shard.upperBound,
         counts: .init(blocking: shard.blocking, identification: shard.identification), digest: shard.digest,
         full: Manifest.File(path: shard.path, bytes: shard.bytes, sha256: ""),
-        deltas: shardDeltas.filter { $0.shard == shard.shard }.map { delta(from: $0.fromVersion, path: $0.path, bytes: $0.bytes) })
+        deltas: shardDeltas.filter { $0.shard == shard.shard }.map {
+          delta(from: $0.fromVersion, path: $0.path, bytes: $0.bytes)
+        })
     }
   }
 }

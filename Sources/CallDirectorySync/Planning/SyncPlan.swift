@@ -103,7 +103,8 @@ public struct SyncPlan: Sendable, Hashable {
       dataset: manifest.dataset, version: manifest.version, published: manifest.published,
       incrementalSyncs: incremental,
       extensions: Dictionary(uniqueKeysWithValues: manifest.extensions.map { ($0.index, manifest.version) }),
-      digests: Dictionary(uniqueKeysWithValues: manifest.extensions.compactMap { item in item.digest.map { (item.index, $0) } }))
+      digests: Dictionary(
+        uniqueKeysWithValues: manifest.extensions.compactMap { item in item.digest.map { (item.index, $0) } }))
   }
 
   public static func == (left: SyncPlan, right: SyncPlan) -> Bool {

@@ -78,7 +78,9 @@ public struct SyncStateStore: Sendable, Hashable {
       "incrementalSyncs": .int(Int64(state.incrementalSyncs)),
       "extensions": .array(
         state.extensions.sorted { $0.key < $1.key }.map { index, version in
-          var members: [(key: String, value: JSONValue)] = [("index", .int(Int64(index))), ("version", .int(Int64(version)))]
+          var members: [(key: String, value: JSONValue)] = [
+            ("index", .int(Int64(index))), ("version", .int(Int64(version))),
+          ]
           if let digest = state.digests[index] { members.append((key: "digest", value: .string(digest))) }
           return .object(members)
         }),

@@ -285,7 +285,8 @@ extension Calldir.Device {
         if let snapshot = state.heldSnapshot {
           held[index] = HeldSnapshot(version: Int(clamping: snapshot.version), digest: snapshot.digest.hex)
         } else {
-          held.updateValue(state.loaded.map { HeldSnapshot(version: Int(clamping: $0.version), digest: nil) }, forKey: index)
+          let before = state.loaded.map { HeldSnapshot(version: Int(clamping: $0.version), digest: nil) }
+          held.updateValue(before, forKey: index)
         }
       }
       return held
