@@ -23,7 +23,12 @@ import Foundation
 ///    header, moves it into the extension's data directory, calls
 ///    `reloadExtension`, and confirms from the extension's state that it
 ///    holds the new snapshot; a delta the system refused, or a request the
-///    system served as a complete one, falls back to the full snapshot;
+///    system served as a complete one, falls back to the full snapshot.
+///    An extension whose content digest is already the one the manifest
+///    names (the new version left its shard as it was) gets no reload at
+///    all: its provider state takes the new version
+///    (`ProviderStateStore.recordSameContent(as:)`), so that the next
+///    version's delta applies to it;
 /// 6. empties extensions the dataset no longer uses;
 /// 7. only then records the new ``SyncState``.
 ///
@@ -136,6 +141,8 @@ public struct DatasetSync: Sendable {
       switch step {
       case .upToDate:
         report.steps[item.index] = .upToDate
+      case .unchanged:
+        report.steps[item.index] = try await recordUnchanged(item, manifest: manifest)
       case .full(let file):
         try await installFull(file, extension: item.index, manifest: manifest)
         report.steps[item.index] = .full
@@ -182,16 +189,35 @@ public struct DatasetSync: Sendable {
     }
   }
 
-  /// `recorded`, with each extension's version replaced by what the
-  /// extension says it holds (its provider state); an extension whose
-  /// snapshot is unknown is left out, so it loads its full snapshot.
+  /// `recorded`, with each extension's version and content digest
+  /// replaced by what the extension says it holds (its provider state); an
+  /// extension whose snapshot is unknown is left out, so it loads its full
+  /// snapshot.
   func reconciled(_ recorded: SyncState?) throws -> SyncState? {
     guard var state = recorded else { return nil }
     for index in state.extensions.keys.sorted() {
       let held = try ProviderStateStore(path: storage.layout(forExtension: index).statePath).loadForPlanning()
       state.extensions[index] = held.heldSnapshot.flatMap { Int(exactly: $0.version) }
+      state.digests[index] = held.heldSnapshot?.digest.hex
     }
     return state
+  }
+
+  // MARK: - Unchanged extensions
+
+  /// Extension `item`, whose content digest is the manifest's already:
+  /// no reload, its provider state takes the manifest's version. When it
+  /// turns out not to hold that content (a request the system made since
+  /// the plan), it loads the full snapshot instead.
+  private func recordUnchanged(_ item: Manifest.Extension, manifest: Manifest) async throws -> SyncReport.Step {
+    let store = ProviderStateStore(path: storage.layout(forExtension: item.index).statePath)
+    if let hex = item.digest, let digest = ContentDigest(hex: hex),
+      try store.recordSameContent(as: SnapshotIdentity(version: UInt64(manifest.version), digest: digest)) != nil
+    {
+      return .unchanged
+    }
+    try await installFull(item.full, extension: item.index, manifest: manifest)
+    return .full
   }
 
   // MARK: - Installing
@@ -396,6 +422,9 @@ public struct SyncReport: Sendable, Hashable {
   public enum Step: Sendable, Hashable {
     /// It held the version already.
     case upToDate
+    /// It held the version's content under an older version: no reload,
+    /// its recorded version moved to the manifest's.
+    case unchanged
     /// It loaded the delta from the version it held.
     case delta
     /// It loaded the full snapshot.

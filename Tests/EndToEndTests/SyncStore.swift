@@ -27,6 +27,9 @@ final class SyncStore {
   private(set) var manifests: [Int: (manifest: [UInt8], signature: [UInt8])] = [:]
   /// How many blocking numbers a version lists (before its changes).
   let size: Int
+  /// How many of the first (lowest) blocking numbers every version lists
+  /// alike: the shards that hold only those never change.
+  let stableNumbers: Int
   private let maxEntriesPerExtension: Int?
 
   /// - Parameters:
@@ -34,13 +37,14 @@ final class SyncStore {
   ///   - maxEntriesPerExtension: Shards the store when set.
   init(
     in directory: TemporaryDirectory, name: String = "store", dataset: String = "com.example.blocklist",
-    size: Int = 2000, maxEntriesPerExtension: Int? = nil, fullEvery: Int = 30
+    size: Int = 2000, maxEntriesPerExtension: Int? = nil, fullEvery: Int = 30, stableNumbers: Int = 0
   ) {
     self.directory = directory
     self.name = name
     root = directory.path(name)
     self.dataset = dataset
     self.size = size
+    self.stableNumbers = stableNumbers
     self.maxEntriesPerExtension = maxEntriesPerExtension
     self.fullEvery = fullEvery
     // A host serves the store's directory before the first publish.
@@ -74,7 +78,7 @@ final class SyncStore {
     let key = try publicKeyFile()
     let sources = directory.path("sources-\(name)")
     var blocking = ""
-    for index in 0..<size where (index + version) % 7 != 0 {
+    for index in 0..<size where index < stableNumbers || (index + version) % 7 != 0 {
       blocking += "+1 212 \(String(format: "%07d", index * 37))\n"
     }
     for extra in 0..<5 { blocking += "+1 646 \(String(format: "%07d", version * 100 + extra))\n" }

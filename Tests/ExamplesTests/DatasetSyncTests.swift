@@ -68,6 +68,43 @@ import Testing
     #expect(try phone.reloadCount(1) == reloads)
   }
 
+  /// An extension whose content the new version left as it was is not
+  /// reloaded: its provider state takes the version, and the next
+  /// version's delta from it applies.
+  @Test func anUnchangedExtensionIsNotReloadedAndTheNextDeltaApplies() async throws {
+    let phone = try TestPhone()
+    let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))
+    let v1 = Self.version1()
+    try store.publish(v1, describingContent: true)
+    _ = try await phone.sync(store).run()
+    // Version 2 changes extension 1 only.
+    var v2 = Self.next(v1)
+    v2[2] = Snapshot(version: 2, blocking: v1[2]!.blocking, identification: v1[2]!.identification)
+    try store.publish(v2, deltasFrom: [1], describingContent: true)
+    let reloads = try phone.reloadCount(2)
+    var report = try await phone.sync(store).run()
+    #expect(report.steps == [1: .delta, 2: .unchanged])
+    #expect(try phone.reloadCount(2) == reloads)
+    try expectHolds(phone, v2)
+    #expect(try phone.dataFiles(2) == ["full-000001.cdir"])
+    let state = try #require(try phone.sync(store).stateStore.load())
+    let digest = try v2[2]!.contentDigest().hex
+    #expect(state.extensions == [1: 2, 2: 2] && state.digests[2] == digest)
+
+    // A request the system makes with the older blob changes nothing.
+    try phone.device.reloadExtension(withIdentifier: phone.identifiers[1]).error.map { throw $0 }
+    #expect(try phone.providerState(2) == ProviderState(loaded: try v2[2]!.identity()))
+
+    // Version 3 changes extension 2: the delta from version 2 applies.
+    var v3 = Self.next(v2)
+    v3[1] = Snapshot(version: 3, blocking: v2[1]!.blocking, identification: v2[1]!.identification)
+    try store.publish(v3, deltasFrom: [2, 1], describingContent: true)
+    report = try await phone.sync(store).run()
+    #expect(report.steps == [1: .unchanged, 2: .delta])
+    try expectHolds(phone, v3)
+    #expect(try phone.dataFiles(2) == ["delta-000002-000003.cdir", "full-000001.cdir"])
+  }
+
   @Test func aRollbackAnotherDatasetAndATamperedManifestAreRefused() async throws {
     let phone = try TestPhone()
     let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))

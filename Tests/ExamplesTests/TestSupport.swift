@@ -143,28 +143,34 @@ final class TestStore {
 
   /// Publishes `shards` (extension index → snapshot, all of one version)
   /// with deltas from each earlier version listed in `deltasFrom`, and
-  /// writes the manifest and its signature.
-  func publish(_ shards: [Int: Snapshot], deltasFrom: [Int] = []) throws {
+  /// writes the manifest and its signature. With `describingContent`, as
+  /// `calldir build` does: each extension's content digest and each
+  /// delta's adds and removes, and no delta between equal contents.
+  func publish(_ shards: [Int: Snapshot], deltasFrom: [Int] = [], describingContent: Bool = false) throws {
     guard let version = shards.values.first.map({ Int($0.version) }) else { return }
     versions[version] = shards
     var extensions: [Manifest.Extension] = []
     for index in shards.keys.sorted() {
       guard let snapshot = shards[index] else { continue }
       let fullPath = "snapshots/snapshot-\(version)-shard-\(index).cdir"
-      try writeFullSnapshot(snapshot, to: directory.appendingPathComponent(fullPath).path, dataset: dataset)
+      let full = try writeFullSnapshot(snapshot, to: directory.appendingPathComponent(fullPath).path, dataset: dataset)
       var deltas: [Manifest.Delta] = []
       for from in deltasFrom.sorted(by: >) {
         guard let base = versions[from]?[index] else { continue }
+        if describingContent, try base.contentDigest() == full.contentDigest { continue }
         let deltaPath = "deltas/delta-\(from)-\(version)-shard-\(index).cdir"
-        try writeDelta(from: base, to: snapshot, path: directory.appendingPathComponent(deltaPath).path, dataset: dataset)
-        deltas.append(Manifest.Delta(from: from, file: try file(deltaPath)))
+        let header = try writeDelta(
+          from: base, to: snapshot, path: directory.appendingPathComponent(deltaPath).path, dataset: dataset)
+        deltas.append(Manifest.Delta(
+          from: from, file: try file(deltaPath), adds: describingContent ? Int(header.addedEntries) : nil,
+          removes: describingContent ? Int(header.removedEntries) : nil))
       }
       let bounds = Self.shardBounds[index - 1]
       extensions.append(
         Manifest.Extension(
           index: index, lower: bounds.lower, upper: bounds.upper,
           counts: Manifest.Counts(blocking: snapshot.blocking.count, identification: snapshot.identification.count),
-          full: try file(fullPath), deltas: deltas))
+          digest: describingContent ? full.contentDigest.hex : nil, full: try file(fullPath), deltas: deltas))
     }
     let manifest = Manifest(
       dataset: dataset, version: version, published: "2026-12-0\(min(version, 9))T03:00:00Z", fullEvery: fullEvery,

@@ -9,7 +9,9 @@ import Sodium
 /// manifest names is read whole: its CRC-32C must be the catalog's (a file
 /// changed on disk is never signed), and its SHA-256 goes into the manifest.
 /// A file the build has just read back once written (`readBack`, by name)
-/// is not read again.
+/// is not read again. Each extension carries its content digest (the
+/// catalog's), and each delta the entries it adds and removes (its
+/// header's): what a device plans its reloads with.
 struct ManifestPublisher {
   let store: StoreLayout
   let catalog: Catalog
@@ -23,9 +25,11 @@ struct ManifestPublisher {
       extensions.append(Manifest.Extension(
         index: 1, lower: 1, upper: BlobLimits.maxNumber,
         counts: .init(blocking: record.blocking, identification: record.identification),
+        digest: Self.digest(record.digest),
         full: try file(record.path, bytes: record.bytes, checksum: record.fileChecksum),
         deltas: try catalog.deltas(toVersion: record.version).map { delta throws(StoreError) in
-          Manifest.Delta(from: delta.fromVersion, file: try file(delta.path, bytes: delta.bytes, checksum: delta.fileChecksum))
+          try self.delta(
+            from: delta.fromVersion, to: record.version, delta.path, bytes: delta.bytes, checksum: delta.fileChecksum)
         }))
     } else {
       let shardDeltas = try catalog.shardDeltas(toVersion: record.version)
@@ -33,10 +37,12 @@ struct ManifestPublisher {
         extensions.append(Manifest.Extension(
           index: shard.shard, lower: shard.lowerBound, upper: shard.upperBound,
           counts: .init(blocking: shard.blocking, identification: shard.identification),
+          digest: Self.digest(shard.digest),
           full: try file(shard.path, bytes: shard.bytes, checksum: shard.fileChecksum),
           deltas: try shardDeltas.filter { $0.shard == shard.shard }.sorted { $0.fromVersion > $1.fromVersion }.map {
             delta throws(StoreError) in
-            Manifest.Delta(from: delta.fromVersion, file: try file(delta.path, bytes: delta.bytes, checksum: delta.fileChecksum))
+            try self.delta(
+              from: delta.fromVersion, to: record.version, delta.path, bytes: delta.bytes, checksum: delta.fileChecksum)
           }))
       }
     }
@@ -129,6 +135,36 @@ struct ManifestPublisher {
   /// The largest manifest read back (20 extensions with 1,000 deltas each
   /// is about 4 MB).
   static let manifestLimit = 64 << 20
+
+  /// A content digest as the catalog recorded it, for the manifest: nil
+  /// unless it is 64 lowercase hexadecimal digits (the manifest's grammar).
+  private static func digest(_ recorded: String) -> String? {
+    ContentDigest(hex: recorded).map(\.hex) == recorded ? recorded : nil
+  }
+
+  /// A delta the manifest names: its file, and the entries it adds and
+  /// removes, from its header, which must be a delta from `from` to `to`.
+  private func delta(
+    from: Int, to: Int, _ name: String, bytes: Int64, checksum: String
+  ) throws(StoreError) -> Manifest.Delta {
+    let listed = try file(name, bytes: bytes, checksum: checksum)
+    let path = store.path(name)
+    let header: BlobHeader
+    do {
+      header = try BlobReader.readHeader(path: path)
+    } catch {
+      if case .io(let failure) = error { throw .file(failure) }
+      throw .fileMismatch(path: path, problem: "its header: \(error)")
+    }
+    guard header.kind == .delta, header.baseVersion == UInt64(from), header.version == UInt64(to) else {
+      throw .fileMismatch(
+        path: path,
+        problem: "it is a \(header.kind) blob of version \(header.version) (base \(header.baseVersion)), "
+          + "the catalog recorded a delta from version \(from) to \(to)")
+    }
+    return Manifest.Delta(
+      from: from, file: listed, adds: Int(clamping: header.addedEntries), removes: Int(clamping: header.removedEntries))
+  }
 
   /// A file the manifest names, read whole and checked against the catalog.
   private func file(_ name: String, bytes: Int64, checksum: String) throws(StoreError) -> Manifest.File {

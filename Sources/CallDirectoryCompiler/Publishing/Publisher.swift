@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CallDirectorySync
 import CalldirSystem
 import Sodium
 
@@ -270,9 +271,25 @@ public struct Publisher {
       result.shards = shards
       result.extensions = ExtensionPlan.plan(
         shards: shards, blocking: latest.blocking, identification: latest.identification)
-      if !options.dryRun, let catalog {
-        try storeCall { () throws(StoreError) in
-          try publishManifest(of: latest, config: config, key: key, catalog: catalog, into: &result)
+      if let catalog {
+        // What a device one version behind the latest version reloads: a
+        // report, which never fails the build (nil when it cannot be read).
+        let earlier = try? catalog.allSnapshots().filter { $0.version < latest.version }.max { $0.version < $1.version }
+        let held = earlier.flatMap { try? ReloadForecast.held(at: $0, catalog: catalog) }
+        let manifest: Manifest?
+        if options.dryRun {
+          manifest = held == nil
+            ? nil
+            : try? ManifestPublisher(store: store, catalog: catalog).manifest(
+              of: latest, fullEvery: config.fullEvery, expires: nil)
+        } else {
+          manifest = try storeCall { () throws(StoreError) in
+            try publishManifest(of: latest, config: config, key: key, catalog: catalog, into: &result)
+          }
+        }
+        if let manifest, let held {
+          result.extensions = ReloadForecast.apply(
+            to: result.extensions, manifest: manifest.extensions, version: latest.version, previous: held)
         }
       }
       return result
@@ -331,22 +348,28 @@ public struct Publisher {
         }
       }
 
+      // A delta from each base whose content differs (a device that holds
+      // the content needs no file at all), when a device would load it.
       var deltas: [DeltaRecord] = []
-      for base in bases {
+      var deltaChanges: [String: DeltaChanges] = [:]
+      for base in bases where base.digest != header.contentDigest.hex {
         let name = StoreLayout.deltaName(from: base.version, to: version)
         let deltaPending = pending.add(pendingLocation(for: name))
-        guard let facts = try writeDelta(
-          from: store.path(base.path), to: pendingPath, maxBytes: blobFacts.bytes, pendingPath: deltaPending,
+        guard let written = try writeDelta(
+          from: store.path(base.path), to: pendingPath,
+          fullEntries: snapshot.statistics.blocking + snapshot.statistics.identification, pendingPath: deltaPending,
           description: "version \(base.version)", deferringSyncsTo: pendingSyncs, warnings: &warnings)
         else { continue }
         renames.append((deltaPending, store.path(name)))
         deltas.append(DeltaRecord(
-          fromVersion: base.version, toVersion: version, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
+          fromVersion: base.version, toVersion: version, path: name, bytes: written.facts.bytes,
+          fileChecksum: written.facts.checksum))
+        deltaChanges[name] = written.changes
       }
 
       let (shards, shardDeltas) = try recordShards(
         shardBlobs, version: version, bases: bases, catalog: catalog, pending: &pending, renames: &renames,
-        deferringSyncsTo: pendingSyncs, warnings: &warnings)
+        deltaChanges: &deltaChanges, deferringSyncsTo: pendingSyncs, warnings: &warnings)
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
@@ -374,6 +397,17 @@ public struct Publisher {
           shards: shards, blocking: snapshot.statistics.blocking, identification: snapshot.statistics.identification),
         warnings: warnings)
       if options.dryRun {
+        // What a device one version behind would reload, from what the
+        // manifest would say.
+        if let latest {
+          let planned = ReloadForecast.extensions(
+            record: (version, header.contentDigest.hex, snapshot.statistics.blocking, snapshot.statistics.identification),
+            path: snapshotName, bytes: blobFacts.bytes, deltas: deltas, shards: shards, shardDeltas: shardDeltas,
+            changes: deltaChanges)
+          result.extensions = ReloadForecast.apply(
+            to: result.extensions, manifest: planned, version: version,
+            previous: ReloadForecast.held(at: latest, shards: shardBlobs.previous))
+        }
         // Keep the reports; every blob goes with the pending files.
         for (report, name) in [(rejects.path, StoreLayout.dryRunRejectsName), (conflicts.path, StoreLayout.dryRunConflictsName)] {
           try rename(report, to: store.path(name))
@@ -450,7 +484,14 @@ public struct Publisher {
       for (index, facts) in shardBlobs.facts.enumerated() {
         readBack[StoreLayout.snapshotName(version, shard: index + 1)] = facts
       }
-      try publishManifest(of: record, config: config, key: key, catalog: catalog, readBack: readBack, into: &result)
+      let manifest = try publishManifest(
+        of: record, config: config, key: key, catalog: catalog, readBack: readBack, into: &result)
+      // What a device one version behind reloads, from the manifest it reads.
+      if let latest {
+        result.extensions = ReloadForecast.apply(
+          to: result.extensions, manifest: manifest.extensions, version: version,
+          previous: ReloadForecast.held(at: latest, shards: shardBlobs.previous))
+      }
       return result
     } catch {
       throw .store(error)
@@ -458,11 +499,12 @@ public struct Publisher {
   }
 
   /// Writes the manifest of `record` (the latest version) and its
-  /// signature, last.
+  /// signature, last; returns the manifest.
+  @discardableResult
   private func publishManifest(
     of record: SnapshotRecord, config: BuildConfig, key: Ed25519.KeyPair?, catalog: Catalog,
     readBack: [String: FileFacts] = [:], into result: inout Result
-  ) throws(StoreError) {
+  ) throws(StoreError) -> Manifest {
     let publisher = ManifestPublisher(store: store, catalog: catalog, readBack: readBack)
     let expires: String?
     do throws(BuildError) {
@@ -470,11 +512,12 @@ public struct Publisher {
     } catch {
       throw .catalog("\(error)")
     }
-    try publisher.publish(
-      try publisher.manifest(of: record, fullEvery: config.fullEvery, expires: expires), key: key)
+    let manifest = try publisher.manifest(of: record, fullEvery: config.fullEvery, expires: expires)
+    try publisher.publish(manifest, key: key)
     result.manifestPath = store.path(StoreLayout.manifestName)
     result.manifestExpires = expires
     result.signaturePath = key == nil ? nil : store.path(StoreLayout.manifestSignatureName)
+    return manifest
   }
 
   /// When the manifest expires (`manifestLifetimeDays` after the version
@@ -715,8 +758,8 @@ public struct Publisher {
   /// place with it) and writes their deltas from the bases' shards.
   private func recordShards(
     _ blobs: ShardBlobs, version: Int, bases: [SnapshotRecord], catalog: Catalog?, pending: inout PendingFiles,
-    renames: inout [(from: String, to: String)], deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs,
-    warnings: inout [String]
+    renames: inout [(from: String, to: String)], deltaChanges: inout [String: DeltaChanges],
+    deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs, warnings: inout [String]
   ) throws(StoreError) -> ([ShardRecord], [ShardDeltaRecord]) {
     if let failure = blobs.failure { throw failure }
     let (lowers, paths, written) = (blobs.lowers, blobs.paths, blobs.written)
@@ -731,24 +774,31 @@ public struct Publisher {
       let pendingPath = paths[index]
       let facts = index < blobs.facts.count ? blobs.facts[index] : try FileFacts.of(pendingPath)
       let name = StoreLayout.snapshotName(version, shard: shard)
+      let digest = written[index].header.contentDigest.hex
       renames.append((pendingPath, store.path(name)))
       shards.append(ShardRecord(
         version: version, shard: shard, lowerBound: bounds.lowerBound, upperBound: bounds.upperBound, path: name,
-        bytes: facts.bytes, digest: written[index].header.contentDigest.hex, fileChecksum: facts.checksum,
+        bytes: facts.bytes, digest: digest, fileChecksum: facts.checksum,
         blocking: written[index].blocking, identification: written[index].identification))
+      // An unchanged shard (the base's content digest) needs no delta: a
+      // device that holds it reloads nothing.
       for (base, baseShardList) in baseShards {
-        guard let baseShard = baseShardList.first(where: { $0.shard == shard }) else { continue }
+        guard let baseShard = baseShardList.first(where: { $0.shard == shard }), baseShard.digest != digest else {
+          continue
+        }
         let deltaName = StoreLayout.deltaName(from: base.version, to: version, shard: shard)
         let deltaPending = pending.add(pendingLocation(for: deltaName))
-        guard let deltaFacts = try writeDelta(
-          from: store.path(baseShard.path), to: pendingPath, maxBytes: facts.bytes, pendingPath: deltaPending,
+        guard let delta = try writeDelta(
+          from: store.path(baseShard.path), to: pendingPath,
+          fullEntries: written[index].blocking + written[index].identification, pendingPath: deltaPending,
           description: "version \(base.version) shard \(shard)", deferringSyncsTo: deferredSyncs,
           warnings: &warnings)
         else { continue }
         renames.append((deltaPending, store.path(deltaName)))
         shardDeltas.append(ShardDeltaRecord(
-          fromVersion: base.version, toVersion: version, shard: shard, path: deltaName, bytes: deltaFacts.bytes,
-          fileChecksum: deltaFacts.checksum))
+          fromVersion: base.version, toVersion: version, shard: shard, path: deltaName, bytes: delta.facts.bytes,
+          fileChecksum: delta.facts.checksum))
+        deltaChanges[deltaName] = delta.changes
       }
     }
     return (shards, shardDeltas)
@@ -785,31 +835,38 @@ public struct Publisher {
     }
   }
 
-  /// Writes the delta between two blobs to `pendingPath`; returns its facts,
-  /// or nil (with the file removed) when it is larger than `maxBytes` or
-  /// the blobs cannot be joined by a delta (then with a warning).
+  /// Writes the delta between two blobs to `pendingPath`; returns its facts
+  /// and the entries it adds and removes, or nil (with the file removed)
+  /// when a device would load the full snapshot of `fullEntries` instead
+  /// (the delta adds and removes more entries: ``ReloadCost``, whatever
+  /// either file's size) or the blobs cannot be joined by a delta (then
+  /// with a warning).
   /// - Throws: ``StoreError/file(_:)`` when a blob cannot be read or the
   ///   delta cannot be written (a full disk, an I/O error): a version is
   ///   never published without a delta it should have.
   private func writeDelta(
-    from base: String, to target: String, maxBytes: Int64, pendingPath: String, description: String,
+    from base: String, to target: String, fullEntries: Int, pendingPath: String, description: String,
     deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs, warnings: inout [String]
-  ) throws(StoreError) -> FileFacts? {
+  ) throws(StoreError) -> (facts: FileFacts, changes: DeltaChanges)? {
+    let changes: DeltaChanges
     do {
       let summary = try SnapshotDiffer.writeDelta(
         from: try BlobReader(path: base), to: try BlobReader(path: target), path: pendingPath,
         deferringSyncsTo: deferredSyncs)
-      guard summary.bytes <= maxBytes else {
+      guard let header = summary.header,
+        ReloadCost.prefersDelta(entries: Int(clamping: header.reloadEntries), overFull: fullEntries)
+      else {
         try? FileSystem.removeFile(pendingPath)
         return nil
       }
+      changes = DeltaChanges(adds: Int(clamping: header.addedEntries), removes: Int(clamping: header.removedEntries))
     } catch {
       try? FileSystem.removeFile(pendingPath)
       if case .io(let failure) = error { throw .file(failure) }
       warnings.append("no delta from \(description): \(error)")
       return nil
     }
-    return try FileFacts.of(pendingPath)
+    return (try FileFacts.of(pendingPath), changes)
   }
 
   /// Whether a build failed because a file could not be read or written

@@ -85,6 +85,33 @@ public struct BlobHeader: Sendable, Hashable {
     info(section)?.entryCount ?? 0
   }
 
+  /// The entries a request that loads the blob adds: every entry of a full
+  /// snapshot, or a delta's blocking and identification adds (a changed
+  /// label is a remove and an add). Saturates at `UInt64.max`.
+  public var addedEntries: UInt64 {
+    switch kind {
+    case .full: Self.sum(entryCount(.blocking), entryCount(.identification))
+    case .delta: Self.sum(entryCount(.blockingAdds), entryCount(.identificationAdds))
+    }
+  }
+
+  /// The entries a request that loads the blob removes one by one: a
+  /// delta's blocking and identification removes; 0 for a full snapshot.
+  /// Saturates at `UInt64.max`.
+  public var removedEntries: UInt64 {
+    kind == .delta ? Self.sum(entryCount(.blockingRemoves), entryCount(.identificationRemoves)) : 0
+  }
+
+  /// What loading the blob costs the phone, in entries: ``addedEntries``
+  /// plus ``removedEntries`` (CallKit reloads at about 9 µs an entry).
+  /// Saturates at `UInt64.max`.
+  public var reloadEntries: UInt64 { Self.sum(addedEntries, removedEntries) }
+
+  private static func sum(_ first: UInt64, _ second: UInt64) -> UInt64 {
+    let (total, overflow) = first.addingReportingOverflow(second)
+    return overflow ? .max : total
+  }
+
   /// Throws unless this is a delta whose base is exactly the given snapshot.
   ///
   /// A loader calls this with the version and digest of the snapshot it has

@@ -12,13 +12,13 @@ import CallDirectoryFormat
 ///   1. a delta whose base version **and** digest equal the held snapshot,
 ///      if its target version is at least the newest full snapshot's
 ///      (``LoadStrategy/delta``; the highest target wins);
-///   2. else a full snapshot: ``LoadStrategy/upToDate`` when it is the held
-///      snapshot itself, or when a delta's target is the held snapshot and
-///      every full snapshot is older (an app keeps the full snapshot it
-///      last downloaded next to the delta it applied since, so that a
-///      complete request can always be served); otherwise
-///      ``LoadStrategy/replace``;
-///   3. else, when a delta's target is the held snapshot (it was applied
+///   2. else a full snapshot: ``LoadStrategy/upToDate`` when it holds the
+///      held content (the held digest, at the held version or an older
+///      one), or when a delta's target holds it and every full snapshot is
+///      older (an app keeps the full snapshot it last downloaded next to
+///      the delta it applied since, so that a complete request can always
+///      be served); otherwise ``LoadStrategy/replace``;
+///   3. else, when a delta's target holds the held content (it was applied
 ///      already), ``LoadStrategy/upToDate``;
 ///   4. else refused: only deltas on other bases are available. A delta
 ///      whose base has the held version but another digest (a snapshot
@@ -32,6 +32,13 @@ import CallDirectoryFormat
 ///   unless `allowsDowngrade` is set; reloading the held version is not a
 ///   downgrade. An app's sync can plan a downloaded blob against the
 ///   extension's state the same way before it places the blob.
+///
+/// "The held content" is judged by content digest: a sync moves an
+/// extension's recorded version forward without a reload when the new
+/// version left its entries as they were
+/// (``ProviderStateStore/recordSameContent(as:)``), so the blobs in its
+/// container may carry an older version of the very entries it holds; a
+/// request then changes nothing, rather than reloading them or going back.
 ///
 /// Ties between blobs of the same version keep the first in path order.
 public enum LoadPlanner {
@@ -102,9 +109,9 @@ public enum LoadPlanner {
     if let delta = newest(fitting), delta.header.version >= (newestFull?.header.version ?? 0) {
       return make(.delta, delta, delta.target)
     }
-    let heldIsADeltaTarget = candidates.contains { $0.header.kind == .delta && $0.target == held }
+    let heldIsADeltaTarget = candidates.contains { $0.header.kind == .delta && holdsHeldContent($0, held) }
     if let full = newestFull {
-      if full.target == held || (heldIsADeltaTarget && full.header.version < held.version) {
+      if holdsHeldContent(full, held) || (heldIsADeltaTarget && full.header.version < held.version) {
         return make(.upToDate, nil, held)
       }
       return make(.replace, full, full.target)
@@ -119,6 +126,12 @@ public enum LoadPlanner {
       throw .noUsableBlob(refusal(reason, candidates, skipped))
     }
     throw .noUsableBlob(refusal("no delta applies to the loaded \(held)", candidates, skipped))
+  }
+
+  /// Whether `blob` holds (or, a delta, makes) the held snapshot's
+  /// entries: the held digest, at the held version or an older one.
+  private static func holdsHeldContent(_ blob: BlobCandidate, _ held: SnapshotIdentity) -> Bool {
+    blob.target.digest == held.digest && blob.target.version <= held.version
   }
 
   /// The first 12 hexadecimal digits of a digest and an ellipsis.

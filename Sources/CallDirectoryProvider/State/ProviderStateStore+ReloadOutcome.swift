@@ -25,3 +25,32 @@ extension ProviderStateStore {
     return expected
   }
 }
+
+extension ProviderStateStore {
+  /// For the app's sync: records that the extension holds `target`
+  /// without a reload, because it holds `target`'s entries already (its
+  /// held snapshot has `target`'s content digest) under another version.
+  ///
+  /// A sync calls it for an extension whose content a new version left as
+  /// it was (`CallDirectorySync`'s `SyncPlan.Step.unchanged`): the
+  /// extension costs the phone nothing, and its recorded version moves to
+  /// the new one so that the next delta, built from that version, applies
+  /// (``LoadPlanner`` requires a delta's base version and digest to be the
+  /// held snapshot's). Call it while no request for the extension can run
+  /// (on the simulated device, under the extension's reservation).
+  ///
+  /// - Returns: The state the file now holds; nil, with the file
+  ///   unchanged, when the extension does not hold `target`'s content (a
+  ///   request whose outcome was never recorded, or other entries): it
+  ///   needs a reload.
+  /// - Throws: ``CallDirectoryProviderError/stateUnreadable(path:reason:)``,
+  ///   ``CallDirectoryProviderError/stateWriteFailed(path:reason:)``.
+  @discardableResult
+  public func recordSameContent(as target: SnapshotIdentity) throws(CallDirectoryProviderError) -> ProviderState? {
+    let state = try loadForPlanning()
+    guard let held = state.heldSnapshot, held.digest == target.digest else { return nil }
+    let recorded = ProviderState(loaded: target)
+    if state != recorded { try save(recorded) }
+    return recorded
+  }
+}

@@ -25,21 +25,31 @@ extension Manifest {
     return .object(members)
   }
 
+  /// Each extension's object: `digest` after `counts`, and a delta's
+  /// `adds` and `removes` after its `sha256`, only when they are known, so
+  /// a manifest without them keeps the bytes it had before the keys existed.
   private var extensionsJSON: JSONValue {
     .array(extensions.map { item in
-      [
-        "index": .int(Int64(item.index)),
-        "lower": .int(item.lower),
-        "upper": .int(item.upper),
-        "counts": ["blocking": .int(Int64(item.counts.blocking)), "identification": .int(Int64(item.counts.identification))],
-        "full": Self.json(item.full),
-        "deltas": .array(item.deltas.map { delta in
-          [
-            "from": .int(Int64(delta.from)), "path": .string(delta.file.path),
-            "bytes": .int(delta.file.bytes), "sha256": .string(delta.file.sha256),
-          ]
-        }),
+      var members: [(key: String, value: JSONValue)] = [
+        ("index", .int(Int64(item.index))),
+        ("lower", .int(item.lower)),
+        ("upper", .int(item.upper)),
+        ("counts", ["blocking": .int(Int64(item.counts.blocking)), "identification": .int(Int64(item.counts.identification))]),
       ]
+      if let digest = item.digest { members.append((key: "digest", value: .string(digest))) }
+      members.append((key: "full", value: Self.json(item.full)))
+      members.append((key: "deltas", value: .array(item.deltas.map { delta in
+        var members: [(key: String, value: JSONValue)] = [
+          ("from", .int(Int64(delta.from))), ("path", .string(delta.file.path)),
+          ("bytes", .int(delta.file.bytes)), ("sha256", .string(delta.file.sha256)),
+        ]
+        if let adds = delta.adds, let removes = delta.removes {
+          members.append((key: "adds", value: .int(Int64(adds))))
+          members.append((key: "removes", value: .int(Int64(removes))))
+        }
+        return .object(members)
+      })))
+      return .object(members)
     })
   }
 
@@ -50,7 +60,10 @@ extension Manifest {
   /// Reads a manifest, strictly: the keys of `schemas/manifest.schema.json`
   /// with their types (other keys are allowed and ignored, for versions to
   /// come), safe relative paths, lowercase 64-digit SHA-256s, extensions in
-  /// ascending index order with disjoint ascending bounds.
+  /// ascending index order with disjoint ascending bounds. The optional
+  /// keys an older manifest lacks (an extension's `digest`, a delta's
+  /// `adds` and `removes`, which go together) are nil when absent and
+  /// checked when present.
   /// - Throws: ``ManifestError/malformed(_:)`` saying what is wrong.
   public init(parsing bytes: [UInt8]) throws(ManifestError) {
     let root: JSONValue
@@ -80,7 +93,14 @@ extension Manifest {
       for (deltaPosition, deltaValue) in deltaItems.enumerated() {
         let deltaAt = "\(at).deltas[\(deltaPosition)]"
         let delta = try Self.object(deltaValue, at: deltaAt)
-        deltas.append(Delta(from: try Self.integer(delta, "from", at: deltaAt, minimum: 1), file: try Self.file(delta, at: deltaAt)))
+        let adds = try Self.optionalInteger(delta, "adds", at: deltaAt)
+        let removes = try Self.optionalInteger(delta, "removes", at: deltaAt)
+        guard (adds == nil) == (removes == nil) else {
+          throw .malformed("\(deltaAt): 'adds' and 'removes' go together, it has only '\(adds == nil ? "removes" : "adds")'")
+        }
+        deltas.append(Delta(
+          from: try Self.integer(delta, "from", at: deltaAt, minimum: 1), file: try Self.file(delta, at: deltaAt),
+          adds: adds, removes: removes))
       }
       let index = try Self.integer(item, "index", at: at, minimum: 1)
       let lower = Int64(try Self.integer(item, "lower", at: at, minimum: 1))
@@ -97,6 +117,7 @@ extension Manifest {
         counts: Counts(
           blocking: try Self.integer(counts, "blocking", at: "\(at).counts", minimum: 0),
           identification: try Self.integer(counts, "identification", at: "\(at).counts", minimum: 0)),
+        digest: item["digest"] == nil ? nil : try Self.sha256(item, "digest", at: at),
         full: try Self.file(try Self.object(item["full"] ?? .null, at: "\(at).full"), at: "\(at).full"),
         deltas: deltas))
     }
@@ -132,14 +153,27 @@ extension Manifest {
     return Int(value)
   }
 
+  /// An optional non-negative integer: nil when the key is absent.
+  private static func optionalInteger(
+    _ object: [String: JSONValue], _ key: String, at path: String
+  ) throws(ManifestError) -> Int? {
+    object[key] == nil ? nil : try integer(object, key, at: path, minimum: 0)
+  }
+
+  /// A SHA-256 in lowercase hex (a file's, or a content digest).
+  private static func sha256(_ object: [String: JSONValue], _ key: String, at path: String) throws(ManifestError) -> String {
+    let digest = try string(object, key, at: path)
+    guard digest.utf8.count == 64, digest.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+    else { throw .malformed("\(path).\(key): expected 64 lowercase hex digits") }
+    return digest
+  }
+
   private static func file(_ object: [String: JSONValue], at path: String) throws(ManifestError) -> File {
     let name = try string(object, "path", at: path)
     guard isSafeRelativePath(name) else {
       throw .malformed("\(path).path: '\(name)' must be a relative path inside the store, without '..'")
     }
-    let digest = try string(object, "sha256", at: path)
-    guard digest.utf8.count == 64, digest.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
-    else { throw .malformed("\(path).sha256: expected 64 lowercase hex digits") }
+    let digest = try sha256(object, "sha256", at: path)
     return File(path: name, bytes: Int64(try integer(object, "bytes", at: path, minimum: 1)), sha256: digest)
   }
 

@@ -45,19 +45,30 @@ public struct Manifest: Sendable, Hashable {
     public var lower: Int64
     public var upper: Int64
     public var counts: Counts
+    /// The content digest of the extension's entries at this version
+    /// (SHA-256, lowercase hex: the full snapshot's header's), nil in a
+    /// manifest written before the key existed. An extension that holds
+    /// this digest already needs no reload (``SyncPlanner``).
+    public var digest: String?
     /// The full snapshot of the version.
     public var full: File
     /// Deltas from earlier versions to this one, newest base first.
     public var deltas: [Delta]
 
-    public init(index: Int, lower: Int64, upper: Int64, counts: Counts, full: File, deltas: [Delta]) {
+    public init(
+      index: Int, lower: Int64, upper: Int64, counts: Counts, digest: String? = nil, full: File, deltas: [Delta]
+    ) {
       self.index = index
       self.lower = lower
       self.upper = upper
       self.counts = counts
+      self.digest = digest
       self.full = full
       self.deltas = deltas
     }
+
+    /// The entries a full reload of the extension adds: all of them.
+    public var entries: Int { counts.blocking.addingClamped(counts.identification) }
   }
 
   /// Entries of an extension.
@@ -90,10 +101,36 @@ public struct Manifest: Sendable, Hashable {
   public struct Delta: Sendable, Hashable {
     public var from: Int
     public var file: File
+    /// The entries the delta adds (blocking and identification), nil in a
+    /// manifest written before the key existed.
+    public var adds: Int?
+    /// The entries it removes (blocking and identification; a changed
+    /// label is a remove and an add), nil in a manifest written before the
+    /// key existed.
+    public var removes: Int?
 
-    public init(from: Int, file: File) {
+    public init(from: Int, file: File, adds: Int? = nil, removes: Int? = nil) {
       self.from = from
       self.file = file
+      self.adds = adds
+      self.removes = removes
     }
+
+    /// The entries a reload that applies the delta adds or removes: what
+    /// it costs the phone (``ReloadCost``); nil when the manifest does not
+    /// say.
+    public var entries: Int? {
+      guard let adds, let removes else { return nil }
+      return adds.addingClamped(removes)
+    }
+  }
+}
+
+extension Int {
+  /// The sum, `Int.max` when it overflows (entry counts of a manifest
+  /// are at most `Int64.max` each).
+  func addingClamped(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? .max : sum
   }
 }

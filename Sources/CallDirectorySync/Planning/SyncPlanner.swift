@@ -9,13 +9,25 @@
 ///   rollback floor, the highest version the device ever accepted of it
 ///   (``ManifestError/belowRollbackFloor(dataset:floor:offered:)``):
 ///   nothing changes. With `allowsDowngrade`, an older manifest is planned
-///   as full snapshots (``SyncPlan/isDowngrade``).
-/// - The same version is up to date.
-/// - After `fullEvery` consecutive incremental syncs, every extension
-///   loads its full snapshot (PhoneBlock drifted without this).
+///   as full snapshots (``SyncPlan/isDowngrade``), but for the extensions
+///   that hold its content already.
+/// - The same version is up to date (unless the extension is known to
+///   hold other content under it: a rebuilt store; then its full snapshot).
+/// - **An extension whose content digest is already the one the manifest
+///   names for it** is ``SyncPlan/Step/unchanged``: no reload request at
+///   all, not even an empty delta, whatever its version, a periodic full
+///   sync or a downgrade; its recorded version moves to the manifest's.
+/// - After `fullEvery` consecutive incremental syncs, every extension that
+///   changed loads its full snapshot (PhoneBlock drifted without this).
 /// - Otherwise each extension loads the delta from the version it holds
-///   when the manifest has one, else its full snapshot; an extension the
-///   manifest no longer has is emptied.
+///   when the manifest has one and the delta adds and removes no more
+///   entries than the full snapshot holds (``ReloadCost``: what the phone
+///   reloads, not the bytes downloaded), else its full snapshot; an
+///   extension the manifest no longer has is emptied.
+///
+/// A manifest written before extensions' `digest` and deltas' `adds` and
+/// `removes` existed is planned as it always was: by version, and with
+/// the delta whenever the manifest lists one.
 public enum SyncPlanner {
   /// - Parameters:
   ///   - trusted: The verified manifest.
@@ -52,18 +64,41 @@ public enum SyncPlanner {
     let indexes = Set(manifest.extensions.map(\.index))
     let retired = state.extensions.keys.filter { !indexes.contains($0) }.sorted()
     let periodic = manifest.version > state.version && state.incrementalSyncs >= manifest.fullEvery
-    var steps: [(extension: Manifest.Extension, step: SyncPlan.Step)] = []
-    for item in manifest.extensions {
-      let held = state.extensions[item.index]
-      if held == manifest.version {
-        steps.append((item, .upToDate))
-      } else if !periodic, let held, let delta = item.deltas.first(where: { $0.from == held }) {
-        steps.append((item, .delta(delta)))
-      } else {
-        steps.append((item, .full(item.full)))
-      }
+    let steps = manifest.extensions.map { item in
+      (item, step(for: item, version: manifest.version, held: state.held(item.index), fullOnly: periodic || isDowngrade))
     }
     return SyncPlan(
       manifest: trusted, steps: steps, retired: retired, isPeriodicFull: periodic, isDowngrade: isDowngrade)
+  }
+
+  /// How one extension gets to `item`, the manifest's extension at
+  /// `version`, from what it holds: the rules of the type, for one
+  /// extension (`calldir build --json` plans a device one version behind
+  /// with it).
+  ///
+  /// - Parameters:
+  ///   - held: What the extension holds; nil when nothing is known (it
+  ///     loads its full snapshot).
+  ///   - fullOnly: Whether a changed extension loads its full snapshot
+  ///     whatever deltas there are (a periodic full sync, a downgrade).
+  public static func step(
+    for item: Manifest.Extension, version: Int, held: HeldSnapshot?, fullOnly: Bool = false
+  ) -> SyncPlan.Step {
+    guard let held else { return .full(item.full) }
+    // Judged by content where both sides know it: the same digest needs
+    // nothing, another one under the same version (a rebuilt store) a
+    // full snapshot.
+    if let digest = item.digest, let heldDigest = held.digest {
+      if digest == heldDigest { return held.version == version ? .upToDate : .unchanged }
+      if held.version == version { return .full(item.full) }
+    } else if held.version == version {
+      return .upToDate
+    }
+    if !fullOnly, let delta = item.deltas.first(where: { $0.from == held.version }),
+      ReloadCost.prefersDelta(delta, over: item)
+    {
+      return .delta(delta)
+    }
+    return .full(item.full)
   }
 }

@@ -18,7 +18,9 @@ public struct PlannedSync: Sendable, Hashable {
   /// Whether the device holds the manifest's version already.
   public var isUpToDate: Bool { plan.isUpToDate }
 
-  /// The extensions the sync changes, by index: those it loads and those it empties.
+  /// The extensions the sync changes, by index: those it loads, those
+  /// whose recorded version moves without a reload (``SyncPlan/Step/unchanged``)
+  /// and those it empties.
   public var changedExtensions: [Int] {
     plan.steps.compactMap { if case .upToDate = $0.step { nil } else { $0.extension.index } } + plan.retired
   }

@@ -12,6 +12,7 @@ import CalldirSystem
 ///     let lock = try session.directory.lock()         // one sync loads at a time
 ///     guard try session.plan(trusted) == planned else { … }  // the device may have changed meanwhile
 ///     for load in staged.loads { … }                  // place each blob, reloadExtension (the app's part)
+///     for item in staged.plan.unchanged { … }         // no reload: the extension's state takes the version
 ///     try session.record(staged)                      // only then: the new SyncState
 ///
 /// Nothing on the device changes before ``stage(_:)`` returns: a bad
@@ -105,13 +106,15 @@ public struct SyncSession: Sendable {
   ///   ``SyncError/rollbackFloorMalformed(path:reason:)`` for the floor
   ///   unless `allowingDowngrade`.
   /// - Parameters:
-  ///   - held: What each extension holds by its own record, by index (nil:
+  ///   - held: What each extension holds by its own record (its
+  ///     provider state's version and content digest), by index (nil:
   ///     unknown, so it takes a full snapshot): corrects the recorded state
-  ///     where a load outside the sync changed an extension.
+  ///     where a load outside the sync changed an extension, and tells
+  ///     which extensions hold the manifest's content already.
   ///   - allowingDowngrade: Whether a manifest older than the synced
   ///     version or the rollback floor may be installed (the user's
   ///     explicit choice; ``SyncPlan/isDowngrade`` says when it is).
-  public func plan(held: [Int: Int?] = [:], allowingDowngrade: Bool = false) throws(SyncError) -> PlannedSync {
+  public func plan(held: [Int: HeldSnapshot?] = [:], allowingDowngrade: Bool = false) throws(SyncError) -> PlannedSync {
     try plan(try fetchManifest(), held: held, allowingDowngrade: allowingDowngrade)
   }
 
@@ -122,7 +125,7 @@ public struct SyncSession: Sendable {
   ///
   /// - Throws: As ``plan(held:allowingDowngrade:)``, but for the fetch.
   public func plan(
-    _ trusted: TrustedManifest, held: [Int: Int?] = [:], allowingDowngrade: Bool = false
+    _ trusted: TrustedManifest, held: [Int: HeldSnapshot?] = [:], allowingDowngrade: Bool = false
   ) throws(SyncError) -> PlannedSync {
     var previous = try directory.stateStore.load()
     let floors: [String: Int]
@@ -138,8 +141,9 @@ public struct SyncSession: Sendable {
       _ = try? directory.rollbackFloorStore.record(dataset, version: state.version)
     }
     if var state = previous {
-      for (index, version) in held where state.extensions[index] != nil && state.extensions[index] != version {
-        state.extensions[index] = version ?? 0  // 0: no version, so a full snapshot
+      for (index, snapshot) in held where state.extensions[index] != nil {
+        state.extensions[index] = snapshot?.version ?? 0  // 0: no version, so a full snapshot
+        state.digests[index] = snapshot?.digest
       }
       previous = state
     }
@@ -175,7 +179,7 @@ public struct SyncSession: Sendable {
     for position in plan.steps.indices {
       let item = plan.steps[position].extension
       switch plan.steps[position].step {
-      case .upToDate:
+      case .upToDate, .unchanged:
         continue
       case .full(let file):
         let staged = try stageChecked(file, as: .full(file), manifest, budget)
@@ -273,9 +277,11 @@ public struct SyncSession: Sendable {
   }
 
   /// What is wrong with a blob's header for what the manifest says it is
-  /// (kind, version, base version, dataset, a full snapshot's counts),
-  /// `nil` when nothing is: the check every downloaded blob passes before
-  /// it is loaded.
+  /// (kind, version, base version, dataset, a full snapshot's counts, a
+  /// delta's adds and removes, the content digest it makes), `nil` when
+  /// nothing is: the check every downloaded blob passes before it is
+  /// loaded. The digest and a delta's counts are checked when the manifest
+  /// gives them: the sync planned with them.
   public static func headerProblem(_ header: BlobHeader, _ content: StagedLoad.Content, _ manifest: Manifest) -> String? {
     if !header.dataset.isEmpty && header.dataset != manifest.dataset {
       return "it is a blob of dataset '\(header.dataset)', the manifest's is '\(manifest.dataset)'"
@@ -283,10 +289,13 @@ public struct SyncSession: Sendable {
     guard header.version == UInt64(manifest.version) else {
       return "it holds version \(header.version), the manifest's is \(manifest.version)"
     }
+    let item: Manifest.Extension?
     switch content {
     case .full, .empty:
       if header.kind != .full { return "it is a delta, the manifest names a full snapshot" }
-      if case .full(let file) = content, let counts = manifest.extensions.first(where: { $0.full == file })?.counts,
+      guard case .full(let file) = content else { return nil }
+      item = manifest.extensions.first { $0.full == file }
+      if let counts = item?.counts,
         header.entryCount(.blocking) != UInt64(counts.blocking)
           || header.entryCount(.identification) != UInt64(counts.identification)
       {
@@ -298,6 +307,16 @@ public struct SyncSession: Sendable {
       if header.baseVersion != UInt64(delta.from) {
         return "it is a delta from version \(header.baseVersion), the manifest's is from \(delta.from)"
       }
+      if let adds = delta.adds, let removes = delta.removes,
+        header.addedEntries != UInt64(adds) || header.removedEntries != UInt64(removes)
+      {
+        return "it adds \(header.addedEntries) and removes \(header.removedEntries) entries, "
+          + "the manifest says \(adds) and \(removes)"
+      }
+      item = manifest.extensions.first { $0.deltas.contains(delta) }
+    }
+    if let digest = item?.digest, header.contentDigest.hex != digest {
+      return "it makes content digest \(header.contentDigest.hex), the manifest says \(digest)"
     }
     return nil
   }

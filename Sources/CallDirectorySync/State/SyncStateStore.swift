@@ -3,7 +3,10 @@ import CalldirSystem
 /// Reads and writes a device's ``SyncState``, a small JSON object:
 ///
 ///     {"dataset":"com.example.blocklist","version":5,"published":"2026-12-01T03:00:00Z",
-///      "incrementalSyncs":2,"extensions":[{"index":1,"version":5},{"index":2,"version":5}]}
+///      "incrementalSyncs":2,"extensions":[{"index":1,"version":5,"digest":"98e6…8e37"},{"index":2,"version":5}]}
+///
+/// (an extension's `digest`, the content digest it holds, only when known;
+/// a state written before the key existed has none).
 ///
 /// Writes are atomic and durable (``AtomicFile``), so a reader sees the
 /// previous state or the new one, never a mixture.
@@ -74,7 +77,13 @@ public struct SyncStateStore: Sendable, Hashable {
       "published": .string(state.published),
       "incrementalSyncs": .int(Int64(state.incrementalSyncs)),
       "extensions": .array(
-        state.extensions.sorted { $0.key < $1.key }.map { ["index": .int(Int64($0.key)), "version": .int(Int64($0.value))] }),
+        state.extensions.sorted { $0.key < $1.key }.map { index, version in
+          var members: [(key: String, value: JSONValue)] = [
+            ("index", .int(Int64(index))), ("version", .int(Int64(version))),
+          ]
+          if let digest = state.digests[index] { members.append((key: "digest", value: .string(digest))) }
+          return .object(members)
+        }),
     ]
     var bytes: [UInt8] = []
     value.serialize(into: &bytes)
@@ -103,14 +112,29 @@ public struct SyncStateStore: Sendable, Hashable {
     }
     guard let items = root["extensions"]?.arrayValue else { throw _SyncStateFormatError("extensions must be an array") }
     var extensions: [Int: Int] = [:]
+    var digests: [Int: String] = [:]
     for item in items {
       let index = try integer(item["index"], "extensions[].index", minimum: 1)
       guard extensions[index] == nil else { throw _SyncStateFormatError("extension \(index) is listed twice") }
       extensions[index] = try integer(item["version"], "extensions[].version", minimum: 1)
+      switch item["digest"] {
+      case nil, .null?:
+        break
+      case .string(let digest)? where isDigest(digest):
+        digests[index] = digest
+      default:
+        throw _SyncStateFormatError("extensions[].digest must be 64 lowercase hexadecimal digits")
+      }
     }
     return SyncState(
       dataset: dataset, version: try integer(root["version"], "version", minimum: 1), published: published,
-      incrementalSyncs: try integer(root["incrementalSyncs"], "incrementalSyncs", minimum: 0), extensions: extensions)
+      incrementalSyncs: try integer(root["incrementalSyncs"], "incrementalSyncs", minimum: 0), extensions: extensions,
+      digests: digests)
+  }
+
+  /// Whether `text` is a SHA-256 in lowercase hex.
+  private static func isDigest(_ text: String) -> Bool {
+    text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
   }
 }
 

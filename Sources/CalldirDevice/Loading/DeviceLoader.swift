@@ -131,6 +131,39 @@ public struct DeviceLoader: Sendable {
     return ExtensionLoadResult(load: load, report: report, state: state, failure: failure)
   }
 
+  /// Records that extension `index` holds `target` without a reload: a
+  /// sync's extension whose content the new version left as it was
+  /// (``ProviderStateStore/recordSameContent(as:)``). No request runs and
+  /// its entries, data and reload count stay as they are; only its
+  /// provider state takes `target`'s version. The caller holds the
+  /// extension's reservation.
+  ///
+  /// - Returns: The provider state now recorded; nil when the extension
+  ///   is not installed or does not hold `target`'s content (it changed
+  ///   since the sync planned: plan again).
+  /// - Throws: ``DeviceLoadError/providerStorage(identifier:_:)``,
+  ///   ``DeviceLoadError/device(_:)``.
+  public func recordSameContent(
+    extension index: Int, as target: SnapshotIdentity, under reservation: ExtensionReservation
+  ) throws(DeviceLoadError) -> ProviderState? {
+    let identifier = CalldirExtensions.identifier(ofExtension: index)
+    // Another extension's reservation does not keep this one's requests out.
+    guard reservation.identifier == identifier else { throw .currentlyLoading(identifier: identifier) }
+    do {
+      _ = try device.status(forExtensionWithIdentifier: identifier)
+    } catch .noSuchExtension {
+      return nil
+    } catch {
+      throw .device(error)
+    }
+    let layout = try Self.layout(device, identifier)
+    do {
+      return try ProviderStateStore(path: layout.statePath).recordSameContent(as: target)
+    } catch {
+      throw .providerStorage(identifier: identifier, error)
+    }
+  }
+
   /// Installs or reconfigures the extension and makes the blob its only data.
   ///
   /// - Returns: Where the extension's provider keeps its blobs and state.

@@ -21,6 +21,13 @@ public struct ExtensionLoad: Sendable {
 
   /// The blob's path.
   public var file: String { candidate.path }
+
+  /// The entries the request adds or removes (`CallDirectorySync`'s
+  /// `ReloadCost`): the blob's (every entry of a full snapshot, a delta's
+  /// adds plus removes), none when the extension is up to date.
+  public var reloadEntries: Int {
+    plan.blob.map { Int(clamping: $0.header.reloadEntries) } ?? 0
+  }
 }
 
 /// What one extension's request did (``DeviceLoader/load(_:under:)``).

@@ -1,5 +1,6 @@
 import CalldirSystem
 import CallDirectoryCompiler
+import CallDirectorySync
 import CommandLineKit
 
 /// What `calldir build` prints: the summary on a terminal (or with
@@ -44,8 +45,21 @@ struct BuildSummary {
           "index": .int(Int64(plan.index)), "lower": .int(plan.lower), "upper": .int(plan.upper),
           "blocking": .int(Int64(plan.blocking)), "identification": .int(Int64(plan.identification)),
           "entries": .int(Int64(plan.entries)), "reloadSeconds": .double((plan.estimatedReloadSeconds * 10).rounded() / 10),
+          "oneVersionBehind": plan.oneVersionBehind.map { forecast in
+            [
+              "from": .int(Int64(forecast.from)), "strategy": .string(forecast.strategy.rawValue),
+              "reloadEntries": .int(Int64(forecast.entries)), "reloadSeconds": Self.seconds(forecast.entries),
+            ]
+          } ?? .null,
         ]
       }),
+      "oneVersionBehind": oneVersionBehind.map { total in
+        [
+          "from": .int(Int64(total.from)), "reloadEntries": .int(Int64(total.entries)),
+          "reloadSeconds": Self.seconds(total.entries), "reloadedExtensions": .int(Int64(total.reloaded)),
+          "unchangedExtensions": .int(Int64(total.unchanged)),
+        ]
+      } ?? .null,
       "manifest": result.manifestPath.map { .string($0) } ?? .null,
       "signature": result.signaturePath.map { .string($0) } ?? .null,
       "manifestExpires": result.manifestExpires.map { .string($0) } ?? .null,
@@ -60,6 +74,21 @@ struct BuildSummary {
         ]
       }),
     ]
+  }
+
+  /// What a device one version behind reloads in all: the version it
+  /// holds, the entries of every reload, the extensions it reloads and
+  /// those it leaves as they are; nil for a store's first version.
+  var oneVersionBehind: (from: Int, entries: Int, reloaded: Int, unchanged: Int)? {
+    let forecasts = result.extensions.compactMap(\.oneVersionBehind)
+    guard let first = forecasts.first, forecasts.count == result.extensions.count else { return nil }
+    let unchanged = forecasts.filter { $0.strategy == .unchanged }.count
+    return (first.from, forecasts.reduce(0) { $0 &+ $1.entries }, forecasts.count - unchanged, unchanged)
+  }
+
+  /// Estimated seconds on a phone for `entries`, to the millisecond.
+  private static func seconds(_ entries: Int) -> JSONValue {
+    .double((ReloadCost.seconds(entries: entries) * 1000).rounded() / 1000)
   }
 
   private static func json(_ source: SourceReport) -> JSONValue {
@@ -225,14 +254,30 @@ struct BuildSummary {
           + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
     }
     if !result.extensions.isEmpty {
+      let behind = oneVersionBehind
       let rows = result.extensions.map { plan in
         [
           String(plan.index), "\(plan.lower)…\(plan.upper)", String(plan.entries),
           TextTable.oneDecimal(plan.estimatedReloadSeconds) + " s",
         ]
+          + (behind == nil
+            ? []
+            : [
+              plan.oneVersionBehind.map { forecast in
+                forecast.strategy == .unchanged
+                  ? "unchanged" : "\(forecast.strategy.rawValue), \(forecast.entries) entries"
+              } ?? "-"
+            ])
       }
+      let header = ["extension", "numbers", "entries", "reload"] + (behind.map { ["from version \($0.from)"] } ?? [])
       output.writeLine("extensions (each below CallKit's 2,000,000 entries; reload at about 9 µs per entry):")
-      for row in TextTable.format([["extension", "numbers", "entries", "reload"]] + rows) { output.writeLine("  " + row) }
+      for row in TextTable.format([header] + rows) { output.writeLine("  " + row) }
+      if let behind {
+        output.writeLine(
+          "a device at version \(behind.from) reloads \(behind.reloaded) of \(result.extensions.count) "
+            + "\(result.extensions.count == 1 ? "extension" : "extensions"): \(behind.entries) entries, about "
+            + TextTable.oneDecimal(ReloadCost.seconds(entries: behind.entries)) + " s")
+      }
     }
     if let manifest = result.manifestPath {
       output.writeLine(

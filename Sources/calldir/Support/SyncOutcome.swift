@@ -25,12 +25,37 @@ struct SyncOutcome {
     staged?.loads.first { $0.index == index }
   }
 
+  /// The entries extension `item`'s reload added or removed (``ReloadCost``):
+  /// the request's blob when it ran, else what the plan says (none for an
+  /// extension up to date or unchanged); nil when unknown (a delta the
+  /// manifest gives no counts for, not loaded).
+  private func reloadEntries(_ item: Manifest.Extension, _ step: SyncPlan.Step) -> Int? {
+    if let load = results[item.index]?.load { return load.reloadEntries }
+    return step.reloadEntries(of: item)
+  }
+
+  /// The entries every reload of the sync added or removed.
+  private var totalReloadEntries: Int? {
+    var total = 0
+    for (item, step) in plan.steps {
+      guard let entries = reloadEntries(item, step) else { return nil }
+      total = total &+ entries
+    }
+    return total
+  }
+
+  /// Estimated seconds on a phone, to the millisecond.
+  private static func seconds(_ entries: Int?) -> JSONValue {
+    entries.map { .double((ReloadCost.seconds(entries: $0) * 1000).rounded() / 1000) } ?? .null
+  }
+
   /// `{"dataset", "version", "previous", "published", "expires", "upToDate",
   /// "periodicFull", "downgrade", "rollbackFloor", "incrementalSyncs", "extensions": [{"index",
   /// "strategy", "from", "bytes", "path", "downloaded", "resumedAt",
   /// "reused", "discardedPartial", "missingDelta", "unusableDelta",
-  /// "blocking", "identification", "peakMemoryBytes", "durationSeconds"}],
-  /// "retired", "downloaded"}`.
+  /// "blocking", "identification", "peakMemoryBytes", "durationSeconds",
+  /// "reloadEntries", "reloadSeconds"}], "retired", "downloaded",
+  /// "reloadEntries", "reloadSeconds"}`.
   var json: JSONValue {
     func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func optional(_ value: Int64?) -> JSONValue { value.map { .int($0) } ?? .null }
@@ -40,9 +65,11 @@ struct SyncOutcome {
       let (strategy, file): (String, Manifest.File?) =
         switch step {
         case .upToDate: ("upToDate", nil)
+        case .unchanged: ("unchanged", nil)
         case .delta(let delta): ("delta", delta.file)
         case .full(let file): ("full", file)
         }
+      let entries = reloadEntries(item, step)
       return [
         "index": .int(Int64(item.index)),
         "strategy": .string(strategy),
@@ -59,8 +86,11 @@ struct SyncOutcome {
         "identification": .int(Int64(item.counts.identification)),
         "peakMemoryBytes": optional(report?.childPeakResidentBytes),
         "durationSeconds": report.map { .double(($0.duration * 1000).rounded() / 1000) } ?? .null,
+        "reloadEntries": optional(entries),
+        "reloadSeconds": Self.seconds(entries),
       ]
     }
+    let total = totalReloadEntries
     return [
       "dataset": .string(manifest.dataset),
       "version": .int(Int64(manifest.version)),
@@ -75,6 +105,8 @@ struct SyncOutcome {
       "extensions": .array(extensions),
       "retired": .array(plan.retired.map { .int(Int64($0)) }),
       "downloaded": .int(staged?.downloadedBytes ?? 0),
+      "reloadEntries": optional(total),
+      "reloadSeconds": Self.seconds(total),
     ]
   }
 
@@ -91,14 +123,21 @@ struct SyncOutcome {
     let downgrade =
       plan.isDowngrade
       ? ", a downgrade allowed by --allow-downgrade; rollback floor \(rollbackFloor)" : ""
+    let reloaded = totalReloadEntries.map {
+      ", \($0) \($0 == 1 ? "entry" : "entries") reloaded (about \(Self.secondsText($0)) on a phone)"
+    }
     output.writeLine(
       "\(dataset): synced to version \(manifest.version) (\(from)\(periodic)\(downgrade)), "
-        + "\(staged.downloadedBytes) bytes downloaded")
+        + "\(staged.downloadedBytes) bytes downloaded" + (reloaded ?? ""))
     for (item, step) in plan.steps {
       var line = "  extension \(item.index): "
       switch step {
       case .upToDate:
         output.writeLine(line + "up to date")
+        continue
+      case .unchanged:
+        let held = planned.previous?.extensions[item.index].map { " since version \($0)" } ?? ""
+        output.writeLine(line + "unchanged\(held) (the content digest the manifest names), no reload")
         continue
       case .delta(let delta):
         line += "delta \(delta.from) → \(manifest.version), \(delta.file.bytes) bytes"
@@ -121,6 +160,9 @@ struct SyncOutcome {
         }
       }
       line += "; \(item.counts.blocking) blocking, \(item.counts.identification) identification"
+      if let entries = reloadEntries(item, step) {
+        line += "; \(entries) \(entries == 1 ? "entry" : "entries") reloaded"
+      }
       if let peak = results[item.index]?.report.childPeakResidentBytes {
         line += "; extension peak RSS \(peak >> 10) KiB"
       }
@@ -129,5 +171,15 @@ struct SyncOutcome {
     for index in plan.retired {
       output.writeLine("  extension \(index): retired, its entries removed")
     }
+  }
+
+  /// `0.013 s`, `13.0 s`: estimated seconds on a phone, to the millisecond
+  /// below ten seconds.
+  private static func secondsText(_ entries: Int) -> String {
+    let seconds = ReloadCost.seconds(entries: entries)
+    if seconds >= 10 { return TextTable.oneDecimal(seconds) + " s" }
+    let milliseconds = Int((seconds * 1000).rounded())
+    let fraction = String(milliseconds % 1000)
+    return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
   }
 }

@@ -26,26 +26,45 @@ struct StoreFixture {
   /// Publishes `version` with `extensions` extensions: their full
   /// snapshots, deltas from every earlier version (or from `deltasFrom`),
   /// and the signed manifest.
+  ///
+  /// - Parameters:
+  ///   - keeping: Extensions whose entries stay those of the latest
+  ///     version published (the new version leaves them as they were).
+  ///   - describingContent: Whether the manifest gives each extension's
+  ///     content digest and each delta's adds and removes, as calldir's
+  ///     build does (then, as it does, no delta joins equal contents).
   mutating func publish(
-    version: Int, extensions: Int = 1, fullEvery: Int = 30, deltasFrom: [Int]? = nil, dataset: String = dataset
+    version: Int, extensions: Int = 1, fullEvery: Int = 30, deltasFrom: [Int]? = nil, dataset: String = dataset,
+    keeping: Set<Int> = [], describingContent: Bool = false
   ) throws {
     var snapshots: [Int: Snapshot] = [:]
     var items: [Manifest.Extension] = []
+    let latest = versions.keys.max().flatMap { versions[$0] }
     for index in 1...extensions {
-      let snapshot = Self.snapshot(version: version, index: index)
+      var snapshot = Self.snapshot(version: version, index: index)
+      if keeping.contains(index), let kept = latest?[index] {
+        snapshot = Snapshot(version: UInt64(version), blocking: kept.blocking, identification: kept.identification)
+      }
       snapshots[index] = snapshot
-      let full = put("snapshots/v\(version)-e\(index).cdir", try snapshot.encoded())
+      let encoded = try snapshot.encoded()
+      let digest = try BlobReader.readHeader(bytes: encoded).contentDigest.hex
+      let full = put("snapshots/v\(version)-e\(index).cdir", encoded)
       var deltas: [Manifest.Delta] = []
       for from in (deltasFrom ?? Array(versions.keys)).sorted(by: >) {
         guard let base = versions[from]?[index] else { continue }
         let bytes = try SnapshotDelta(from: base, to: snapshot).encoded()
-        deltas.append(Manifest.Delta(from: from, file: put("deltas/\(from)-\(version)-e\(index).cdir", bytes)))
+        let header = try BlobReader.readHeader(bytes: bytes)
+        if describingContent && header.baseDigest.hex == digest { continue }
+        deltas.append(Manifest.Delta(
+          from: from, file: put("deltas/\(from)-\(version)-e\(index).cdir", bytes),
+          adds: describingContent ? Int(header.addedEntries) : nil,
+          removes: describingContent ? Int(header.removedEntries) : nil))
       }
       let lower = Int64(33_600_000_000 + index * 100_000_000)
       items.append(Manifest.Extension(
         index: index, lower: lower, upper: lower + 99_999_999,
         counts: Manifest.Counts(blocking: snapshot.blocking.count, identification: snapshot.identification.count),
-        full: full, deltas: deltas))
+        digest: describingContent ? digest : nil, full: full, deltas: deltas))
     }
     versions[version] = snapshots
     let manifest = Manifest(

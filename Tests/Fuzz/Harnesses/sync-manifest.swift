@@ -9,8 +9,9 @@ import CallDirectorySync
 /// (`RollbackFloorStore.load`), and the plan's resulting state.
 ///
 /// Whatever the parser accepts must serialize to bytes it parses back to
-/// the same manifest; a plan must name only the manifest's files and its
-/// resulting state the manifest's dataset and version; a plan made without
+/// the same manifest; a plan must name only the manifest's files, leave
+/// unreloaded only an extension that holds the manifest's content digest,
+/// and its resulting state the manifest's dataset and version; a plan made without
 /// allowing a downgrade is never one, and never goes below the floor
 /// (unless to the state's own version).
 ///
@@ -59,6 +60,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     manifest.version >= (floor ?? 0) || manifest.version == state?.version, "the plan goes below the rollback floor")
   let known = Set(manifest.extensions.flatMap { [$0.full] + $0.deltas.map(\.file) })
   for file in plan.files { fuzzCheck(known.contains(file), "the plan fetches \(file.path), which the manifest does not name") }
+  for (item, step) in plan.steps where step == .unchanged {
+    fuzzCheck(
+      item.digest != nil && state?.held(item.index)?.digest == item.digest,
+      "extension \(item.index) is left unreloaded without holding the manifest's content digest")
+  }
   let next = plan.resultingState(after: state)
   fuzzCheck(next.dataset == manifest.dataset && next.version == manifest.version, "the resulting state is not the manifest's")
   return 0
