@@ -326,7 +326,7 @@ private struct _ConfigParser {
   ) throws(ConfigError) {
     for key in ["category", "icon"] where object[key] != nil && list != .identify {
       throw .invalidValue(
-        keyPath: "\(at).\(key)", reason: "only an 'identify' source names callers, so only it has a \(key)")
+        keyPath: "\(at).\(key)", reason: "only an 'identify' source names callers, so '\(key)' belongs on one")
     }
     if let value = object["category"] {
       let name = try string(value, at: "\(at).category")

@@ -255,6 +255,20 @@ public struct RLWEParameters: Sendable, Hashable {
   /// `polyDegree × plaintextBits / 8`, as Apple's `bytesPerPlaintext`.
   public var bytesPerPlaintext: Int { polyDegree * plaintextBits / 8 }
 
+  /// The bits of each coefficient modulus, as the name spells them
+  /// (`logq_27_28_28` → 27, 28, 28; `logq_3x55` → 55, 55, 55).
+  public var coefficientModulusBits: [Int] {
+    let parts = name.split(separator: "_")
+    guard let start = parts.firstIndex(of: "logq"), let end = parts.firstIndex(of: "logt"), start < end else { return [] }
+    return parts[(start + 1)..<end].flatMap { part -> [Int] in
+      let pieces = part.split(separator: "x")
+      if pieces.count == 2, let count = Int(pieces[0]), let bits = Int(pieces[1]) {
+        return Array(repeating: bits, count: count)
+      }
+      return Int(part).map { [$0] } ?? []
+    }
+  }
+
   /// The set named `name`, nil for a name Apple does not predefine (or
   /// one of its insecure test sets).
   public init?(name: String) {

@@ -77,14 +77,16 @@ public struct ProtobufReader: Sendable {
 
   /// A varint of at most ten bytes whose value fits in 64 bits.
   private mutating func readVarint() throws(ProtobufError) -> UInt64 {
+    // Its last byte is the first without the continuation bit.
+    var last = position
+    while last < end, last - position < Varint.maximumLength, bytes[last] & 0x80 != 0 { last += 1 }
+    guard last - position < Varint.maximumLength else { throw .malformedVarint }
+    guard last < end else { throw .truncated }
     var cursor = position
     let value: UInt64? = bytes.withUnsafeBytes { raw in
-      Varint.read(UnsafeRawBufferPointer(rebasing: raw[..<end]), at: &cursor)
+      Varint.read(UnsafeRawBufferPointer(rebasing: raw[..<(last + 1)]), at: &cursor)
     }
-    guard let value else {
-      // Ran out of bytes, or more than 64 bits.
-      throw cursor >= end ? .truncated : .malformedVarint
-    }
+    guard let value else { throw .malformedVarint }
     position = cursor
     return value
   }

@@ -18,7 +18,8 @@ import CallDirectoryCompiler
 ///   half a plaintext when a one-row bucket fits in it, else that bucket
 ///   rounded up to whole plaintexts.
 /// - A shard's load is the larger of its rows' bytes over the buckets'
-///   capacity and its rows over the buckets' 255 slots each.
+///   capacity and its rows over the rows of its average size the buckets
+///   hold (at most 255 each).
 /// - The most a shard may load is what two-choice cuckoo hashing fills
 ///   reliably for the rows a bucket holds (``maxLoad(slotsPerBucket:)``):
 ///   90% with four or more, less with fewer (50% is the limit with one).
@@ -91,6 +92,14 @@ public struct CuckooSizing: Sendable, Hashable {
     max(1, min(Self.maxSlotCount, (maxSerializedBucketSize - 1) / ShardLoad.rowBytes(maxValueSize)))
   }
 
+  /// Rows of a shard's average size one bucket holds (at least 1, at most
+  /// 255): what its cuckoo table's reliable fill depends on.
+  public func slotsPerBucket(of shard: ShardLoad) -> Int {
+    guard shard.rows > 0 else { return Self.maxSlotCount }
+    let average = (shard.bytes + shard.rows - 1) / shard.rows
+    return max(1, min(Self.maxSlotCount, (maxSerializedBucketSize - 1) / max(1, average)))
+  }
+
   /// The most a shard may load with buckets of `slots` rows each.
   public static func maxLoad(slotsPerBucket slots: Int) -> Double {
     switch slots {
@@ -102,11 +111,16 @@ public struct CuckooSizing: Sendable, Hashable {
   }
 
   /// A shard's load: the larger of its bytes over the buckets' capacity
-  /// and its rows over their slots.
+  /// and its rows over the rows of its average size they hold.
   public func load(of shard: ShardLoad) -> Double {
     let bytes = Double(shard.bytes) / (Double(bucketCount) * Double(maxSerializedBucketSize - 1))
-    let slots = Double(shard.rows) / (Double(bucketCount) * Double(Self.maxSlotCount))
+    let slots = Double(shard.rows) / (Double(bucketCount) * Double(slotsPerBucket(of: shard)))
     return max(bytes, slots)
+  }
+
+  /// The most `shard` may load in these buckets.
+  public func maxLoad(of shard: ShardLoad) -> Double {
+    Self.maxLoad(slotsPerBucket: slotsPerBucket(of: shard))
   }
 
   /// Why these buckets no longer hold `shards` (the use case's largest
@@ -117,11 +131,10 @@ public struct CuckooSizing: Sendable, Hashable {
       return "a value of \(maxValueSize) bytes needs buckets of \(single) bytes, above the "
         + "\(maxSerializedBucketSize) bytes they were sized for"
     }
-    let limit = Self.maxLoad(slotsPerBucket: slotsPerBucket(maxValueSize: maxValueSize))
-    for (index, shard) in shards.enumerated() where load(of: shard) > limit {
+    for (index, shard) in shards.enumerated() where load(of: shard) > maxLoad(of: shard) {
       return "shard \(index) holds \(shard.rows) rows (\(shard.bytes) bytes of buckets), "
-        + "\(Self.percent(load(of: shard))) of its \(bucketCount) buckets, above the \(Self.percent(limit)) "
-        + "a cuckoo table with \(slotsPerBucket(maxValueSize: maxValueSize)) rows a bucket fills reliably"
+        + "\(Self.percent(load(of: shard))) of its \(bucketCount) buckets, above the \(Self.percent(maxLoad(of: shard))) "
+        + "a cuckoo table with \(slotsPerBucket(of: shard)) rows a bucket fills reliably"
     }
     return nil
   }
@@ -132,11 +145,11 @@ public struct CuckooSizing: Sendable, Hashable {
     let maxValue = shards.map(\.maxValueSize).max() ?? 0
     let bucketSize = defaultMaxSerializedBucketSize(maxValueSize: maxValue, parameters: parameters)
     var sizing = CuckooSizing(bucketCount: hashFunctionCount, maxSerializedBucketSize: bucketSize)
-    let target = maxLoad(slotsPerBucket: sizing.slotsPerBucket(maxValueSize: maxValue)) * sizingShare
     var needed = 1
     for shard in shards {
+      let target = sizing.maxLoad(of: shard) * sizingShare
       let byBytes = Double(shard.bytes) / (Double(bucketSize - 1) * target)
-      let bySlots = Double(shard.rows) / (Double(maxSlotCount) * target)
+      let bySlots = Double(shard.rows) / (Double(sizing.slotsPerBucket(of: shard)) * target)
       needed = max(needed, Int(max(byBytes, bySlots).rounded(.up)))
     }
     sizing.bucketCount = max(hashFunctionCount, (needed + hashFunctionCount - 1) / hashFunctionCount * hashFunctionCount)

@@ -30,12 +30,12 @@ public struct ProcessingEstimate: Sendable, Hashable {
     return perTable * CuckooSizing.hashFunctionCount
   }
 
-  /// Bytes of one processed plaintext: its coefficients in evaluation
-  /// form over the query's coefficient moduli (measured: about 32 KiB for
-  /// N = 4096, 4-byte words over two moduli).
+  /// Bytes of one processed plaintext: its N coefficients in evaluation
+  /// form over every coefficient modulus but the last, each in its bits
+  /// (measured: 28,160 bytes for `n_4096_logq_27_28_28_logt_5`, 4096 × 55
+  /// bits).
   public static func processedPlaintextBytes(_ parameters: RLWEParameters) -> Int {
-    let wordBytes = parameters.polyDegree >= 8192 ? 8 : 4
-    return parameters.polyDegree * 2 * wordBytes
+    parameters.polyDegree * parameters.coefficientModulusBits.dropLast().reduce(0, +) / 8
   }
 
   /// Processed bytes a second (1M rows, about 160 MB, in 11 s).
