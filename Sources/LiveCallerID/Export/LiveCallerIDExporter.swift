@@ -248,10 +248,8 @@ public struct LiveCallerIDExporter {
   ) throws(LiveCallerIDExportError) {
     let national = settings.keywordForms.contains(.national) ? nationalFormatter : nil
     func rows(of number: Int64, label: UInt32, profile: UInt32, into spill: ScratchSpill) throws(LiveCallerIDExportError) {
-      let e164 = Keyword.e164(number)
-      try spill.add(
-        ScratchRow(number: number, form: .e164, label: label, profile: profile),
-        shard: KeywordSharding.shard(of: e164, shardCount: spill.shardCount))
+      let shard = Keyword.withE164(number) { KeywordSharding.shard(of: $0, shardCount: spill.shardCount) }
+      try spill.add(ScratchRow(number: number, form: .e164, label: label, profile: profile), shard: shard)
       if let national, let digits = national.nationalDigits(ofE164: number), !digits.isEmpty, digits.count < 256 {
         try spill.add(
           ScratchRow(number: number, form: .national, nationalDigits: digits, label: label, profile: profile),

@@ -36,8 +36,7 @@ struct ShardRows {
     for row in scratch {
       switch row.form {
       case .e164:
-        flat.append(UInt8(ascii: "+"))
-        flat += String(row.number).utf8
+        Keyword.appendE164(row.number, to: &flat)
       case .national:
         flat += row.nationalDigits
       }

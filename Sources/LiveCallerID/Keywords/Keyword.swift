@@ -8,9 +8,31 @@ public enum Keyword {
   /// national number, as a Call Directory entry holds them):
   /// `+14085551212`.
   public static func e164(_ number: Int64) -> [UInt8] {
-    var bytes: [UInt8] = [UInt8(ascii: "+")]
-    bytes += String(number).utf8
+    var bytes: [UInt8] = []
+    appendE164(number, to: &bytes)
     return bytes
+  }
+
+  /// Appends ``e164(_:)``'s bytes to `bytes`.
+  public static func appendE164(_ number: Int64, to bytes: inout [UInt8]) {
+    withE164(number) { bytes.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with ``e164(_:)``'s bytes, written on the stack (the
+  /// first pass does this for every number).
+  public static func withE164<R>(_ number: Int64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+      var value = number.magnitude
+      var start = buffer.count
+      repeat {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(value % 10)
+        value /= 10
+      } while value > 0 && start > 1
+      start -= 1
+      buffer[start] = UInt8(ascii: "+")
+      return body(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[start...]))
+    }
   }
 
   /// Whether `keyword` could be a phone number's keyword in some form: it
@@ -54,5 +76,10 @@ public enum KeywordSharding {
   /// The shard of `keyword` among `shardCount` shards.
   public static func shard(of keyword: some Collection<UInt8>, shardCount: Int) -> Int {
     Int(truncatedHash(keyword) % UInt64(max(1, shardCount)))
+  }
+
+  /// The shard of the keyword in `bytes` among `shardCount` shards.
+  public static func shard(of bytes: UnsafeRawBufferPointer, shardCount: Int) -> Int {
+    Int(SodiumSHA256.truncatedHash(bytes) % UInt64(max(1, shardCount)))
   }
 }

@@ -79,7 +79,8 @@ extension Calldir.Export {
         let keywords = useCase.keywords.map { "\($0.count) \($0.form.rawValue)" }.joined(separator: ", ")
         context.standardOutput.writeLine(
           "  \(useCase.name): \(useCase.rows) rows (\(keywords), \(useCase.paddingRows) padding) in "
-            + "\(useCase.shardCount) shards; wrote \(useCase.written.count): \(useCase.reason)")
+            + "\(useCase.shardCount) shard\(useCase.shardCount == 1 ? "" : "s"); wrote \(useCase.written.count): "
+            + useCase.reason)
       }
       context.standardOutput.writeLine("process them: cd \(output) && xargs -P 4 -L 1 < \(ExportLayout.commands)")
     }
