@@ -409,4 +409,50 @@ func sha256Hex(_ data: Data) -> String {
     #expect(notHEIC.standardError.contains("not a HEIC image"))
     #expect(!FileManager.default.fileExists(atPath: store.store))
   }
+
+  /// Repair keeps each version's settings and identity details; prune
+  /// removes the details with their version and keeps the icons; a damaged
+  /// details file is found.
+  @Test func repairKeepsTheRecordPruneRemovesItAndDamageIsFound() throws {
+    let store = try Self.built()
+    var block = LiveCallerIDStore.block
+    for day in 2...3 {
+      block.append("+1408555990\(day)")
+      try store.writeSources(
+        block: block, shops: LiveCallerIDStore.shops, people: LiveCallerIDStore.people,
+        allowed: ["+14085552007", "+33612345001"])
+      try store.build(day: day)
+    }
+    let repaired = try CalldirProcess.run(["repair", "--store", store.store, "--json"])
+    #expect(repaired.status == 0, "\(repaired.standardError)")
+    #expect(try parseJSON(repaired.standardOutput)["warnings"] as? [String] == [])
+    #expect(try store.export("out", ["--version", "2"]).status == 0)
+    #expect(try CalldirProcess.run(["prune", "--store", store.store, "--keep", "1"]).status == 0)
+    for version in 1...2 {
+      #expect(!FileManager.default.fileExists(atPath: store.store + "/snapshots/identities-00000\(version).cdid"))
+    }
+    #expect(FileManager.default.fileExists(atPath: store.store + "/snapshots/identities-000003.cdid"))
+    #expect(FileManager.default.fileExists(atPath: store.store + "/icons/\(sha256Hex(Data(LiveCallerIDStore.icon))).heic"))
+    #expect(try store.export().status == 0)
+
+    // A details file that is not the one the catalog recorded is refused,
+    // and repair leaves the version without it (with a warning).
+    let details = store.store + "/snapshots/identities-000003.cdid"
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: details))
+    bytes[bytes.count / 2] ^= 0x01
+    try bytes.write(to: URL(fileURLWithPath: details))
+    let damaged = try store.export("other")
+    #expect(damaged.status == 65)
+    #expect(damaged.standardError.contains("identities-000003.cdid does not match the catalog"))
+    let again = try CalldirProcess.run(["repair", "--store", store.store, "--json"])
+    #expect(again.status == 0)
+    #expect((try parseJSON(again.standardOutput)["warnings"] as? [String])?.contains { $0.contains("identity details are left out") } == true)
+    let unsettled = try store.export("other")
+    #expect(unsettled.status == 65)
+    #expect(unsettled.standardError.contains("was built without Live Caller ID Lookup settings"))
+    // The next build records them again (the settings differ from none).
+    let rebuilt = try parseJSON(try store.build(day: 4, ["--json"]).standardOutput)
+    #expect(rebuilt["version"] as? Int == 4)
+    #expect(try store.export("other").status == 0)
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveCallerID
 import Testing
 
 extension LiveCallerIDStore {
@@ -82,6 +83,49 @@ extension LiveCallerIDStore {
       let leftovers = try FileManager.default.subpathsOfDirectory(atPath: store.directory.path("out"))
         .filter { $0.split(separator: "/").contains { $0.hasPrefix(".") } }
       if recorded.count < 2 || faulted.status == 0 { #expect(leftovers.isEmpty, "\(context): \(leftovers)") }
+    }
+  }
+
+  /// A build with liveCallerID killed anywhere, or on a disk that stays
+  /// full: the version it records always has its identity details (in
+  /// place, or pending for the next build to place), and the next build and
+  /// export succeed.
+  @Test func aBuildKilledAnywhereKeepsItsIdentityDetails() throws {
+    let reference = try LiveCallerIDExportTests.built()
+    try reference.writeConfig(
+      liveCallerID: #"{"useCase": "com.example.lookup", "cacheExpiryMinutes": 30, "block": {"shardCount": 8}, "identity": {"shardCount": 4}}"#,
+      category: "person")
+    let counted = try LiveCallerIDStore(copying: reference)
+    let counts = try TemporaryDirectory()
+    let result = try CalldirProcess.run(
+      ["build", "--config", counted.config, "--store", counted.store, "--as-of", "2026-03-02"],
+      environment: ["CALLDIR_FAULT_COUNTS": counts.path("counts")])
+    #expect(result.status == 0, "\(result.standardError)")
+    let calls = try faultCounts(counts.path("counts"))
+    let faults =
+      sweep(calls["any"] ?? 0, stride: max(1, (calls["any"] ?? 0) / 30), dense: 10).map { "any:\($0):crash" }
+      + Swift.stride(from: 1, through: max(1, calls["write"] ?? 0), by: max(1, (calls["write"] ?? 0) / 10)).map {
+        "write:\($0)+:ENOSPC"
+      }
+    for fault in faults {
+      let store = try LiveCallerIDStore(copying: reference)
+      let faulted = try CalldirProcess.run(
+        ["build", "--config", store.config, "--store", store.store, "--as-of", "2026-03-02"],
+        environment: ["CALLDIR_FAULTS": fault])
+      let context = "\(fault): \(faulted.status) \(faulted.standardError)"
+      let history = try parseJSON(try CalldirProcess.run(["history", "--store", store.store, "--json"]).standardOutput)
+      for version in (history["versions"] as? [[String: Any]] ?? []).compactMap({ $0["version"] as? Int }) {
+        let name = "identities-00000\(version).cdid"
+        #expect(
+          FileManager.default.fileExists(atPath: store.store + "/snapshots/" + name)
+            || FileManager.default.fileExists(atPath: store.store + "/snapshots/.pending-" + name), "\(context)")
+      }
+      let next = try CalldirProcess.run(["build", "--config", store.config, "--store", store.store, "--as-of", "2026-03-02"])
+      #expect(next.status == 0, "\(context) then \(next.standardError)")
+      let export = try store.export()
+      #expect(export.status == 0, "\(context) then \(export.standardError)")
+      #expect(try parseJSON(export.standardOutput)["version"] as? Int == 2, "\(context)")
+      #expect(try CallIdentity(decoding: try #require(try store.rows("identity")["+14085551212"]).value).category == 1)
     }
   }
 }
