@@ -250,3 +250,29 @@ final class ExportWorkspace {
     }
   }
 }
+
+/// By hand, for checking the national keyword form with Apple's tools:
+/// `CALLDIR_LCID_NATIONAL_EXPORT=DIR swift test --filter NationalFormExport`
+/// builds a store of the numbers ``KnownNationalDigits`` formats and
+/// exports it to DIR with both keyword forms (see
+/// data/check-live-caller-id.py for the e164 form through the binary).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["CALLDIR_LCID_NATIONAL_EXPORT"] != nil))
+struct NationalFormExport {
+  @Test func writeAnExportWithNationalRows() throws {
+    let output = try #require(ProcessInfo.processInfo.environment["CALLDIR_LCID_NATIONAL_EXPORT"])
+    let workspace = try ExportWorkspace()
+    let numbers = KnownNationalDigits.answers.keys.sorted()
+    try workspace.write("block.txt", numbers.prefix(8).map { "+\($0)\n" }.joined())
+    try workspace.write("names.csv", "number,name\n" + numbers.suffix(6).map { "+\($0),Caller \($0 % 97)\n" }.joined())
+    try workspace.build(
+      liveCallerID: #"{"useCase": "com.example.lookup", "keywordForms": ["e164", "national"], "block": {"shardCount": 2}, "identity": {"shardCount": 2}}"#,
+      sources: [
+        #"{"path": "block.txt", "format": "lines", "list": "block"}"#,
+        #"{"path": "names.csv", "format": "csv", "list": "identify", "number": "number", "label": "name", "category": "person"}"#,
+      ])
+    let export = try LiveCallerIDExporter(
+      store: StoreLayout(root: workspace.path("store")), output: output, nationalFormatter: KnownNationalDigits()
+    ).export()
+    print("NATIONAL-EXPORT \(export.document.serialized())")
+  }
+}

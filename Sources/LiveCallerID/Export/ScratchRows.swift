@@ -97,6 +97,8 @@ final class ScratchSpill {
 
   /// The bytes every spill of an export buffers together.
   static let budget = 32 << 20
+  /// The most bytes one row takes: form, number, national digits, label, profile.
+  static let maxRowBytes = 1 + 10 + 1 + 255 + 5 + 5
 
   init(directory: String, useCase: UseCaseKind, shardCount: Int, budgetShare: Int) {
     self.directory = directory
@@ -112,6 +114,9 @@ final class ScratchSpill {
 
   /// Adds `row` to `shard`.
   func add(_ row: ScratchRow, shard: Int) throws(LiveCallerIDExportError) {
+    // Room for the limit and one more row, once: an array left to grow
+    // would double past it.
+    if buffers[shard].capacity == 0 { buffers[shard].reserveCapacity(bufferLimit + Self.maxRowBytes) }
     row.append(to: &buffers[shard], identity: useCase == .identity)
     rowCounts[shard] += 1
     if buffers[shard].count >= bufferLimit { try flush(shard: shard) }
