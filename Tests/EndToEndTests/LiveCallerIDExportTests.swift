@@ -456,3 +456,33 @@ func sha256Hex(_ data: Data) -> String {
     #expect(try store.export("other").status == 0)
   }
 }
+
+/// `export live-caller-id` holds one shard and its buffers, not the
+/// dataset: 2 million rows export within 48 MiB more than 20,000.
+@Suite struct LiveCallerIDExportMemoryTests {
+  static func peak(rows patterns: [String]) throws -> (peak: Int, rows: Int) {
+    let directory = try TemporaryDirectory()
+    try directory.write("ranges.txt", patterns.joined(separator: "\n") + "\n")
+    try directory.write(
+      "calldir.json",
+      #"{"liveCallerID": {"useCase": "a.b"}, "sources": [{"path": "ranges.txt", "format": "patterns", "list": "block"}]}"#)
+    let built = try CalldirProcess.run(
+      ["build", "--config", directory.path("calldir.json"), "--store", directory.path("store")])
+    #expect(built.status == 0, "\(built.standardError)")
+    let measured = try MemoryBoundTests.measure(
+      "exec \"$0\" export live-caller-id --json --store '\(directory.path("store"))' --output '\(directory.path("out"))'")
+    #expect(measured.status == 0, "\(measured.standardError)")
+    let block = try #require((try parseJSON(measured.standardOutput)["useCases"] as? [[String: Any]])?.first)
+    return (measured.peakBytes, block["rows"] as? Int ?? 0)
+  }
+
+  @Test func memoryIsBoundedByAShardNotTheDataset() throws {
+    let small = try Self.peak(rows: ["+140855500##", "+140855501##"])
+    let large = try Self.peak(rows: ["+14085######", "+14086######"])
+    #expect(small.rows == 200)
+    #expect(large.rows == 2_000_000)
+    // Rows held whole would take about 50 bytes each (100 MiB); the
+    // export holds 32 MiB of buffers and one shard (about 60,000 rows).
+    #expect(large.peak - small.peak <= 48 << 20, "\(small.peak >> 20) MiB, then \(large.peak >> 20) MiB")
+  }
+}

@@ -7,7 +7,10 @@ import Sodium
 /// their directories. Files not committed are removed.
 final class StagedFiles {
   let root: String
-  private var files: [AtomicFile] = []
+  /// Every file opened, by its temporary and final paths (the files
+  /// themselves, and their write buffers, go once kept: an export stages
+  /// thousands).
+  private var files: [(temporary: String, destination: String)] = []
   private let syncs = FileSystem.DeferredSyncs()
   private var committed = false
 
@@ -18,7 +21,7 @@ final class StagedFiles {
   func open(_ relative: String) throws(LiveCallerIDExportError) -> AtomicFile {
     do {
       let file = try AtomicFile(destination: root + "/" + relative)
-      files.append(file)
+      files.append((file.temporaryPath, file.destination))
       return file
     } catch {
       throw .file(error)
@@ -53,7 +56,7 @@ final class StagedFiles {
     do {
       try syncs.syncAll()
       for file in files {
-        try FileSystem.durableRename(file.temporaryPath, to: file.destination, deferringSyncTo: syncs)
+        try FileSystem.durableRename(file.temporary, to: file.destination, deferringSyncTo: syncs)
       }
       committed = true
       try syncs.syncAll()
@@ -65,7 +68,7 @@ final class StagedFiles {
   /// Removes every temporary file of an export that did not commit.
   func discardUncommitted() {
     guard !committed else { return }
-    for file in files { try? FileSystem.removeFile(file.temporaryPath) }
+    for file in files { try? FileSystem.removeFile(file.temporary) }
     files = []
   }
 }
