@@ -129,7 +129,7 @@ let package = Package(
     // protobuf rows, sha256 shards, cuckoo sizing, the export plan.
     .target(
       name: "LiveCallerID",
-      dependencies: ["CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "Sodium"]
+      dependencies: ["CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "PhoneNumbers", "Sodium"]
     ),
     // The thin executable: argument parsing, one file per command, exit codes.
     .executableTarget(
@@ -186,7 +186,9 @@ let package = Package(
     // and protobuf bytes checked against the grammar.
     .testTarget(
       name: "LiveCallerIDTests",
-      dependencies: ["LiveCallerID", "CallDirectoryCompiler", "CallDirectoryFormat", "CalldirSystem", "Sodium"],
+      dependencies: [
+        "LiveCallerID", "CallDirectoryCompiler", "CallDirectoryFormat", "CalldirSystem", "PhoneNumbers", "Sodium",
+      ],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(

@@ -6,7 +6,8 @@ and queries every blocking number (must answer 01), every identified number (its
 numbers and unlisted neighbours (absent), through the real PIR client round trip (pir-query: evaluation key,
 encrypted query, server response, decryption), checking each keyword's shard too. Then a second build changes
 a few numbers, categories and labels; the export writes only the shards whose rows changed, only those are
-reprocessed, and the processed set must answer the new version exactly.
+reprocessed, and the processed set must answer the new version exactly. Both keyword forms: e164 and national
+(the national digits from Python's phonenumbers; a national text two numbers share must answer nothing).
 
     python3 data/check-live-caller-id.py CALLDIR_BINARY WORKDIR
 
@@ -24,6 +25,7 @@ import sys
 sys.path.insert(0, os.environ.get("PIR_TOOLS", "/work/shared/tools/pir"))
 import keyword_db  # noqa: E402
 import oracle  # noqa: E402
+import phonenumbers  # noqa: E402
 
 CALLDIR, WORK = sys.argv[1], sys.argv[2]
 ICON = bytes([0, 0, 0, 24]) + b"ftypheic" + bytes(4) + b"mif1heic" + bytes(range(200))
@@ -49,7 +51,7 @@ def write_sources(block, shops, people, allowed, category):
         f.write("\n".join(allowed) + "\n")
     config = {
         "dataset": "com.example.pir-check",
-        "liveCallerID": {"useCase": "com.example.lookup", "cacheExpiryMinutes": 90,
+        "liveCallerID": {"useCase": "com.example.lookup", "cacheExpiryMinutes": 90, "keywordForms": ["e164", "national"],
                          "block": {"shardCount": 4}, "identity": {"shardCount": 2}},
         "sources": [
             {"path": "block.txt", "format": "lines", "list": "block"},
@@ -85,16 +87,43 @@ def process(out, document):
     return commands
 
 
+def national(number):
+    """libphonenumber's national format's digits (None without a national format)."""
+    try:
+        text = phonenumbers.format_number(phonenumbers.parse(number), phonenumbers.PhoneNumberFormat.NATIONAL)
+    except phonenumbers.NumberParseException:
+        return None
+    return "".join(c for c in text if c.isdigit()) or None
+
+
+def with_national(expected):
+    """Adds each number's national keyword with its value, or None where two numbers share it."""
+    by_digits = {}
+    for keyword, value in list(expected.items()):
+        if value is not None and keyword.startswith(b"+"):
+            digits = national(keyword.decode())
+            if digits:
+                by_digits.setdefault(digits.encode(), []).append(value)
+    for digits, values in by_digits.items():
+        expected[digits] = values[0] if len(values) == 1 else None
+    return sum(1 for values in by_digits.values() if len(values) > 1)
+
+
 def check(out, document, blocking, identification, categories, absent):
     counts = {u["kind"]: u["shardCount"] for u in document["useCases"]}
     expected_block = {k.encode(): b"\x01" for k in blocking}
+    shared = with_national(expected_block)
     expected_block.update({k.encode(): None for k in absent})
     expected_identity = {}
     for number, label in identification.items():
         category = categories.get(number, 0)
         icon = keyword_db.Icon(1, ICON) if category == 2 else None
         expected_identity[number.encode()] = keyword_db.encode_call_identity(label, 90, category, icon)
+    shared += with_national(expected_identity)
     expected_identity.update({k.encode(): None for k in absent if k not in identification})
+    reported = sum(u["sharedNationalDigits"] for u in document["useCases"])
+    if reported != 2 * shared:
+        print(f"  export.json says {reported} numbers share national digits, expected {2 * shared}")
     problems = oracle.check(f"{out}/processed/block", expected_block, shard_count=counts["block"],
                             sharding=("sha256", counts["block"]))
     problems += oracle.check(f"{out}/processed/identity", expected_identity, shard_count=counts["identity"],
@@ -146,8 +175,9 @@ def main():
     categories2 = {n: (2 if n in shops else 1) for n in identification2}
     numbers2 = set(blocking2) | set(identification2)
     absent2 = allowed + removed + [n for n in neighbours if n not in numbers2]
-    expected_block_shards = sorted({oracle.sha256_shard(n, 4) for n in removed + added})
-    expected_identity_shards = [oracle.sha256_shard(relabeled, 2)]
+    keywords = lambda numbers: [k for n in numbers for k in (n, national(n)) if k]  # noqa: E731
+    expected_block_shards = sorted({oracle.sha256_shard(k, 4) for k in keywords(removed + added)})
+    expected_identity_shards = sorted({oracle.sha256_shard(k, 2) for k in keywords([relabeled])})
     problems2, queried_block2, queried_identity2 = check(out, document2, blocking2, identification2, categories2, absent2)
     print(f"version 2: wrote {written} (expected block {expected_block_shards}, identity {expected_identity_shards}); "
           f"reprocessed {len(commands2)} shards; queried {queried_block2} block and {queried_identity2} identity "

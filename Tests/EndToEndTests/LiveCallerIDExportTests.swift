@@ -410,6 +410,31 @@ func sha256Hex(_ data: Data) -> String {
     #expect(!FileManager.default.fileExists(atPath: store.store))
   }
 
+  /// The `national` form through the binary: libphonenumber's national
+  /// digits (Python's `phonenumbers` gives the same), and a national text
+  /// two numbers share given to neither.
+  @Test func theNationalFormGivesEveryNumberItsNationalDigitsOnce() throws {
+    let store = try LiveCallerIDStore(
+      liveCallerID: #"{"useCase": "com.example.lookup", "keywordForms": ["e164", "national"], "block": {"shardCount": 2}}"#)
+    try store.writeSources(
+      block: ["+33 4 12 34 56 78", "+61 412 345 678", "+44 20 7946 0018", "+1 212-555-0142", "+81 90 1234 5678"],
+      shops: ["+12125550142": "Corner Shop"], people: ["+4930123456": "Erika Mustermann"], allowed: [])
+    try store.build()
+    let result = try store.export()
+    #expect(result.status == 0, "\(result.standardError)")
+    let useCases = try #require(try parseJSON(result.standardOutput)["useCases"] as? [[String: Any]])
+    #expect(useCases[0]["keywords"] as? [String: Int] == ["e164": 5 + 1100, "national": 3 + 1100])
+    #expect(useCases[0]["sharedNationalDigits"] as? Int == 2)
+    let rows = try store.rows("block")
+    for keyword in ["+33412345678", "+61412345678", "02079460018", "2125550142", "09012345678", "0612345601"] {
+      #expect(rows[keyword]?.value == [0x01], "\(keyword)")
+    }
+    #expect(rows["0412345678"] == nil)
+    let identities = try store.rows("identity")
+    #expect(try CallIdentity(decoding: try #require(identities["2125550142"]).value).name == "Corner Shop")
+    #expect(try CallIdentity(decoding: try #require(identities["030123456"]).value).name == "Erika Mustermann")
+  }
+
   /// Repair keeps each version's settings and identity details; prune
   /// removes the details with their version and keeps the icons; a damaged
   /// details file is found.

@@ -143,6 +143,16 @@ final class ExportWorkspace {
     }
   }
 
+  /// PhoneNumbers' national format gives what Python's `phonenumbers`
+  /// gives for the numbers these tests use.
+  @Test func libphonenumbersNationalDigitsAreTheKnownAnswers() {
+    let formatter = LibphonenumberNationalDigits()
+    for (number, digits) in KnownNationalDigits.answers {
+      #expect(formatter.nationalDigits(ofE164: number) == Array(digits.utf8), "\(number)")
+    }
+    #expect(formatter.nationalDigits(ofE164: 999_123) == nil)
+  }
+
   @Test func theNationalFormNeedsAFormatter() throws {
     let workspace = try ExportWorkspace()
     try workspace.build(liveCallerID: Self.settings, sources: try Self.sources(workspace, block: ["+14085551212"], names: ""))

@@ -32,8 +32,8 @@ public enum LiveCallerIDExportError: Error, CustomStringConvertible {
   case tooManyRows(useCase: String, rows: Int, maxEntries: Int, detail: String)
   /// An identity's `CallIdentity` is too large for a PIR bucket.
   case valueTooLarge(number: Int64, bytes: Int, limit: Int)
-  /// The `national` keyword form was asked for and this calldir cannot
-  /// format numbers nationally.
+  /// The `national` keyword form was asked for and the exporter has no
+  /// national formatter (a library caller passed none).
   case nationalFormatUnavailable
   /// Something that cannot happen did.
   case internalError(String)
@@ -94,7 +94,7 @@ public enum LiveCallerIDExportError: Error, CustomStringConvertible {
       "the identity of +\(number) would take \(bytes) bytes, more than the \(limit) a Live Caller ID Lookup value "
         + "may have; nothing was written (use a smaller icon)"
     case .nationalFormatUnavailable:
-      "liveCallerID.keywordForms asks for 'national', and this calldir cannot format numbers nationally; "
+      "liveCallerID.keywordForms asks for 'national', and the export was given no national formatter; "
         + "nothing was written"
     case .internalError(let message): "internal error: \(message)"
     }

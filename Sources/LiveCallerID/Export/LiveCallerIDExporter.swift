@@ -50,12 +50,13 @@ public struct LiveCallerIDExporter {
   public let output: String
   public var options: Options
   /// How numbers are formatted nationally, for the `national` keyword
-  /// form; nil when this calldir cannot (an export that needs it fails).
+  /// form: libphonenumber's format by default; nil refuses a version that
+  /// asks for the form.
   public var nationalFormatter: (any NationalDigitsFormatting)?
 
   public init(
     store: StoreLayout, output: String, options: Options = Options(),
-    nationalFormatter: (any NationalDigitsFormatting)? = nil
+    nationalFormatter: (any NationalDigitsFormatting)? = LibphonenumberNationalDigits()
   ) {
     self.store = store
     self.output = output.count > 1 && output.hasSuffix("/") ? String(output.dropLast()) : output

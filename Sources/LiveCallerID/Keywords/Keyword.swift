@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import PhoneNumbers
 import Sodium
 
 /// The keywords of a number: the UTF-8 text of the number as the phone
@@ -47,11 +48,26 @@ public enum Keyword {
 /// national format (`format_number(…, NATIONAL)` with every non-digit
 /// dropped), `02079460018` for `+44 20 7946 0018`, `2125550142` for
 /// `+1 212-555-0142`. The `national` keyword form is these digits.
-public protocol NationalDigitsFormatting: Sendable {
+/// ``LibphonenumberNationalDigits`` is PhoneNumbers' exact implementation.
+public protocol NationalDigitsFormatting {
   /// The national digits of the E.164 number `number` (country calling
   /// code and national number), nil when libphonenumber has no national
   /// format for it (an unknown calling code).
   func nationalDigits(ofE164 number: Int64) -> [UInt8]?
+}
+
+/// libphonenumber's national format, exactly: PhoneNumbers'
+/// `NationalFormatter` (one per exporter; the export runs on one thread).
+public struct LibphonenumberNationalDigits: NationalDigitsFormatting {
+  private let formatter: NationalFormatter
+
+  public init(plan: NumberingPlan = .standard) {
+    formatter = NationalFormatter(plan: plan)
+  }
+
+  public func nationalDigits(ofE164 number: Int64) -> [UInt8]? {
+    formatter.nationalDigits(ofE164: number)?.ascii
+  }
 }
 
 /// Live Caller ID Lookup's `sha256` sharding function, as Apple's

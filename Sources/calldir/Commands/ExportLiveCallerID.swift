@@ -60,7 +60,7 @@ extension Calldir.Export {
       let exporter = LiveCallerIDExporter(
         store: StoreLayout(root: storePath), output: output,
         options: LiveCallerIDExporter.Options(version: version, all: all, wait: !noWait, progress: { progress.update($0) }),
-        nationalFormatter: NationalFormatting.formatter)
+        nationalFormatter: LibphonenumberNationalDigits())
       let export: LiveCallerIDExport
       do {
         export = try exporter.export()
@@ -85,11 +85,4 @@ extension Calldir.Export {
       context.standardOutput.writeLine("process them: cd \(output) && xargs -P 4 -L 1 < \(ExportLayout.commands)")
     }
   }
-}
-
-/// Where the `national` keyword form's formatter comes from: nil until
-/// PhoneNumbers has libphonenumber's national format (an export that asks
-/// for the form then fails with 70, saying so).
-enum NationalFormatting {
-  static let formatter: (any NationalDigitsFormatting)? = nil
 }
