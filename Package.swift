@@ -124,6 +124,13 @@ let package = Package(
       ],
       swiftSettings: hotPath
     ),
+    // `calldir export live-caller-id`: a published version as the inputs of
+    // Apple's PIRProcessDatabase (Live Caller ID Lookup): keyword forms,
+    // protobuf rows, sha256 shards, cuckoo sizing, the export plan.
+    .target(
+      name: "LiveCallerID",
+      dependencies: ["CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "PhoneNumbers", "Sodium"]
+    ),
     // The thin executable: argument parsing, one file per command, exit codes.
     .executableTarget(
       name: "calldir",
@@ -131,6 +138,7 @@ let package = Package(
         "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler",
         "CallDirectoryValidation",
         "CallDirectoryProvider", "CallKitMock", "CalldirDevice", "CallDirectorySync", "CalldirTransport", "Sodium",
+        "LiveCallerID",
       ],
       swiftSettings: hotPath,
       linkerSettings: staticSystemLibraries
@@ -174,6 +182,15 @@ let package = Package(
       ]
     ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "CalldirSystem", "mockext"]),
+    // Known keyword → shard assignments (computed with Python's hashlib)
+    // and protobuf bytes checked against the grammar.
+    .testTarget(
+      name: "LiveCallerIDTests",
+      dependencies: [
+        "LiveCallerID", "CallDirectoryCompiler", "CallDirectoryFormat", "CalldirSystem", "PhoneNumbers", "Sodium",
+      ],
+      resources: [.copy("Fixtures")]
+    ),
     .testTarget(
       name: "CallDirectoryValidationTests",
       dependencies: ["CallDirectoryValidation", "CallDirectoryFormat", "CalldirSystem", "CommandLineKit"]
@@ -208,7 +225,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryProvider", "CallKitMock", "CalldirSystem", "CallDirectoryCompiler",
-        "SQLiteDatabase", "CallDirectorySync", "Sodium",
+        "SQLiteDatabase", "CallDirectorySync", "Sodium", "LiveCallerID",
       ],
       resources: [.copy("Fixtures")]),
   ],

@@ -1,10 +1,10 @@
--- calldir catalog schema, version 5 (PRAGMA user_version = 5).
+-- calldir catalog schema, version 6 (PRAGMA user_version = 6).
 -- One SQLite database per store (STORE/catalog.sqlite), in WAL mode. Every
 -- published snapshot is recorded in one transaction with its sources and
 -- deltas, after its files were written, synced and renamed into place.
 -- Times are ISO 8601 UTC strings; paths are relative to the store directory;
 -- digests and checksums are lowercase hexadecimal.
--- A catalog of version 1, 2, 3 or 4 is migrated in place by the first build or
+-- A catalog of version 1, 2, 3, 4 or 5 is migrated in place by the first build or
 -- command that writes it: the columns later versions add are appended (NULL
 -- in rows written before) and the tables they add are created.
 
@@ -41,8 +41,14 @@ CREATE TABLE snapshots (
   -- version 3:
   as_of                  TEXT,           -- the build's reference date (YYYY-MM-DD, --as-of); NULL before version 3
   -- version 5:
-  default_region         TEXT            -- the config's defaultRegion (ZZ for none), which explain reads inputs in;
+  default_region         TEXT,           -- the config's defaultRegion (ZZ for none), which explain reads inputs in;
                                          -- NULL before version 5, and for rows calldir repair rebuilt from blobs
+  -- version 6: Live Caller ID Lookup (NULL for a version built without liveCallerID)
+  live_caller_id         TEXT,           -- the config's liveCallerID object, every default written out (JSON)
+  identities_path        TEXT,           -- the identity details: each identification entry's category and icon
+                                         -- (schemas/identity-details.md)
+  identities_checksum    TEXT,           -- "crc32c:<hex>" of that file
+  identities_digest      TEXT            -- SHA-256 (hex) of what its entries carry, whatever the version
 );
 
 CREATE TABLE snapshot_sources (
@@ -138,4 +144,37 @@ CREATE TABLE refusals (
   source           TEXT,                 -- the source at fault, as the config writes it
   rejects_path     TEXT                  -- the refused build's rejects report (under refused/)
 );
+-- Live Caller ID Lookup: each use case's sizing, fixed for the dataset's life
+-- (re-sized only when a shard outgrows its buckets, a value its bucket size,
+-- or the config changes the shard count or RLWE parameters).
+CREATE TABLE live_caller_id_use_cases (
+  use_case         TEXT    PRIMARY KEY,  -- block or identity
+  shard_count      INTEGER NOT NULL,     -- a power of two
+  bucket_count     INTEGER NOT NULL,     -- the cuckoo table's fixed bucket count, every shard alike
+  max_serialized_bucket_size INTEGER NOT NULL,  -- bytes one bucket may take
+  rlwe_parameters  TEXT    NOT NULL,     -- the predefined parameters it was sized for
+  sized_at         TEXT    NOT NULL,
+  sized_by_export  INTEGER NOT NULL,     -- the export that sized it (live_caller_id_exports.id)
+  reason           TEXT    NOT NULL      -- why it was sized then
+);
 
+-- Every export that finished, and the content digest of each of its shards:
+-- the next export writes only the shards whose digests changed.
+CREATE TABLE live_caller_id_exports (
+  id               INTEGER PRIMARY KEY,
+  exported_at      TEXT    NOT NULL,
+  version          INTEGER NOT NULL,     -- the version exported
+  output           TEXT    NOT NULL,     -- the output directory, absolute
+  all_shards       INTEGER NOT NULL      -- 1 when run with --all
+);
+
+CREATE TABLE live_caller_id_export_shards (
+  export_id        INTEGER NOT NULL REFERENCES live_caller_id_exports(id),
+  use_case         TEXT    NOT NULL,     -- block or identity
+  shard            INTEGER NOT NULL,     -- 0 … shard_count - 1
+  rows             INTEGER NOT NULL,     -- rows of its input, padding included
+  rows_digest      TEXT    NOT NULL,     -- SHA-256 (hex) of its KeywordDatabase input file
+  config_digest    TEXT    NOT NULL,     -- SHA-256 (hex) of its PIRProcessDatabase config
+  written          INTEGER NOT NULL,     -- 1 when this export wrote the shard's files
+  PRIMARY KEY (export_id, use_case, shard)
+);

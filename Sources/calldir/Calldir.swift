@@ -16,7 +16,7 @@ enum Calldir: Command {
     version: "calldir \(version)",
     subcommands: [
       Normalize.self, Build.self, Explain.self, Inspect.self, Diff.self, Validate.self, History.self, Report.self,
-      Repair.self, Prune.self, Keygen.self, Device.self,
+      Repair.self, Prune.self, Keygen.self, Export.self, Device.self,
     ]
   )
 }

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest"
+ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest protobuf-decoder"
 command=${1:-run}
 shift || true
 harnesses=${*:-$ALL_HARNESSES}
@@ -52,6 +52,7 @@ declare -A MODULES=(
   [wire-decoder]="CalldirSystem CallKitMock"
   [json-parser]="CalldirSystem"
   [sync-manifest]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync"
+  [protobuf-decoder]="$COMPILER LiveCallerID"
 )
 declare -A SUPPORT=(
   [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading StretchReading"
@@ -75,7 +76,7 @@ build_modules() {
   # -Xswiftc -sanitize=…: libFuzzer's coverage instrumentation, and ASan's checks.
   # -Xcc -fsanitize=fuzzer-no-link,…: the same for the C target CICUShim,
   #   without libFuzzer's runtime.
-  for target in CallDirectoryCompiler CallDirectoryProvider CallDirectoryValidation CallKitMock CallDirectorySync; do
+  for target in CallDirectoryCompiler CallDirectoryProvider CallDirectoryValidation CallKitMock CallDirectorySync LiveCallerID; do
     "$SWIFT" build --build-path "$BUILD" -c release --target "$target" \
       -Xswiftc "-sanitize=$SANITIZE" -Xcc "-fsanitize=${SANITIZE/fuzzer/fuzzer-no-link}" 2>&1 |
       { grep -v '^\[' || true; }

@@ -4,7 +4,7 @@ import SQLiteDatabase
 /// The store's history: every published snapshot with its sources, counts,
 /// digests and deltas, in `STORE/catalog.sqlite` (schema: `schemas/catalog.sql`).
 public final class Catalog {
-  private let database: Database
+  let database: Database
   /// The schema version of the file: ``schemaVersion`` once opened for
   /// publishing; an older one when a store of an older calldir is only
   /// read (its rows then lack what that calldir did not record).
@@ -250,8 +250,9 @@ public final class Catalog {
           INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
             labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
             read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
-            identification_removed, conflicts_path, max_range_size, dataset, pruned_at, as_of, default_region)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            identification_removed, conflicts_path, max_range_size, dataset, pruned_at, as_of, default_region,
+            live_caller_id, identities_path, identities_checksum, identities_digest)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           arguments: [
             .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
@@ -269,6 +270,8 @@ public final class Catalog {
             snapshot.maxRangeSize.map { .integer($0) } ?? .null,
             .text(snapshot.dataset), snapshot.prunedAt.map { .text($0) } ?? .null,
             snapshot.asOf.map { .text($0) } ?? .null, snapshot.defaultRegion.map { .text($0) } ?? .null,
+            Self.optional(snapshot.liveCallerID), Self.optional(snapshot.identitiesPath),
+            Self.optional(snapshot.identitiesChecksum), Self.optional(snapshot.identitiesDigest),
           ])
         for source in sources {
           try database.execute(
@@ -355,12 +358,15 @@ public final class Catalog {
         changes: changes, conflictsPath: try row.optionalText("conflicts_path"),
         maxRangeSize: try row.optionalInt64("max_range_size"), dataset: try row.optionalText("dataset") ?? "",
         prunedAt: try row.optionalText("pruned_at"), asOf: try row.optionalText("as_of"),
-        defaultRegion: try row.optionalText("default_region"))
+        defaultRegion: try row.optionalText("default_region"), liveCallerID: try row.optionalText("live_caller_id"),
+        identitiesPath: try row.optionalText("identities_path"),
+        identitiesChecksum: try row.optionalText("identities_checksum"),
+        identitiesDigest: try row.optionalText("identities_digest"))
     }
   }
 
   /// Runs a query and turns each row into a value with `make`.
-  private func rows<T>(
+  func rows<T>(
     _ sql: String, table: String, _ arguments: [Int], _ make: (_CatalogRow) throws(StoreError) -> T
   ) throws(StoreError) -> [T] {
     let found = try run { try database.query(sql, arguments: arguments.map { .integer(Int64($0)) }) }
@@ -371,7 +377,7 @@ public final class Catalog {
     return result
   }
 
-  private func run<T>(_ body: () throws -> T) throws(StoreError) -> T {
+  func run<T>(_ body: () throws -> T) throws(StoreError) -> T {
     do {
       return try body()
     } catch let error as SQLiteError {
@@ -383,8 +389,12 @@ public final class Catalog {
     }
   }
 
-  private static func optional(_ value: Int?) -> SQLiteValue {
+  static func optional(_ value: Int?) -> SQLiteValue {
     value.map { .integer(Int64($0)) } ?? .null
+  }
+
+  static func optional(_ value: String?) -> SQLiteValue {
+    value.map { .text($0) } ?? .null
   }
 
   /// A source row's evidence rules: nil when the row predates them (or

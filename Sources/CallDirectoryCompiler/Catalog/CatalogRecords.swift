@@ -43,6 +43,16 @@ public struct SnapshotRecord: Sendable, Hashable {
   /// `explain` reads its inputs. Nil when not recorded (versions published
   /// before catalog schema 5, or rebuilt by `calldir repair` from blobs).
   public var defaultRegion: String? = nil
+  /// The config's `liveCallerID` settings (``LiveCallerIDSettings/json``'s
+  /// text), nil for a version built without them.
+  public var liveCallerID: String? = nil
+  /// The version's identity details (``IdentityDetails``), relative to the
+  /// store; nil without `liveCallerID`.
+  public var identitiesPath: String? = nil
+  /// `crc32c:<hex>` of that file.
+  public var identitiesChecksum: String? = nil
+  /// ``IdentityDetails/digest``: what the entries carry, whatever the version.
+  public var identitiesDigest: String? = nil
 }
 
 /// How a version's lists changed against the version before it.

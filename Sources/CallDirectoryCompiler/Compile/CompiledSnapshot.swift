@@ -5,6 +5,10 @@ public struct CompiledSnapshot: Sendable {
   public internal(set) var blocking: BlockingEntries
   /// Identification entries: ascending unique numbers with an index into `labels`.
   public internal(set) var identification: [LabeledNumber]
+  /// For each identification entry, the config index of the source whose
+  /// label won; empty unless the config has `liveCallerID` (whose export
+  /// needs each entry's `category` and `icon`).
+  public internal(set) var identificationSources: [Int32] = []
   /// The label dictionary, sorted by UTF-8 bytes, each label once.
   public internal(set) var labels: [String]
   /// Counts for reports and the catalog.

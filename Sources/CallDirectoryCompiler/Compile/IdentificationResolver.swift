@@ -48,12 +48,17 @@ struct IdentificationResolver {
     var duplicates: Int
     /// What each identification source contributed, by config index.
     var contributions: [Int: SourceContribution]
+    /// For each entry, the config index of the source whose label won
+    /// (empty unless asked for): its `category` and `icon` are the entry's.
+    var winningSources: [Int32] = []
   }
 
   /// Sorts (in place, to hold the candidates once), picks a winner per
   /// number, builds the label dictionary, and reports each losing label to
   /// `conflicts` when given.
-  mutating func resolve(conflicts log: ConflictLog? = nil) throws(CompileError) -> Resolution {
+  mutating func resolve(
+    conflicts log: ConflictLog? = nil, keepingWinningSources: Bool = false
+  ) throws(CompileError) -> Resolution {
     candidates.sort { left, right in
       if left.number != right.number { return left.number < right.number }
       if left.priority != right.priority { return left.priority > right.priority }
@@ -61,6 +66,7 @@ struct IdentificationResolver {
     }
     var winners: [LabeledNumber] = []
     winners.reserveCapacity(candidates.count)
+    var winningSources: [Int32] = []
     var contributions: [Int: SourceContribution] = [:]
     var conflicts = 0
     var index = 0
@@ -94,6 +100,7 @@ struct IdentificationResolver {
       }
       if hasConflict { conflicts += 1 }
       winners.append(LabeledNumber(number: winner.number, labelID: UInt32(winner.label)))
+      if keepingWinningSources { winningSources.append(winner.source) }
       index = next
     }
     let duplicates = candidates.count - winners.count
@@ -113,7 +120,8 @@ struct IdentificationResolver {
       labels: kept.map { labels[$0] },
       conflicts: conflicts,
       duplicates: duplicates,
-      contributions: contributions
+      contributions: contributions,
+      winningSources: winningSources
     )
   }
 }

@@ -113,7 +113,8 @@ public struct SnapshotCompiler {
 
     let readDuration = clock.now - started
     progress?("sorting")
-    let resolution = try lists.identification.resolve(conflicts: conflicts)
+    let resolution = try lists.identification.resolve(
+      conflicts: conflicts, keepingWinningSources: config.liveCallerID != nil)
     var contributions = resolution.contributions
     let blocking = try lists.blockingEntries(statistics: &statistics, contributions: &contributions)
     statistics.identification = resolution.entries.count
@@ -127,6 +128,7 @@ public struct SnapshotCompiler {
     return CompiledSnapshot(
       blocking: blocking,
       identification: resolution.entries,
+      identificationSources: resolution.winningSources,
       labels: resolution.labels,
       statistics: statistics,
       sources: reports,

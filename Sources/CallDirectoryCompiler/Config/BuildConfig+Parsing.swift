@@ -63,6 +63,14 @@ extension BuildConfig {
       if status.kind != .regular {
         throw .notAFile(keyPath: "\(spec.keyPath).path", path: spec.path, kind: status.kind.description)
       }
+      if let icon = spec.icon {
+        guard let status = try? FileSystem.status(icon) else {
+          throw .fileNotFound(keyPath: "\(spec.keyPath).icon", path: icon)
+        }
+        if status.kind != .regular {
+          throw .notAFile(keyPath: "\(spec.keyPath).icon", path: icon, kind: status.kind.description)
+        }
+      }
     }
   }
 }
@@ -75,10 +83,11 @@ private struct _ConfigParser {
   static let rootKeys = [
     "dataset", "defaultRegion", "maxRejectRatio", "maxRemovalRatio", "maxInvalidRatio", "deltaHistory",
     "maxEntriesPerExtension", "maxExtensions", "maxRangeSize", "fullEvery", "manifestLifetimeDays", "signingKey",
-    "sources",
+    "sources", "liveCallerID",
   ]
   static let commonSourceKeys = [
     "path", "format", "list", "region", "priority", "maxRemovalRatio", "minReports", "maxAgeDays", "labelPolicy",
+    "category", "icon",
   ] + NumberRules.keys
 
   mutating func parseRoot(_ root: JSONValue) throws(ConfigError) -> BuildConfig
@@ -134,6 +143,9 @@ private struct _ConfigParser {
     if let value = object["maxRangeSize"] {
       config.maxRangeSize = Int64(try integer(
         value, at: "maxRangeSize", minimum: 1, maximum: Int.max))
+    }
+    if let value = object["liveCallerID"] {
+      config.liveCallerID = try LiveCallerIDSettings.parse(value, at: "liveCallerID")
     }
     guard let sourcesValue = object["sources"] else {
       throw .missingKey(keyPath: "", key: "sources", note: nil)
@@ -299,12 +311,41 @@ private struct _ConfigParser {
     spec.evidence = evidence
     spec.regionIsDefault = object["region"] == nil && format.preset?.region == nil
     spec.numberRules = try NumberRules.parse(object, at: at)
+    try identityKeys(object, at: at, list: list, into: &spec)
     do {
       _ = try format.makeReader(input: spec.input, options: options)
     } catch {
       throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
     }
     return spec
+  }
+
+  /// `category` and `icon`, which only an identify source may set.
+  func identityKeys(
+    _ object: [String: JSONValue], at: String, list: SourceList, into spec: inout SourceSpec
+  ) throws(ConfigError) {
+    for key in ["category", "icon"] where object[key] != nil && list != .identify {
+      throw .invalidValue(
+        keyPath: "\(at).\(key)", reason: "only an 'identify' source names callers, so '\(key)' belongs on one")
+    }
+    if let value = object["category"] {
+      let name = try string(value, at: "\(at).category")
+      let names = ["person", "business"]
+      guard let category = IdentityCategory.allCases.first(where: { $0.name == name && $0 != .unspecified }) else {
+        var reason = "unknown category '\(name)' (expected one of: \(names.joined(separator: ", ")))"
+        if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
+        throw .invalidValue(keyPath: "\(at).category", reason: reason)
+      }
+      spec.category = category
+    }
+    if let value = object["icon"] {
+      let path = try string(value, at: "\(at).icon")
+      if path.isEmpty || path.contains("\u{0}") {
+        throw .invalidValue(keyPath: "\(at).icon", reason: "must be a file's path (not empty, no nul character)")
+      }
+      spec.icon = _resolve(path, against: baseDirectory)
+      spec.writtenIcon = path
+    }
   }
 
   /// `minReports`, `maxAgeDays` and `labelPolicy`.

@@ -75,6 +75,9 @@ public struct BuildConfig: Sendable, Hashable {
   public var maxRangeSize: Int64
   /// The sources, in config order.
   public var sources: [SourceSpec]
+  /// `liveCallerID`: how `calldir export live-caller-id` exports the
+  /// versions this config builds (recorded with each); nil without.
+  public var liveCallerID: LiveCallerIDSettings?
   /// The directory relative source paths were resolved against.
   public var baseDirectory: String
 

@@ -34,6 +34,14 @@ public struct SourceSpec: Sendable, Hashable {
   public var evidence = EvidenceRules()
   /// `require`, `types` and the source's `maxInvalidRatio`.
   public var numberRules = NumberRules()
+  /// What kind of caller an identify source names (`category`), for Live
+  /// Caller ID Lookup: the category of each entry whose label it gives.
+  public var category = IdentityCategory.unspecified
+  /// The HEIC icon of the callers an identify source names (`icon`),
+  /// resolved against the config file's directory; nil for none.
+  public var icon: String?
+  /// `icon` exactly as the config writes it.
+  public var writtenIcon: String?
 
   /// Creates a spec.
   public init(

@@ -147,7 +147,9 @@ public struct Publisher {
     // it is made on another core while the config loads and the store opens
     // (which mostly waits for the disk when the catalog is new).
     var madeCompiler: SnapshotCompiler?
-    var setUp: Swift.Result<(config: BuildConfig, key: Ed25519.KeyPair?, opened: OpenStore), BuildError>?
+    var setUp: Swift.Result<
+      (config: BuildConfig, key: Ed25519.KeyPair?, liveCallerID: LiveCallerIDRecording?, opened: OpenStore), BuildError
+    >?
     Parallel.run(background: { madeCompiler = makeCompiler() }) {
       setUp = Swift.Result { () throws(BuildError) in
         let config: BuildConfig
@@ -165,13 +167,20 @@ public struct Publisher {
           }
         }
         _ = try manifestExpiry(config: config)
-        return (config, key, try openStore(warnings: &warnings))
+        // The icons are read and checked before the store is opened too.
+        let liveCallerID: LiveCallerIDRecording?
+        do throws(ConfigError) {
+          liveCallerID = try LiveCallerIDRecording(config: config)
+        } catch {
+          throw .config(error)
+        }
+        return (config, key, liveCallerID, try openStore(warnings: &warnings))
       }
     }
     guard let setUp, let compiler = madeCompiler else {
       throw .store(.catalog("internal error: the build did not set up"))
     }
-    let (config, key, opened) = try setUp.get()
+    let (config, key, liveCallerID, opened) = try setUp.get()
     defer { withExtendedLifetime(opened.lock) {} }
     let catalog = opened.catalog
     let latest = opened.latest
@@ -260,7 +269,13 @@ public struct Publisher {
     }
     guard let fullSnapshot else { throw .store(.file(FileError(operation: "write", path: pendingPath, errno: .ioError))) }
     let header = try fullSnapshot.get()
-    if let latest, latest.digest == header.contentDigest.hex, !checks.contains(where: { !$0.passed }) {
+    // With liveCallerID, what the export needs besides the entries: a
+    // version whose entries are unchanged is published all the same when
+    // these changed.
+    let identities = liveCallerID.map { $0.details(of: snapshot, version: version, digest: header.contentDigest) }
+    if let latest, latest.digest == header.contentDigest.hex, latest.liveCallerID == liveCallerID?.settingsText,
+      latest.identitiesDigest == identities?.digest, !checks.contains(where: { !$0.passed })
+    {
       var result = Result(
         version: latest.version, unchanged: true, dryRun: options.dryRun, snapshotPath: store.path(latest.path),
         bytes: latest.bytes, rejectsPath: nil, statistics: snapshot.statistics, removed: 0,
@@ -370,6 +385,16 @@ public struct Publisher {
       let (shards, shardDeltas) = try recordShards(
         shardBlobs, version: version, bases: bases, catalog: catalog, pending: &pending, renames: &renames,
         deltaChanges: &deltaChanges, deferringSyncsTo: pendingSyncs, warnings: &warnings)
+      // The identity details go beside the snapshot, under a pending name
+      // like it; the icons into the store under their SHA-256.
+      var identitiesFacts: FileFacts?
+      let identitiesName = StoreLayout.identitiesName(version)
+      if let identities, !options.dryRun {
+        let identitiesPending = pending.add(pendingLocation(for: identitiesName))
+        identitiesFacts = try LiveCallerIDRecording.write(
+          identities, to: identitiesPending, deferringSyncsTo: pendingSyncs)
+        renames.append((identitiesPending, store.path(identitiesName)))
+      }
       let written = clock.now
 
       var sources: [SourceRecordRow] = []
@@ -444,13 +469,16 @@ public struct Publisher {
           writeMilliseconds: Self.milliseconds(compiled, written),
           totalMilliseconds: Self.milliseconds(started, finished)),
         changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset,
-        asOf: options.asOf.iso8601, defaultRegion: config.defaultRegion)
+        asOf: options.asOf.iso8601, defaultRegion: config.defaultRegion, liveCallerID: liveCallerID?.settingsText,
+        identitiesPath: identitiesFacts == nil ? nil : identitiesName, identitiesChecksum: identitiesFacts?.checksum,
+        identitiesDigest: identitiesFacts == nil ? nil : identities?.digest)
       guard let catalog else { throw StoreError.catalog("no catalog is open") }
       do {
         try pendingSyncs.syncAll()
       } catch {
         throw StoreError.file(error)
       }
+      try liveCallerID?.keepIcons(in: store)
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
         shardDeltas: shardDeltas)
@@ -661,6 +689,7 @@ public struct Publisher {
   private func putInPlace(_ record: SnapshotRecord, catalog: Catalog) throws(StoreError) -> [String] {
     var files: [(name: String, checksum: String?)] = [(record.path, record.fileChecksum), (record.rejectsPath, nil)]
     if let conflicts = record.conflictsPath { files.append((conflicts, nil)) }
+    if let identities = record.identitiesPath { files.append((identities, record.identitiesChecksum)) }
     files += try catalog.shards(ofVersion: record.version).map { ($0.path, $0.fileChecksum) }
     files += try catalog.deltas(toVersion: record.version).map { ($0.path, $0.fileChecksum) }
     files += try catalog.shardDeltas(toVersion: record.version).map { ($0.path, $0.fileChecksum) }
@@ -686,7 +715,7 @@ public struct Publisher {
   /// build which died before its catalog transaction left. Published files
   /// are never touched.
   private func removePendingFiles() {
-    for directory in [store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory] {
+    for directory in [store.snapshotsDirectory, store.deltasDirectory, store.rejectsDirectory, store.iconsDirectory] {
       for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(".") {
         try? FileSystem.removeFile(directory + "/" + name)
       }

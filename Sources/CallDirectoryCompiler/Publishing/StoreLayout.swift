@@ -8,6 +8,8 @@ import CalldirSystem
 ///     STORE/lock                             held by a running build
 ///     STORE/snapshots/snapshot-000042.cdir   full snapshots
 ///     STORE/snapshots/snapshot-000042-shard-03.cdir   shard 3 of it (maxEntriesPerExtension)
+///     STORE/snapshots/identities-000042.cdid          its identities' categories and icons (liveCallerID)
+///     STORE/icons/<sha256>.heic              the identify sources' icons, by content
 ///     STORE/deltas/delta-000041-000042.cdir  deltas between versions (and per shard)
 ///     STORE/rejects/rejects-000042.txt       rejected lines of a build
 ///     STORE/rejects/conflicts-000042.txt     its label conflicts
@@ -30,6 +32,8 @@ public struct StoreLayout: Sendable {
   public var refusedDirectory: String { path("refused") }
   /// Reports and scratch files of `build --dry-run` (never published).
   public var dryRunDirectory: String { path("dry-run") }
+  /// The identify sources' icons, each under its SHA-256.
+  public var iconsDirectory: String { path("icons") }
 
   /// A path inside the store from a path relative to it.
   public func path(_ relative: String) -> String { root + "/" + relative }
@@ -47,7 +51,9 @@ public struct StoreLayout: Sendable {
   static func version(ofFileNamed name: String) -> Int? {
     guard !name.hasPrefix(".") else { return nil }
     let numbers = name.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-    for prefix in ["snapshot-", "rejects-", "conflicts-"] where name.hasPrefix(prefix) { return numbers.first }
+    for prefix in ["snapshot-", "identities-", "rejects-", "conflicts-"] where name.hasPrefix(prefix) {
+      return numbers.first
+    }
     if name.hasPrefix("delta-") { return numbers.count >= 2 ? numbers[1] : nil }
     return nil
   }
@@ -81,6 +87,8 @@ public struct StoreLayout: Sendable {
     guard let shard else { return "" }
     return shard < 10 ? "-shard-0\(shard)" : "-shard-\(shard)"
   }
+  /// The identity details of a version (``IdentityDetails``).
+  static func identitiesName(_ version: Int) -> String { "snapshots/identities-\(padded(version)).cdid" }
   static func rejectsName(_ version: Int) -> String { "rejects/rejects-\(padded(version)).txt" }
   static func conflictsName(_ version: Int) -> String { "rejects/conflicts-\(padded(version)).txt" }
   static func refusedRejectsName(_ version: Int) -> String { "refused/rejects-\(padded(version)).txt" }

@@ -51,6 +51,7 @@ public struct StorePruner {
     for record in doomed {
       var names = [record.path, record.rejectsPath]
       if let conflicts = record.conflictsPath { names.append(conflicts) }
+      if let identities = record.identitiesPath { names.append(identities) }
       names += try catalog.shards(ofVersion: record.version).map(\.path)
       names += try catalog.deltas(toVersion: record.version).map(\.path)
       names += try catalog.shardDeltas(toVersion: record.version).map(\.path)

@@ -105,9 +105,10 @@ public struct StoreRepair {
         guard header.kind == .full, header.version == UInt64(version) else {
           throw StoreError.fileMismatch(path: store.path(name), problem: "it is not the full snapshot of version \(version)")
         }
-        if let kept = old.snapshots[version], kept.record.digest == header.contentDigest.hex,
+        if var kept = old.snapshots[version], kept.record.digest == header.contentDigest.hex,
           kept.record.fileChecksum == facts.checksum
         {
+          try checkIdentities(of: &kept.record, &report)
           snapshots[version] = kept
           report.keptFromCatalog.append(version)
         } else {
@@ -293,6 +294,16 @@ public struct StoreRepair {
           try !exists(published)
         else { continue }
         let pending = directory + "/" + name
+        if published.hasSuffix(".cdid") {
+          do {
+            _ = try IdentityDetails(path: store.path(pending))
+          } catch .file(let error) {
+            throw .file(error)
+          } catch {
+            report.warnings.append("\(store.path(pending)) of version \(version) left where it is: \(error)")
+            continue
+          }
+        }
         if published.hasSuffix(".cdir") {
           do {
             _ = try check(pending)
@@ -382,6 +393,40 @@ public struct StoreRepair {
       throw error
     } catch {
       throw .fileMismatch(path: path, problem: "\(error)")
+    }
+  }
+
+  /// Keeps a version's Live Caller ID Lookup record only when its identity
+  /// details file is there and is the one the catalog recorded (else the
+  /// version stays, without them, with a warning: an export then asks for
+  /// a new build).
+  private func checkIdentities(of record: inout SnapshotRecord, _ report: inout Report) throws(StoreError) {
+    guard let name = record.identitiesPath else { return }
+    let path = store.path(name)
+    do throws(StoreError) {
+      let facts = try FileFacts.ofPublished(path)
+      guard facts.checksum == record.identitiesChecksum else {
+        throw StoreError.fileMismatch(
+          path: path, problem: "its checksum is \(facts.checksum), the catalog recorded \(record.identitiesChecksum ?? "none")")
+      }
+      let details: IdentityDetails
+      do {
+        details = try IdentityDetails(path: path)
+      } catch {
+        throw StoreError.fileMismatch(path: path, problem: "\(error)")
+      }
+      guard details.version == record.version, details.snapshotDigest.hex == record.digest else {
+        throw StoreError.fileMismatch(path: path, problem: "it is not version \(record.version)'s")
+      }
+    } catch .file(let error) {
+      throw .file(error)
+    } catch {
+      report.warnings.append(
+        "version \(record.version)'s Live Caller ID Lookup settings and identity details are left out: \(error)")
+      record.liveCallerID = nil
+      record.identitiesPath = nil
+      record.identitiesChecksum = nil
+      record.identitiesDigest = nil
     }
   }
 

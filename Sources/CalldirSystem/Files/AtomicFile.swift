@@ -116,6 +116,19 @@ public final class AtomicFile {
     isFinished = true
   }
 
+  /// Leaves the temporary file where it is, as ``keep()`` does, but
+  /// leaves its sync to `deferred` (its writeback starts now): a writer
+  /// that stages many files syncs them together
+  /// (``FileSystem/DeferredSyncs/syncAll()``) before it renames them.
+  public func keep(deferringSyncTo deferred: FileSystem.DeferredSyncs) throws(FileError) {
+    if !isSealed {
+      try writer.flush()
+      isSealed = true
+      try deferred.add(fileSyncOf: writer.descriptor, path: temporaryPath)
+    }
+    isFinished = true
+  }
+
   /// Removes the temporary file; the destination is untouched.
   public func discard() {
     if !isSealed {
@@ -140,12 +153,28 @@ public final class AtomicFile {
     let directory = FileSystem.directoryName(of: destination)
     let prefix = ".\(FileSystem.fileName(of: destination)).tmp-"
     for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(prefix) {
-      let rest = name.dropFirst(prefix.count)
-      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid(),
-        kill(pid, 0) == -1, Errno.current == Errno(rawValue: ESRCH)
-      else { continue }
+      guard isGone(writerOf: name.dropFirst(prefix.count)) else { continue }
       try? FileSystem.removeFile(directory + "/" + name)
     }
+  }
+
+  /// Removes every temporary file in `directory` (`.NAME.tmp-PID-N`, any
+  /// name) that a process which is gone left. Best effort.
+  public static func removeAbandonedTemporaries(inDirectory directory: String) {
+    for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(".") {
+      let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+      guard let last = parts.last, last.hasPrefix("tmp-"), isGone(writerOf: last.dropFirst(4)) else { continue }
+      try? FileSystem.removeFile(directory + "/" + name)
+    }
+  }
+
+  /// Whether `suffix` (`PID-N`, what follows `.tmp-`) names a process,
+  /// other than this one, that is gone.
+  public static func isGone(writerOf suffix: Substring) -> Bool {
+    guard let dash = suffix.firstIndex(of: "-"), let pid = pid_t(suffix[..<dash]), pid > 0, pid != getpid() else {
+      return false
+    }
+    return kill(pid, 0) == -1 && Errno.current == Errno(rawValue: ESRCH)
   }
 
   private static let serial = _Locked(0)

@@ -3,6 +3,7 @@ import CallDirectoryCompiler
 import CallDirectoryFormat
 import CalldirSystem
 import CommandLineKit
+import LiveCallerID
 
 /// A library error with the sysexits code the tool exits with.
 struct MappedError: CommandLineError {
@@ -20,6 +21,7 @@ enum ExitCodes {
     case let error as ConfigError: MappedError(exitCode: code(for: error), message: error.description)
     case let error as FileError: MappedError(exitCode: code(reading: error), message: error.description)
     case let error as ReportError: MappedError(exitCode: code(for: error), message: error.description)
+    case let error as LiveCallerIDExportError: MappedError(exitCode: code(for: error), message: error.description)
     default: error
     }
   }
@@ -89,6 +91,18 @@ enum ExitCodes {
     case .store(let error): code(for: error)
     case .blob(_, let error): code(for: error)
     case .outputNotRegularFile, .outputInsideStore: .cantCreate
+    }
+  }
+
+  static func code(for error: LiveCallerIDExportError) -> ExitCode {
+    switch error.status {
+    case .dataError: .dataError
+    case .noInput: .noInput
+    case .software: .software
+    case .cantCreate: .cantCreate
+    case .file(let error): code(writing: error)
+    case .store(let error): code(for: error)
+    case .blob(let error): code(for: error)
     }
   }
 

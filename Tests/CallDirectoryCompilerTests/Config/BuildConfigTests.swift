@@ -381,6 +381,7 @@ private func withSource(_ entry: String) -> String {
           "$schema", "dataset", "defaultRegion", "maxRejectRatio",
           "maxRemovalRatio", "maxInvalidRatio", "deltaHistory", "maxEntriesPerExtension",
           "maxExtensions", "maxRangeSize", "fullEvery", "manifestLifetimeDays", "signingKey", "sources",
+          "liveCallerID",
         ]))
     let text = String(decoding: data, as: UTF8.self)
     for format in SourceFormatRegistry.standard.names {
@@ -388,7 +389,8 @@ private func withSource(_ entry: String) -> String {
     }
     for key in [
       "path", "format", "list", "region", "priority", "number", "require", "types", "maxInvalidRatio",
-      "label", "delimiter",
+      "label", "delimiter", "category", "icon", "useCase", "keywordForms", "cacheExpiryMinutes", "rlweParameters",
+      "trialsPerShard", "maxEntries", "shardCount",
     ] {
       #expect(text.contains("\"\(key)\""))
     }

@@ -1,0 +1,88 @@
+import CallDirectoryCompiler
+import CalldirSystem
+import CommandLineKit
+import LiveCallerID
+
+extension Calldir.Export {
+  /// `calldir export live-caller-id`: a version as `PIRProcessDatabase` inputs.
+  struct LiveCallerID: RunnableCommand {
+    static let configuration = CommandConfiguration(
+      name: "live-caller-id",
+      abstract: "Write a version as the inputs of Apple's PIRProcessDatabase (Live Caller ID Lookup).",
+      discussion: """
+        Two use cases, <useCase>.block and <useCase>.identity, each in power-of-two shards \
+        fixed for the dataset's life: per shard a KeywordDatabase input (inputs/) and its \
+        PIRProcessDatabase config (configs/), written only when its rows changed since the \
+        store's last export (every shard the first time, or with --all); service-config.json \
+        (the usecases section of Apple's example PIRService), commands.txt and export.json \
+        (schemas/export.schema.json; --json prints it). Run the listed commands from the output \
+        directory, in any order and on any machines. Everything comes from the store: the \
+        version's liveCallerID settings, categories and icons its build recorded. Takes the \
+        store's lock. Exit 65 for a version built without liveCallerID, a pruned version or \
+        one past maxEntries, 66 for a version not published, 73 for an output inside the store \
+        or one that cannot be made, 74 for I/O, 75 for a store another command holds.
+        """,
+      arguments: [
+        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
+        .option("output", short: "o", valueName: "dir", isRequired: true, help: "Where to write the export."),
+        .option("version", valueName: "v", help: "The version to export (default: the latest)."),
+        .flag("all", help: "Write every shard, not only those whose rows changed since the last export."),
+        .flag("json", help: "Print export.json on standard output."),
+        .flag("no-wait", help: "Exit 75 at once when another command holds the store."),
+      ]
+    )
+
+    let storePath: String
+    let output: String
+    let version: Int?
+    let all: Bool
+    let json: Bool
+    let noWait: Bool
+
+    init(arguments: ParsedArguments) throws {
+      storePath = try arguments.requiredString("store")
+      output = try arguments.requiredString("output")
+      if let text = arguments.string("version") {
+        guard let value = Int(text), value > 0 else {
+          throw UsageError.invalidValue(text, argument: "--version <v>", expected: "a version number (1, 2, …)")
+        }
+        version = value
+      } else {
+        version = nil
+      }
+      all = arguments.flag("all")
+      json = arguments.flag("json")
+      noWait = arguments.flag("no-wait")
+    }
+
+    func run(context: CommandContext) throws {
+      let progress = context.makeProgressReporter()
+      let exporter = LiveCallerIDExporter(
+        store: StoreLayout(root: storePath), output: output,
+        options: LiveCallerIDExporter.Options(version: version, all: all, wait: !noWait, progress: { progress.update($0) }),
+        nationalFormatter: LibphonenumberNationalDigits())
+      let export: LiveCallerIDExport
+      do {
+        export = try exporter.export()
+      } catch {
+        progress.finish()
+        throw ExitCodes.mapped(error)
+      }
+      progress.finish()
+      if json {
+        context.standardOutput.writeJSONLine(export.document)
+        return
+      }
+      guard context.standardOutput.isTerminal else { return }
+      context.standardOutput.writeLine("exported version \(export.version) to \(output)")
+      for useCase in export.useCases {
+        let keywords = useCase.keywords.map { "\($0.count) \($0.form.rawValue)" }.joined(separator: ", ")
+        context.standardOutput.writeLine(
+          "  \(useCase.name): \(useCase.rows) rows (\(keywords), \(useCase.paddingRows) padding) in "
+            + "\(useCase.shardCount) shard\(useCase.shardCount == 1 ? "" : "s"); wrote \(useCase.written.count): "
+            + useCase.reason)
+      }
+      context.standardOutput.writeLine("process them: cd \(output) && xargs -P 4 -L 1 < \(ExportLayout.commands)")
+    }
+  }
+}
