@@ -48,7 +48,7 @@ public final class HTTPSource: SyncSource {
     _ path: String, from offset: Int64, within bounds: TransferBounds, into receiver: any DownloadReceiver
   ) throws(SyncSourceError) -> _HTTPTransfer.Outcome {
     let transfer = _HTTPTransfer(
-      path: path, url: url(of: path).absoluteString, requestedOffset: offset, receiver: receiver)
+      path: path, url: url(of: path).absoluteString, sourceName: name, requestedOffset: offset, receiver: receiver)
     return try transfer.run(within: bounds)
   }
 

@@ -26,6 +26,9 @@ final class _HTTPTransfer {
   let url: String
   /// The URL as messages show it, without credentials (``URLRedaction``).
   let displayURL: String
+  /// The store the path is fetched from, as messages show it (a missing
+  /// file is "STORE has no PATH", not the file's own URL).
+  let sourceName: String
   let requestedOffset: Int64
   private let receiver: any DownloadReceiver
   /// Set once the final response's status has been answered.
@@ -35,10 +38,11 @@ final class _HTTPTransfer {
   /// The `Content-Range` of the response being received.
   private var contentRange: String?
 
-  init(path: String, url: String, requestedOffset: Int64, receiver: any DownloadReceiver) {
+  init(path: String, url: String, sourceName: String, requestedOffset: Int64, receiver: any DownloadReceiver) {
     self.path = path
     self.url = url
     displayURL = URLRedaction.redacted(url)
+    self.sourceName = sourceName
     self.requestedOffset = requestedOffset
     self.receiver = receiver
   }
@@ -147,7 +151,7 @@ final class _HTTPTransfer {
       }
       start = first
     case 404, 410:
-      outcome = .failure(.notFound(path: path, source: displayURL))
+      outcome = .failure(.notFound(path: path, source: sourceName))
       return false
     case 416:
       outcome = .success(.rangeNotSatisfiable)

@@ -113,7 +113,11 @@ import Testing
     let signaturePath = store.root + "/manifest.json.sig"
     let signature = try Data(contentsOf: URL(fileURLWithPath: signaturePath))
     try FileManager.default.removeItem(atPath: signaturePath)
-    try expectRefused(try phone.sync(from: server.url, key: key), "has no manifest.json.sig: the store's manifest is not signed")
+    // The message names the store, not the missing file's own URL.
+    let storeURL = server.url.hasSuffix("/") ? server.url : server.url + "/"
+    try expectRefused(
+      try phone.sync(from: server.url, key: key),
+      "error: \(storeURL) has no manifest.json.sig: the store's manifest is not signed")
     let unsigned = try phone.sync(from: server.url, key: key, ["--json"])
     #expect((try jsonObject(unsigned.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "signature")
     try signature.write(to: URL(fileURLWithPath: signaturePath))

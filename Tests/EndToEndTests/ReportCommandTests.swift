@@ -128,7 +128,7 @@ import Testing
     #expect(json.status == 0, "\(json.standardError)")
     #expect(json.lines.count == 1)
     let object = try parseJSON(json.standardOutput)
-    #expect(Set(object.keys) == ["store", "generatedAt", "extensionEntryLimit", "versions", "refusals", "latest"])
+    #expect(Set(object.keys) == ["store", "dataset", "generatedAt", "extensionEntryLimit", "versions", "refusals", "latest"])
     #expect(object["extensionEntryLimit"] as? Int == 2_000_000)
     let versions = try #require(object["versions"] as? [[String: Any]])
     #expect(versions.count == 4)

@@ -96,7 +96,7 @@ public struct SnapshotCompiler {
         throw .source(.file(FileError(operation: "read", path: spec.path, errno: .ioError, detail: "\(error)")))
       }
       if let region, let finding = WrongRegionFinding.check(
-        tally.national, source: tally.path, region: region,
+        tally.national, source: tally.path, shownAs: spec.shownName, region: region,
         limit: spec.numberRules.maxInvalidRatio ?? config.maxInvalidRatio, normalizer: normalizer)
       {
         throw .wrongRegion(finding)

@@ -35,7 +35,9 @@ struct SourceTally {
     } else {
       reasons[Self.otherReasons, default: 0] += 1
     }
-    try rejects.add(path: path, line: line, reason: reason, text: text)
+    // A file two sources read says which list each of its rejects is about.
+    try rejects.add(
+      path: path, line: line, reason: spec.sharesPath ? "\(reason) (\(spec.list.rawValue) list)" : reason, text: text)
   }
 }
 

@@ -10,6 +10,9 @@ import PhoneNumbers
 public struct WrongRegionFinding: Sendable, Hashable, CustomStringConvertible {
   /// The source's path as the config writes it.
   public let source: String
+  /// The source as the message names it (``SourceSpec/shownName``: with
+  /// its list when another source reads the same file).
+  public var shownSource: String
   /// The region the source's national numbers were read in.
   public let region: String
   /// Numbers written without a country code.
@@ -30,7 +33,7 @@ public struct WrongRegionFinding: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String {
     let percent = (ratio * 1000).rounded() / 10
-    var text = "source \(source): \(invalidCount) of \(nationalCount) numbers written without a country code "
+    var text = "source \(shownSource): \(invalidCount) of \(nationalCount) numbers written without a country code "
       + "are invalid for region \(region) (\(percent)%, above maxInvalidRatio \(limit))"
     if let suggestion, suggestionValid * 2 >= sampled {
       text += "; they are valid for \(suggestion) — set \"region\": \"\(suggestion)\""
@@ -49,7 +52,8 @@ extension WrongRegionFinding {
   /// invalid fraction of at most `limit`. The suggestion re-reads the
   /// sampled invalid numbers as national numbers of every other region.
   static func check(
-    _ tally: NationalTally, source: String, region: RegionMetadata, limit: Double, normalizer: PhoneNumberNormalizer
+    _ tally: NationalTally, source: String, shownAs shownSource: String? = nil, region: RegionMetadata, limit: Double,
+    normalizer: PhoneNumberNormalizer
   ) -> WrongRegionFinding? {
     guard tally.count >= BuildConfig.wrongRegionMinimum,
       Double(tally.invalid) > limit * Double(tally.count)
@@ -74,7 +78,7 @@ extension WrongRegionFinding {
     }
     let best = validIn.max { ($0.value, $1.key) < ($1.value, $0.key) }
     return WrongRegionFinding(
-      source: source, region: region.regionCode, nationalCount: tally.count, invalidCount: tally.invalid,
+      source: source, shownSource: shownSource ?? source, region: region.regionCode, nationalCount: tally.count, invalidCount: tally.invalid,
       limit: limit, suggestion: best?.key, suggestionValid: best?.value ?? 0, sampled: tally.samples.count)
   }
 }

@@ -163,6 +163,12 @@ private struct _ConfigParser {
       config.sources.append(
         try source(entry, index: index, defaultRegion: config.defaultRegion))
     }
+    // A file read by several sources (one feeding two lists) is named with
+    // its list wherever its messages and rejects could be mistaken.
+    let paths = Dictionary(config.sources.map { ($0.path, 1) }, uniquingKeysWith: +)
+    for index in config.sources.indices where paths[config.sources[index].path, default: 0] > 1 {
+      config.sources[index].sharesPath = true
+    }
     return config
   }
 

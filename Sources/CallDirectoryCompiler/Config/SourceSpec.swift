@@ -42,6 +42,9 @@ public struct SourceSpec: Sendable, Hashable {
   public var icon: String?
   /// `icon` exactly as the config writes it.
   public var writtenIcon: String?
+  /// Whether another source of the config reads the same file (one file
+  /// feeding two lists): ``shownName`` then names the list too.
+  public var sharesPath = false
 
   /// Creates a spec.
   public init(
@@ -65,6 +68,9 @@ public struct SourceSpec: Sendable, Hashable {
   public var number: String? { options["number"] ?? options[value: "number"]?.strings?.first }
   /// The label column or key, if any.
   public var label: String? { options["label"] }
+  /// The source as guard messages name it: ``writtenPath``, with its list
+  /// when another source reads the same file (`both.txt (block list)`).
+  public var shownName: String { sharesPath ? "\(writtenPath) (\(list.rawValue) list)" : writtenPath }
   /// `sources[N]`, the key path for messages.
   public var keyPath: String { "sources[\(index)]" }
   /// The key that set ``region``: `sources[N].region`, or `defaultRegion`.

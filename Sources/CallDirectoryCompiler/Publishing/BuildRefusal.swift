@@ -75,6 +75,7 @@ struct BuildGuards {
     for report in reports {
       let spec = report.spec
       let path = spec.writtenPath
+      let name = spec.shownName
       if !report.isAbsent { checks.append(rejectCheck(report)) }
       guard let previous, let before = matched.take(path: spec.path, list: spec.list) else { continue }
       let limit = spec.maxRemovalRatio ?? config.maxRemovalRatio
@@ -88,20 +89,20 @@ struct BuildGuards {
         check.kind = .sourceVanished
         check.refusal = BuildRefusal(
           kind: .sourceVanished,
-          finding: "source \(path): file not found (it gave \(had) numbers in version \(version))",
+          finding: "source \(name): file not found (it gave \(had) numbers in version \(version))",
           consequence: "nothing published; use --force to publish without it",
           source: path)
       } else if had > 0 && has == 0 {
         check.kind = .sourceEmpty
         check.refusal = BuildRefusal(
           kind: .sourceEmpty,
-          finding: "source \(path): no numbers, down from \(had) in version \(version) (an empty or truncated file?)",
+          finding: "source \(name): no numbers, down from \(had) in version \(version) (an empty or truncated file?)",
           consequence: BuildRefusal.forceAnyway,
           source: path)
       } else if had > has && Double(had - has) > limit * Double(had) {
         check.refusal = BuildRefusal(
           kind: .sourceRemoval,
-          finding: "source \(path): \(has) numbers, down from \(had) in version \(version) "
+          finding: "source \(name): \(has) numbers, down from \(had) in version \(version) "
             + "(\(Self.percent(had - has, of: had)), above maxRemovalRatio \(limit))",
           consequence: BuildRefusal.forceAnyway,
           source: path)
@@ -118,6 +119,7 @@ struct BuildGuards {
   /// whatever its count of lines. The check then carries the numbers.
   func rejectCheck(_ report: SourceReport) -> GuardCheck {
     let path = report.spec.writtenPath
+    let name = report.spec.shownName
     let dataLines = report.summary.dataLines
     let limit = config.maxRejectRatio
     // The keys the rejects ask for.
@@ -132,7 +134,7 @@ struct BuildGuards {
     if dataLines > 0 && Double(report.rejected) > limit * Double(dataLines) {
       check.refusal = BuildRefusal(
         kind: .rejectRatio,
-        finding: "source \(path): \(report.rejected) of \(dataLines) data lines rejected, above maxRejectRatio "
+        finding: "source \(name): \(report.rejected) of \(dataLines) data lines rejected, above maxRejectRatio "
           + "\(limit) (check the source's region and format\(hint))",
         consequence: "nothing published",
         source: path)
@@ -141,7 +143,7 @@ struct BuildGuards {
     {
       check.refusal = BuildRefusal(
         kind: .rejectRatio,
-        finding: "source \(path): \(report.rejectedNumbers) of the \(heldNumbers) numbers its data lines hold rejected "
+        finding: "source \(name): \(report.rejectedNumbers) of the \(heldNumbers) numbers its data lines hold rejected "
           + "(\(report.rejected) of \(dataLines) data lines), above maxRejectRatio \(limit): its cells hold several "
           + "numbers, wildcard blocks or ranges\(hint)",
         consequence: "nothing published",

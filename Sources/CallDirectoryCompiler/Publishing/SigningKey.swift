@@ -64,6 +64,13 @@ public enum SigningKey {
   public static func generate(prefix: String) throws(FileError) -> (secretPath: String, publicPath: String, pair: Ed25519.KeyPair) {
     let secretPath = prefix + ".key"
     let publicPath = prefix + ".pub"
+    let folder = FileSystem.directoryName(of: secretPath)
+    // Say which folder is missing, rather than ENOENT for the key file.
+    guard try FileSystem.statusIfPresent(folder) != nil else {
+      throw FileError(
+        operation: "create", path: secretPath, errno: .noSuchFileOrDirectory,
+        detail: "the folder '\(folder)' does not exist (create it first: mkdir -p '\(folder)')")
+    }
     for path in [secretPath, publicPath] { AtomicFile.removeAbandonedTemporaries(of: path) }
     for path in [secretPath, publicPath] where FileSystem.exists(path) { throw exists(path) }
     guard let pair = Ed25519.keyPair() else {

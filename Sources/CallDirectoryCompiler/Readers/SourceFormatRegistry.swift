@@ -81,9 +81,16 @@ public struct SourceFormatRegistry: Sendable {
     SourceFormat(
       name: "vcard",
       summary: "vcard TEL properties, labelled with FN",
+      options: [
+        .init(
+          name: "label", isRequired: false,
+          summary: "the property that labels a card's numbers: FN (default, else ORG), ORG, NOTE, CATEGORIES, X-…")
+      ],
       labels: .intrinsic,
-      factory: { input, _ throws(SourceOptionError) in
-        VCardSourceReader(input: input)
+      factory: { input, options throws(SourceOptionError) in
+        var reader = VCardSourceReader(input: input)
+        if let name = options["label"] { reader.labelProperty = try VCardSourceReader.propertyName(name) }
+        return reader
       }),
     SourceFormat(
       name: "jsonl",

@@ -1,7 +1,9 @@
 import UnicodeText
 
 /// Reads `vcard` sources (vCard 2.1, 3.0 and 4.0): every `TEL` property is a
-/// data line, labelled with the card's `FN` (or `ORG` when `FN` is empty).
+/// data line, labelled with the card's `FN` (or `ORG` when `FN` is empty),
+/// or with the property ``labelProperty`` names (`NOTE`, `CATEGORIES`,
+/// `X-SPAM-CATEGORY`, …): its first non-empty value in the card.
 ///
 /// # Rules
 ///
@@ -26,7 +28,24 @@ import UnicodeText
 public struct VCardSourceReader: SourceReader {
   /// Where the bytes come from.
   public var input: SourceInput
+  /// The property whose value labels a card's numbers, upper-cased
+  /// (``propertyName(_:)``); nil for `FN`, else `ORG`.
+  public var labelProperty: String?
   var _chunkSize = _defaultChunkSize
+
+  /// `name` as a property name to label by, upper-cased: letters, digits
+  /// and `-` (RFC 6350's `name`), not `TEL` (the numbers themselves).
+  public static func propertyName(_ name: String) throws(SourceOptionError) -> String {
+    let upper = name.uppercased()
+    let isName = !upper.isEmpty
+      && upper.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    guard isName, !["TEL", "BEGIN", "END", "VERSION"].contains(upper) else {
+      throw SourceOptionError(
+        key: "label",
+        reason: "'\(name)' is not a vCard property to label by (FN, ORG, NOTE, CATEGORIES or an X- name)")
+    }
+    return upper
+  }
 
   /// Creates a reader.
   public init(input: SourceInput) {
@@ -41,7 +60,7 @@ public struct VCardSourceReader: SourceReader {
     var summary = SourceSummary()
     var logical: [UInt8] = []
     var logicalLine = 0
-    var card = _Card()
+    var card = _Card(property: labelProperty)
 
     func flushCard() throws {
       let label = card.label
@@ -60,7 +79,7 @@ public struct VCardSourceReader: SourceReader {
           }
         }
       }
-      card = _Card()
+      card = _Card(property: labelProperty)
     }
 
     func process() throws {
@@ -73,9 +92,12 @@ public struct VCardSourceReader: SourceReader {
         try flushCard()
       case "END":
         try flushCard()
-      case "FN":
+      case card.property where card.chosen.isEmpty:
+        card.chosen = property.name == "ORG" ? Array(property.value.prefix { $0 != _ASCII.semicolon }) : property.value
+        _trimArray(&card.chosen)
+      case "FN" where card.property == nil:
         card.formattedName = property.value
-      case "ORG":
+      case "ORG" where card.property == nil:
         card.organization = Array(
           property.value.prefix { $0 != _ASCII.semicolon })
       case "TEL":
@@ -147,16 +169,26 @@ public struct VCardSourceReader: SourceReader {
 
 /// The parts of one card the reader keeps until `END:VCARD`.
 private struct _Card {
+  /// The property that labels the card (``VCardSourceReader/labelProperty``);
+  /// nil for `FN`, else `ORG`.
+  let property: String?
   /// Each `TEL` value with its line and the start of its content line.
   var numbers: [([UInt8], Int, [UInt8])] = []
+  /// The first non-empty value of `property` (its first component for `ORG`).
+  var chosen: [UInt8] = []
   var formattedName: [UInt8] = []
   var organization: [UInt8] = []
 
-  /// `FN`, else `ORG`, unescaped and trimmed; empty when neither is set.
+  init(property: String?) {
+    self.property = property
+  }
+
+  /// The chosen property's value, or `FN`, else `ORG`, unescaped and
+  /// trimmed; empty when none is set.
   var label: [UInt8] {
-    var name = _unescapeText(formattedName)
+    var name = _unescapeText(property == nil ? formattedName : chosen)
     _trimArray(&name)
-    if name.isEmpty {
+    if name.isEmpty, property == nil {
       name = _unescapeText(organization)
       _trimArray(&name)
     }

@@ -31,7 +31,7 @@ public struct ReportPageRenderer {
       html.element("head") { head in
         head.empty("meta", ["charset": "utf-8"])
         head.empty("meta", ["name": "viewport", "content": "width=device-width, initial-scale=1"])
-        head.element("title", text: "calldir report: \(report.store)")
+        head.element("title", text: "calldir report: \(report.title)")
         head.element("style", text: Self.styleSheet)
       }
       html.element("body") { body in
@@ -63,7 +63,13 @@ public struct ReportPageRenderer {
   private func header(_ report: StoreReport, into body: inout _Markup) {
     body.element("h1") { heading in
       heading.text("calldir report: ")
-      heading.element("span", ["class": "path"], text: report.store)
+      heading.element("span", ["class": report.dataset.isEmpty ? "path" : "dataset"], text: report.title)
+    }
+    if !report.dataset.isEmpty {
+      body.element("p", ["class": "muted"]) { line in
+        line.text("Store ")
+        line.element("span", ["class": "path"], text: report.store)
+      }
     }
     let forced = report.versions.filter(\.forced).count
     body.element(

@@ -11,6 +11,9 @@ public struct StoreReport: Sendable, Hashable {
 
   /// The store directory as the user named it.
   public var store: String
+  /// The dataset the latest version publishes (the config's `dataset`);
+  /// empty when the store has none (built before datasets, or unnamed).
+  public var dataset: String
   /// Every published version, oldest first.
   public var versions: [Version]
   /// Every build a guard refused, oldest first.
@@ -23,8 +26,13 @@ public struct StoreReport: Sendable, Hashable {
   /// the wall clock, so that the same store gives the same report).
   public var generatedAt: String? { versions.last?.createdAt }
 
-  public init(store: String, versions: [Version], refusals: [Refusal], latest: Latest?) {
+  /// What the report is titled by: the dataset, or the store's folder
+  /// when the dataset has no name.
+  public var title: String { dataset.isEmpty ? store : dataset }
+
+  public init(store: String, dataset: String = "", versions: [Version], refusals: [Refusal], latest: Latest?) {
     self.store = store
+    self.dataset = dataset
     self.versions = versions
     self.refusals = refusals
     self.latest = latest

@@ -51,6 +51,7 @@ public struct StoreReportGatherer {
     }
     return StoreReport(
       store: store.root,
+      dataset: snapshots.last?.dataset ?? "",
       versions: snapshots.map { snapshot in
         StoreReport.Version(
           version: snapshot.version, createdAt: snapshot.createdAt, blocking: snapshot.blocking,

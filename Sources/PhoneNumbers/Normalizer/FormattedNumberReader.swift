@@ -130,7 +130,7 @@ public final class FormattedNumberReader {
     // The deciding digits but the last (at least 1 of 2 or more digits).
     let leading = max(min(shape.deciding, count) &- 1, 0)
     let mask: UInt64 = (1 << UInt64(8 &* leading)) &- 1
-    var memory = Memory(
+    let memory = Memory(
       prefix: Self.leadingWord(base, count) & mask, mask: mask, tag: Int32(tag),
       callingCode: Int16(shape.callingCode), skip: UInt8(shape.skip), national: shape.national,
       lastPlace: UInt8(leading), lastDigits: shape.deciding == 0 ? 0x3FF : 1 &<< UInt16(base[leading]))

@@ -15,7 +15,7 @@ extension Calldir {
         limit. It is well-formed XHTML with inline SVG and CSS, no scripts and nothing fetched, \
         and the same store always gives the same bytes. FILE is written atomically; a path \
         that exists and is not a regular file is refused (exit 73). With --json, the gathered \
-        facts are printed as one JSON object: {"store", "generatedAt", "extensionEntryLimit", \
+        facts are printed as one JSON object: {"store", "dataset", "generatedAt", "extensionEntryLimit", \
         "versions", "refusals", "latest"}; --output is then optional. A store without a \
         catalog exits 66; a read-only store can be read.
         """,

@@ -87,6 +87,18 @@ struct BuildSummary {
   }
 
   /// Estimated seconds on a phone for `entries`, to the millisecond.
+  /// An extension's or shard's numbers as text: its bounds, with the
+  /// ends of the number space left open (`…4912345678`, `4912345679…`,
+  /// `all` for a single extension) rather than printed as 1 and 2^63−2.
+  static func numbers(from lower: Int64, to upper: Int64) -> String {
+    switch (lower <= 1, upper >= Int64.max - 1) {
+    case (true, true): "all"
+    case (true, false): "…\(upper)"
+    case (false, true): "\(lower)…"
+    case (false, false): "\(lower)…\(upper)"
+    }
+  }
+
   private static func seconds(_ entries: Int) -> JSONValue {
     .double((ReloadCost.seconds(entries: entries) * 1000).rounded() / 1000)
   }
@@ -250,14 +262,14 @@ struct BuildSummary {
     }
     for shard in result.shards {
       output.writeLine(
-        "shard \(shard.shard) [\(shard.lowerBound)…\(shard.upperBound)]: \(store.path(shard.path)) "
+        "shard \(shard.shard) [\(Self.numbers(from: shard.lowerBound, to: shard.upperBound))]: \(store.path(shard.path)) "
           + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
     }
     if !result.extensions.isEmpty {
       let behind = oneVersionBehind
       let rows = result.extensions.map { plan in
         [
-          String(plan.index), "\(plan.lower)…\(plan.upper)", String(plan.entries),
+          String(plan.index), Self.numbers(from: plan.lower, to: plan.upper), String(plan.entries),
           TextTable.oneDecimal(plan.estimatedReloadSeconds) + " s",
         ]
           + (behind == nil

@@ -8,6 +8,7 @@ extension StoreReport {
   var json: JSONValue {
     [
       "store": .string(store),
+      "dataset": .string(dataset),
       "generatedAt": generatedAt.map { .string($0) } ?? .null,
       "extensionEntryLimit": .int(Int64(Self.extensionEntryLimit)),
       "versions": .array(versions.map { version in

@@ -37,6 +37,59 @@ import Testing
     #expect(contents.summary.dataLines == 6)
   }
 
+  /// Real exports keep the category in `NOTE` or `CATEGORIES`: `label`
+  /// names the property, its first non-empty value in the card, escapes
+  /// decoded; a card without it gives unlabelled numbers.
+  @Test(arguments: [
+    ("NOTE", ["Werbung Anruf", nil, "Gewinnspiel"]),
+    ("categories", ["Spam,Fraud", nil, nil]),
+    ("ORG", ["Acme, Inc.", "Beta", nil]),
+    ("X-SPAM-TYPE", [nil, "robocall", nil]),
+    ("FN", ["Spam-github-bna-90001", nil, "Third"]),
+  ])
+  func labelNamesAProperty(property: String, labels: [String?]) throws {
+    let text = """
+      BEGIN:VCARD
+      FN:Spam-github-bna-90001
+      NOTE:
+      NOTE:Werbung\\nAnruf
+      CATEGORIES:Spam,Fraud
+      ORG:Acme\\, Inc.;Sales
+      TEL:+4930123456
+      END:VCARD
+      BEGIN:VCARD
+      ORG:Beta
+      item1.X-SPAM-TYPE:robocall
+      TEL:+4930123457
+      END:VCARD
+      BEGIN:VCARD
+      FN:Third
+      TEL:+4930123458
+      NOTE:Gewinnspiel
+      END:VCARD
+
+      """
+    var reader = VCardSourceReader(input: input(text))
+    reader.labelProperty = try VCardSourceReader.propertyName(property)
+    let contents = try readAll(reader)
+    #expect(contents.records.map(\.label) == labels)
+    #expect(contents.records.map(\.line) == [7, 12, 16])
+  }
+
+  @Test(arguments: ["TEL", "tel", "", "X FOO", "NOTE;X", "Zäh"])
+  func labelMustBeAPropertyName(name: String) {
+    #expect(throws: SourceOptionError.self) { try VCardSourceReader.propertyName(name) }
+  }
+
+  @Test func configChoosesTheLabelProperty() throws {
+    let format = try #require(SourceFormatRegistry.standard["vcard"])
+    #expect(format.options.map(\.name) == ["label"])
+    let reader = try #require(try format.makeReader(input: input(""), options: ["label": .string("note")]) as? VCardSourceReader)
+    #expect(reader.labelProperty == "NOTE")
+    let plain = try #require(try format.makeReader(input: input(""), options: [:]) as? VCardSourceReader)
+    #expect(plain.labelProperty == nil)
+  }
+
   @Test func foldedLinesAndLateNames() throws {
     let text = """
       BEGIN:VCARD
