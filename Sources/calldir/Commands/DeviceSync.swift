@@ -1,7 +1,4 @@
-import CallDirectoryFormat
-import CallDirectoryProvider
 import CallDirectorySync
-import CallKitMock
 import CalldirDevice
 import CalldirSystem
 import CalldirTransport
