@@ -100,11 +100,12 @@ let package = Package(
     // libsodium here) and the plan of what to fetch. Device side: no
     // Foundation, nothing newer than iOS 15.
     .target(name: "CallDirectorySync", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
-    // calldir's simulated phone: its extensions (calldir.extension.N) and
-    // the load of blobs into them that `device load` and `device sync` share.
+    // calldir's simulated phone: its extensions (calldir.extension.N), the
+    // load of blobs into them that `device load` and `device sync` share,
+    // and the reloader CallDirectorySync's sync engine drives.
     .target(
       name: "CalldirDevice",
-      dependencies: ["CallKitMock", "CallDirectoryProvider", "CallDirectoryFormat", "CalldirSystem"]
+      dependencies: ["CallKitMock", "CallDirectoryProvider", "CallDirectoryFormat", "CallDirectorySync", "CalldirSystem"]
     ),
     // libcurl for `calldir device sync --from http(s)://`, loaded with
     // dlopen on the first transfer (its header uses plain C types), so no

@@ -27,28 +27,6 @@ extension Calldir {
   }
 }
 
-/// The provider calldir's extensions run: CallDirectoryProvider's loader
-/// over the extension's app-group container.
-final class CalldirCallDirectoryProvider: CXCallDirectoryProvider {
-  let options: CallDirectoryLoader.Options
-
-  init(options: CallDirectoryLoader.Options = CallDirectoryLoader.Options()) {
-    self.options = options
-  }
-
-  override func beginRequest(with context: CXCallDirectoryExtensionContext) {
-    let layout = ProviderLayout(containerPath: context.simulatedAppGroupContainerURL.path)
-    CallDirectoryLoader(layout: layout, options: options).serve(context)
-  }
-}
-
-// CallKitMock's context has CallKit's method names, so it conforms as is.
-extension CXCallDirectoryExtensionContext: CallDirectoryEntrySink {}
-extension CXCallDirectoryExtensionContext: CallDirectoryRequestContext {}
-
-// Stable domain and code when a provider error crosses the process boundary.
-extension CallDirectoryProviderError: CustomNSError {}
-
 /// Helpers shared by the `device` commands.
 enum DeviceSupport {
   /// Where `device sync` keeps a device's sync state and staged files

@@ -1,5 +1,6 @@
 import CallDirectoryProvider
 import CallKitMock
+import CalldirDevice
 import CommandLineKit
 
 extension Calldir.Device {

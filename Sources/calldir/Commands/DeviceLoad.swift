@@ -71,13 +71,11 @@ extension Calldir.Device {
       } catch {
         throw SyncFailure(error)
       }
-      guard let followed = state?.dataset, !followed.isEmpty else { return }
-      for candidate in candidates where !candidate.header.dataset.isEmpty && candidate.header.dataset != followed {
-        throw MappedError(
-          exitCode: .dataError,
-          message: "\(candidate.path) is of dataset '\(candidate.header.dataset)'; the device syncs '\(followed)'; "
-            + "run 'calldir device reset' to adopt another dataset")
-      }
+      guard let (candidate, followed) = DeviceLoader.otherDataset(among: candidates, syncing: state) else { return }
+      throw MappedError(
+        exitCode: .dataError,
+        message: "\(candidate.path) is of dataset '\(candidate.header.dataset)'; the device syncs '\(followed)'; "
+          + "run 'calldir device reset' to adopt another dataset")
     }
 
     func run(context: CommandContext) throws {

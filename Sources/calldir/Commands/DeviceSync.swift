@@ -1,7 +1,4 @@
-import CallDirectoryFormat
-import CallDirectoryProvider
 import CallDirectorySync
-import CallKitMock
 import CalldirDevice
 import CalldirSystem
 import CalldirTransport
@@ -18,10 +15,6 @@ extension Calldir.Device {
     static let defaultMinimumRate = TransferLimits.standard.minimumRate
     /// 1 GiB a second: faster is no link a device has.
     static let fastestMinimumRate = 1 << 30
-    /// How often a sync plans and fetches again when the device changed
-    /// while it downloaded (another load or sync ran meanwhile).
-    static let attempts = 3
-
     static let configuration = CommandConfiguration(
       name: "sync",
       abstract: "Bring a simulated device to a store's latest version from its signed manifest, as an app would.",
@@ -127,6 +120,8 @@ extension Calldir.Device {
       }
     }
 
+    /// Options → the sync engine (``SyncCoordinator``) over the store and
+    /// the simulated device → output.
     private func sync(_ context: CommandContext) throws {
       let publicKey = try PublicKeyFile.read(publicKeyPath)
       let source: any SyncSource
@@ -143,169 +138,19 @@ extension Calldir.Device {
       let loader = DeviceLoader(
         device: device, launch: DeviceSupport.extensionLaunch(allowsDowngrade: allowsDowngrade),
         settings: limits.settings, allowsDowngrade: allowsDowngrade)
-      let trusted = try Self.step { () throws(SyncError) in try session.fetchManifest() }
-      // Everything is fetched and verified before anything is reserved: a
-      // slow server holds no device, and a `device load` or another sync
-      // runs meanwhile. Once reserved, the plan is made again; when the
-      // device changed, the sync plans (and fetches) again.
-      attempts: for _ in 1...Self.attempts {
-        let planned = try Self.plan(trusted, session, device, allowingDowngrade: allowsDowngrade)
-        // Every extension holds the version, but the record says another:
-        // a sync whose loads all ran stopped before recording its state.
-        let recordsOnly = planned.isUpToDate && (planned.previous.map { $0.version != trusted.manifest.version } ?? false)
-        if planned.isUpToDate && !recordsOnly {
-          output(SyncOutcome(planned: planned, staged: nil, results: [:], state: planned.previous), context)
-          return
-        }
-        let staged =
-          planned.isUpToDate
-          ? nil : try fitted(try Self.step { () throws(SyncError) in try session.stage(planned) }, session, loader)
-        // The sync lock, then the extensions the sync changes, for the rest
-        // of the command: a concurrent load fails with currentlyLoading
-        // instead of changing what was planned.
-        let lock = try Self.step { () throws(SyncError) in try session.directory.lock() }
-        defer { withExtendedLifetime(lock) {} }
-        var reservations: [Int: ExtensionReservation] = [:]
-        defer { reservations.values.forEach { $0.release() } }
-        for index in planned.changedExtensions {
-          reservations[index] = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index) }
-        }
-        guard try Self.plan(trusted, session, device, allowingDowngrade: allowsDowngrade) == planned else {
-          continue attempts
-        }
-        guard let staged else {
-          let state = try Self.step { () throws(SyncError) in
-            try session.record(StagedSync(plan: planned.plan, previous: planned.previous, loads: []))
-          }
-          output(SyncOutcome(planned: planned, staged: nil, results: [:], state: state), context)
-          return
-        }
-        // Every load is planned before the first one runs: a blob that does
-        // not fit an extension changes nothing.
-        var loads: [ExtensionLoad] = []
-        for load in staged.loads {
-          let isDelta = if case .delta = load.content { true } else { false }
-          do {
-            loads.append(try loader.plan(try DeviceLoader.candidate(load.path), forExtension: load.index))
-          } catch .doesNotFit where isDelta {
-            // The extension changed since the delta was checked: again.
-            continue attempts
-          } catch {
-            throw DeviceSupport.mapped(error, downgradeAdvice: Self.downgradeAdvice)
-          }
-        }
-        var results: [Int: ExtensionLoadResult] = [:]
-        for load in loads {
-          guard let reservation = reservations[load.index] else { continue }
-          let result = try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.load(load, under: reservation) }
-          if let error = result.report.error, !json {
-            context.standardError.writeLine("\(load.identifier): request failed: \(DeviceSupport.detail(error))")
-          }
-          if let failure = result.failure { throw DeviceSupport.mapped(failure, downgradeAdvice: Self.downgradeAdvice) }
-          results[load.index] = result
-        }
-        // The extensions whose content the version left as it was: no
-        // request, their provider state takes the version, so that the
-        // next build's delta from it applies.
-        for item in staged.plan.unchanged {
-          guard let reservation = reservations[item.index], let target = Self.identity(of: item, staged.plan) else {
-            continue attempts
-          }
-          let recorded = try DeviceSupport.mapped { () throws(DeviceLoadError) in
-            try loader.recordSameContent(extension: item.index, as: target, under: reservation)
-          }
-          // The extension no longer holds the content (it cannot change
-          // under the reservation, but a sync never records what is not so).
-          guard recorded != nil else { continue attempts }
-        }
-        let state = try Self.step { () throws(SyncError) in try session.record(staged) }
-        output(SyncOutcome(planned: planned, staged: staged, results: results, state: state), context)
-        return
+      let json = json
+      let reloader = DeviceSyncReloader(loader: loader) { identifier, error in
+        if !json { context.standardError.writeLine("\(identifier): request failed: \(DeviceSupport.detail(error))") }
       }
-      throw SyncFailure(.busy(path: session.directory.lockPath))
-    }
-
-    /// The sync of `trusted` planned against the device: its sync state,
-    /// corrected by what each extension holds by its own record (a `device
-    /// load` outside the sync may have changed it; one not installed holds
-    /// nothing).
-    private static func plan(
-      _ trusted: TrustedManifest, _ session: SyncSession, _ device: SimulatedDevice, allowingDowngrade: Bool
-    ) throws -> PlannedSync {
-      var held = try DeviceSupport.mapped { () throws(DeviceLoadError) in try heldSnapshots(device) }
-      // An extension of the manifest that is not installed holds nothing.
-      for item in trusted.manifest.extensions where held.index(forKey: item.index) == nil {
-        held.updateValue(nil, forKey: item.index)
-      }
-      return try step { () throws(SyncError) in
-        try session.plan(trusted, held: held, allowingDowngrade: allowingDowngrade)
-      }
-    }
-
-    /// `staged` with the full snapshot (fetched now, before anything is
-    /// reserved) for each extension that cannot apply its delta although
-    /// it holds the delta's base version: the outcome of its last request
-    /// was never recorded, or it holds other content under that version
-    /// (the store was rebuilt). Without it the device would try the same
-    /// delta at every sync. Any other refusal is the loads' to report.
-    private func fitted(_ staged: StagedSync, _ session: SyncSession, _ loader: DeviceLoader) throws -> StagedSync {
-      var staged = staged
-      for load in staged.loads {
-        guard case .delta = load.content else { continue }
-        do {
-          _ = try loader.plan(try DeviceLoader.candidate(load.path), forExtension: load.index)
-        } catch .doesNotFit(_, _, let problem) {
-          staged = try Self.step { () throws(SyncError) in
-            try session.fallBackToFull(extension: load.index, in: staged, because: problem.description)
-          }
-        } catch {
-          continue
-        }
-      }
-      return staged
-    }
-
-    /// The snapshot each installed extension holds by its provider's state
-    /// (version and content digest), by index. When its last request's
-    /// outcome is unknown, the version it held before with no digest: it
-    /// is never judged unchanged, the delta from that version is planned
-    /// and its provider refuses it, so the sync loads the full snapshot
-    /// and says why (``fitted(_:_:_:)``); nil when it held nothing.
-    private static func heldSnapshots(_ device: SimulatedDevice) throws(DeviceLoadError) -> [Int: HeldSnapshot?] {
-      let identifiers: [String]
+      let run: SyncRun<ExtensionLoadResult>
       do {
-        identifiers = try device.installedExtensionIdentifiers()
-      } catch {
-        throw .device(error)
-      }
-      var held: [Int: HeldSnapshot?] = [:]
-      for identifier in identifiers {
-        guard let index = CalldirExtensions.index(of: identifier) else { continue }
-        let state = try DeviceLoader.providerState(in: try DeviceLoader.layout(device, identifier), identifier)
-        if let snapshot = state.heldSnapshot {
-          held[index] = HeldSnapshot(version: Int(clamping: snapshot.version), digest: snapshot.digest.hex)
-        } else {
-          let before = state.loaded.map { HeldSnapshot(version: Int(clamping: $0.version), digest: nil) }
-          held.updateValue(before, forKey: index)
-        }
-      }
-      return held
-    }
-
-    /// The snapshot an unchanged extension holds once the sync records it:
-    /// the manifest's version, with its content digest.
-    private static func identity(of item: Manifest.Extension, _ plan: SyncPlan) -> SnapshotIdentity? {
-      guard let hex = item.digest, let digest = ContentDigest(hex: hex) else { return nil }
-      return SnapshotIdentity(version: UInt64(plan.manifest.manifest.version), digest: digest)
-    }
-
-    /// Runs a step of the sync, ending the command with its error's exit code.
-    private static func step<T>(_ body: () throws(SyncError) -> T) throws -> T {
-      do {
-        return try body()
-      } catch {
+        run = try SyncCoordinator(session: session, reloader: reloader, allowsDowngrade: allowsDowngrade).run()
+      } catch .sync(let error) {
         throw SyncFailure(error)
+      } catch .device(let error) {
+        throw DeviceSupport.mapped(error, downgradeAdvice: Self.downgradeAdvice)
       }
+      output(SyncOutcome(planned: run.planned, staged: run.staged, results: run.results, state: run.state), context)
     }
 
     private func output(_ outcome: SyncOutcome, _ context: CommandContext) {
