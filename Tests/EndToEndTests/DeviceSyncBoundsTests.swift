@@ -361,7 +361,7 @@ import Testing
     var outputs = [json.standardOutput, json.standardError]
     let missing = try phone.sync(from: from + "missing/", key: key)
     #expect(missing.status == 74)
-    #expect(missing.standardError.contains("\(shown)missing/manifest.json"), "\(missing.standardError)")
+    #expect(missing.standardError.contains("\(shown)missing/ has no manifest.json"), "\(missing.standardError)")
     let missingJSON = try phone.sync(from: from + "missing/", key: key, ["--json"])
     #expect((try errorObject(missingJSON)["message"] as? String)?.contains("\(shown)missing/") == true)
     let refused = try device("closed").sync(from: "http://user:s3cret@127.0.0.1:\(try LoopbackPort.free())/", key: key)
