@@ -423,66 +423,40 @@ public final class Catalog {
   }
 }
 
-/// One catalog row, read by column name with its type checked: a schema
-/// that drifted is an error, never a silent 0 or empty string.
+/// One catalog row, read through ``Row``'s typed getters: a schema that
+/// drifted is a ``StoreError/catalog(_:)`` naming the table and column.
 struct _CatalogRow {
   let row: Row
   let table: String
   /// The row comes from an older schema: a column it lacks reads as NULL.
   var isOlderSchema = false
 
-  func int64(_ column: String) throws(StoreError) -> Int64 {
-    guard let value = try optionalInt64(column) else { throw drift(column, "is null") }
-    return value
-  }
-
-  func int(_ column: String) throws(StoreError) -> Int {
-    Int(try int64(column))
-  }
-
+  func int64(_ column: String) throws(StoreError) -> Int64 { try read(column) { row throws(RowDecodingError) in try row.int64(column) } }
+  func int(_ column: String) throws(StoreError) -> Int { try read(column) { row throws(RowDecodingError) in try row.int(column) } }
   func optionalInt64(_ column: String) throws(StoreError) -> Int64? {
-    switch try value(column) {
-    case .null: return nil
-    case .integer(let value): return value
-    default: throw drift(column, "holds no integer")
-    }
+    try read(column) { row throws(RowDecodingError) in try row.optionalInt64(column) }
   }
-
   func optionalInt(_ column: String) throws(StoreError) -> Int? {
-    try optionalInt64(column).map { Int($0) }
+    try read(column) { row throws(RowDecodingError) in try row.optionalInt(column) }
   }
-
-  func text(_ column: String) throws(StoreError) -> String {
-    guard let value = try optionalText(column) else { throw drift(column, "is null") }
-    return value
-  }
-
+  func text(_ column: String) throws(StoreError) -> String { try read(column) { row throws(RowDecodingError) in try row.text(column) } }
   func optionalText(_ column: String) throws(StoreError) -> String? {
-    switch try value(column) {
-    case .null: return nil
-    case .text(let value): return value
-    default: throw drift(column, "holds no text")
-    }
+    try read(column) { row throws(RowDecodingError) in try row.optionalText(column) }
   }
-
   func optionalReal(_ column: String) throws(StoreError) -> Double? {
-    switch try value(column) {
-    case .null: return nil
-    case .real(let value): return value
-    case .integer(let value): return Double(value)
-    default: throw drift(column, "holds no number")
-    }
+    try read(column) { row throws(RowDecodingError) in try row.optionalDouble(column) }
   }
 
-  private func value(_ column: String) throws(StoreError) -> SQLiteValue {
-    guard let value = row[column] else {
-      if isOlderSchema { return .null }
-      throw drift(column, "is missing")
+  /// Reads `column` with `decode`; in a row of an older schema, a column
+  /// it lacks is NULL.
+  private func read<Value>(
+    _ column: String, _ decode: (Row) throws(RowDecodingError) -> Value
+  ) throws(StoreError) -> Value {
+    let source = isOlderSchema && row[column] == nil ? Row(columnNames: [column], values: [.null]) : row
+    do {
+      return try decode(source)
+    } catch {
+      throw .catalog("column \(table).\(error) (a damaged catalog, or one of another schema)")
     }
-    return value
-  }
-
-  private func drift(_ column: String, _ problem: String) -> StoreError {
-    .catalog("column \(table).\(column) \(problem) (a damaged catalog, or one of another schema)")
   }
 }
