@@ -478,6 +478,8 @@ public struct Publisher {
         throw StoreError.file(error)
       }
       try liveCallerID?.keepIcons(in: store)
+      Catalog.checkPublishedInvariants(
+        record, highestBefore: opened.highestVersion, deltas: deltas, shards: shards, shardDeltas: shardDeltas)
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
         shardDeltas: shardDeltas)
