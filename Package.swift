@@ -61,16 +61,24 @@ let package = Package(
     .target(name: "Sodium", dependencies: ["CSodium", "CallDirectorySync"]),
     .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
     // The system layer every module stands on (the device side included):
-    // syscalls behind one fault-injection seam, file descriptors, atomic
-    // files, varints, JSON, the ordered pipeline. No Foundation.
-    .target(name: "CalldirSystem"),
+    // syscalls, file descriptors, atomic files, varints, JSON, text
+    // escaping, time. No Foundation, nothing newer than iOS 15, no process
+    // spawning, no thread pool. Its syscalls go through the fault-injection
+    // seam only in debug builds (CALLDIR_FAULTS: the tests, the fuzz smoke
+    // run); release builds, and so what an app extension embeds, have none.
+    .target(name: "CalldirSystem", swiftSettings: [.define("CALLDIR_FAULTS", .when(configuration: .debug))]),
+    // The host tools' system code, never embedded by an app extension:
+    // child processes (posix_spawn) and pipes, the thread pools and the
+    // ordered pipeline, the fault rules handed to a child process.
+    .target(name: "CalldirHost", dependencies: ["CalldirSystem"]),
     // Hand-written command-line framework: subcommands, help, sysexits, JSON output.
     .target(name: "CommandLineKit", dependencies: ["CalldirSystem"]),
     // Numbering plan (generated from libphonenumber metadata) and normalizer.
     .target(
       name: "PhoneNumbers",
       dependencies: [
-        "CalldirSystem", "UnicodeText", .target(name: "CVectorCodec", condition: .when(platforms: [.linux])),
+        "CalldirSystem", "CalldirHost", "UnicodeText",
+        .target(name: "CVectorCodec", condition: .when(platforms: [.linux])),
       ],
       swiftSettings: hotPath),
     // The blob format: stdlib + Glibc only, because it ships in an app extension.
@@ -88,7 +96,7 @@ let package = Package(
     // Deterministic dataset generators for tests and benchmarks (not shipped).
     .target(name: "FormatFixtures"),
     // Apple's Call Directory API mirrored on Linux, with a simulated device.
-    .target(name: "CallKitMock", dependencies: ["CalldirSystem"]),
+    .target(name: "CallKitMock", dependencies: ["CalldirSystem", "CalldirHost"]),
     // A tiny extension process for CallKitMock's own tests (calldir itself
     // hosts its provider through a hidden `device _extension` subcommand).
     .executableTarget(name: "mockext", dependencies: ["CallKitMock"]),
@@ -120,8 +128,8 @@ let package = Package(
     .target(
       name: "CallDirectoryCompiler",
       dependencies: [
-        "CalldirSystem", "PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat", "CallDirectorySync",
-        "Sodium",
+        "CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat",
+        "CallDirectorySync", "Sodium",
       ],
       swiftSettings: hotPath
     ),
@@ -167,6 +175,11 @@ let package = Package(
       path: "Examples/ContainingApp"
     ),
     .testTarget(name: "CalldirSystemTests", dependencies: ["CalldirSystem"]),
+    .testTarget(name: "CalldirHostTests", dependencies: ["CalldirHost", "CalldirSystem"]),
+    // The device modules' sources against the toolchain's availability
+    // list (nothing newer than iOS 15), their imports, and nothing of the
+    // host's (processes, thread pools, fault injection in release builds).
+    .testTarget(name: "DeviceModulesTests"),
     .testTarget(name: "SodiumTests", dependencies: ["Sodium", "CallDirectorySync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CalldirSystem", "CommandLineKit"]),
     // Fixtures: blobs written by the format version 1 writer, kept to prove

@@ -63,7 +63,29 @@ public final class Database {
   }
 
   /// The default time to wait for another connection's lock: 5 seconds.
-  public static let defaultBusyTimeout: Duration = .seconds(5)
+  public static let defaultBusyTimeout: BusyTimeout = .seconds(5)
+
+  /// How long to wait for another connection's lock, in whole
+  /// milliseconds (what `sqlite3_busy_timeout` takes; `Duration` needs
+  /// macOS 13 and iOS 16).
+  ///
+  ///     try Database(path: path, busyTimeout: .milliseconds(150))
+  public struct BusyTimeout: Hashable, Sendable {
+    /// The wait; 0 or less fails at once.
+    public var milliseconds: Int64
+
+    /// No wait: a held lock fails at once with `SQLITE_BUSY`.
+    public static let zero = BusyTimeout(milliseconds: 0)
+
+    /// A wait of `count` milliseconds.
+    public static func milliseconds(_ count: Int64) -> BusyTimeout { BusyTimeout(milliseconds: count) }
+
+    /// A wait of `count` seconds (saturating).
+    public static func seconds(_ count: Int64) -> BusyTimeout {
+      let (product, overflow) = count.multipliedReportingOverflow(by: 1000)
+      return BusyTimeout(milliseconds: overflow ? (count < 0 ? .min : .max) : product)
+    }
+  }
 
   /// The raw handle, for calls this wrapper does not cover.
   public let handle: SQLiteConnection
@@ -85,7 +107,7 @@ public final class Database {
   /// `sqlite3_extended_result_codes` and `sqlite3_busy_timeout`.
   public init(
     path: String, mode: OpenMode = .create,
-    busyTimeout: Duration = Database.defaultBusyTimeout
+    busyTimeout: BusyTimeout = Database.defaultBusyTimeout
   ) throws(SQLiteError) {
     var connection: SQLiteConnection?
     // NOMUTEX: the type is not Sendable, so SQLite's own mutexes add nothing.
@@ -115,17 +137,12 @@ public final class Database {
 
   /// Sets how long to wait for another connection's lock.
   ///
-  /// - Parameter timeout: The wait, rounded down to milliseconds and clamped
-  ///   to `Int32.max`; `.zero` or less fails at once with `SQLITE_BUSY`.
+  /// - Parameter timeout: The wait, clamped to `Int32.max` milliseconds;
+  ///   `.zero` or less fails at once with `SQLITE_BUSY`.
   ///
   /// The corresponding SQLite call is `sqlite3_busy_timeout`.
-  public func setBusyTimeout(_ timeout: Duration) {
-    let (seconds, attoseconds) = timeout.components
-    let milliseconds =
-      seconds.multipliedReportingOverflow(by: 1000).overflow
-      ? Int64.max
-      : seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    sqlite3_busy_timeout(handle, Int32(clamping: max(0, milliseconds)))
+  public func setBusyTimeout(_ timeout: BusyTimeout) {
+    sqlite3_busy_timeout(handle, Int32(clamping: max(0, timeout.milliseconds)))
   }
 
   /// The latest error message on this connection.

@@ -38,18 +38,18 @@ MODULES_DIR=$BUILD/release
 BIN=$FUZZ/bin-$TAG
 if [ "$command" = smoke ]; then MODULES_DIR=.build/debug BIN=$FUZZ/bin-smoke TAG=smoke; fi
 
-COMPILER="CalldirSystem CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
+COMPILER="CalldirSystem CalldirHost CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
 # The library modules each harness links, and the Tests/Fuzz/Support files
 # it uses besides FuzzInput and FuzzCheck.
 declare -A MODULES=(
   [blob-reader]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat"
   [blob-writer]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat"
   [provider-loader]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectoryProvider"
-  [normalizer]="CalldirSystem CICUShim UnicodeText CVectorCodec PhoneNumbers"
+  [normalizer]="CalldirSystem CalldirHost CICUShim UnicodeText CVectorCodec PhoneNumbers"
   [source-readers]=$COMPILER
   [build-config]=$COMPILER
   [dataset-validator]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectoryValidation"
-  [wire-decoder]="CalldirSystem CallKitMock"
+  [wire-decoder]="CalldirSystem CalldirHost CallKitMock"
   [json-parser]="CalldirSystem"
   [sync-manifest]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync"
   [protobuf-decoder]="$COMPILER LiveCallerID"
@@ -122,7 +122,7 @@ seeds() {
   runtime=$(ls "$(dirname "$(command -v "$SWIFTC")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a)
   # shellcheck disable=SC2046
   "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/write-seeds.swift \
-    $(objects_of CalldirSystem CICUShim UnicodeText PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
+    $(objects_of CalldirSystem CalldirHost CICUShim UnicodeText PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
     -lcrypto \
     -o "$FUZZ/write-seeds"
   "$FUZZ/write-seeds" Tests/Fuzz/Corpus

@@ -296,6 +296,7 @@ private struct BodyFailure: Error, Equatable {
     try holder.execute(sql: "ROLLBACK")
   }
 
+  @available(macOS 13, iOS 16, *)  // ContinuousClock
   @Test func busyTimeoutWaitsBeforeFailing() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -242,6 +242,7 @@ public final class Catalog {
     _ snapshot: SnapshotRecord, sources: [SourceRecordRow], rejectReasons: [Int: [String: Int]] = [:],
     deltas: [DeltaRecord], shards: [ShardRecord] = [], shardDeltas: [ShardDeltaRecord] = []
   ) throws(StoreError) {
+    Self.checkRecordInvariants(snapshot, deltas: deltas, shards: shards, shardDeltas: shardDeltas)
     try run {
       try database.withTransaction(.immediate) {
         let changes = snapshot.changes

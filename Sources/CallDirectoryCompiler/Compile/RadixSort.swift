@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 
 /// Sorting and deduplicating phone numbers in linear time, on every core.

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirHost
 import CalldirSystem
 import PhoneNumbers
 import UnicodeText
@@ -55,8 +56,7 @@ public struct SnapshotCompiler {
     }
     var reports: [SourceReport] = []
     var statistics = CompileStatistics()
-    let clock = ContinuousClock()
-    let started = clock.now
+    let started = MonotonicInstant.now()
 
     for spec in config.sources {
       let region = try self.region(for: spec)
@@ -111,7 +111,7 @@ public struct SnapshotCompiler {
       reports.append(report)
     }
 
-    let readDuration = clock.now - started
+    let readMilliseconds = MonotonicInstant.now().milliseconds(since: started)
     progress?("sorting")
     let resolution = try lists.identification.resolve(
       conflicts: conflicts, keepingWinningSources: config.liveCallerID != nil)
@@ -132,7 +132,7 @@ public struct SnapshotCompiler {
       labels: resolution.labels,
       statistics: statistics,
       sources: reports,
-      readMilliseconds: readDuration.milliseconds
+      readMilliseconds: readMilliseconds
     )
   }
 

@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 
 /// A pointer handed to the parts of one pass; each part touches its own slots.

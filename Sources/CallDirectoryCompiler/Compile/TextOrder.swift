@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 
 /// Lists sorted as text (`sort` without `-n`, most spreadsheet exports):

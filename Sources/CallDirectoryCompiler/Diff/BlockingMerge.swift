@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirHost
 import CalldirSystem
 
 /// The blocking numbers only one of two full snapshots holds, found on

@@ -126,7 +126,32 @@ public enum SnapshotDiffer {
     let header = try writer.finish()
     summary.header = header
     summary.bytes = Int64(header.fileSize)
+    checkInvariants(summary, header: header, base: old.header, target: new.header)
     return summary
+  }
+
+  /// Checks, in debug builds, that a delta just written joins its base to
+  /// its target: it names the base's and the target's versions and
+  /// digests, its sections hold what the merge counted, and the base's
+  /// entries less its removes plus its adds are the target's (both blobs
+  /// were read to the end, where each section's count is checked, so this
+  /// holds whatever they hold). Release builds compile none of it.
+  static func checkInvariants(_ summary: Summary, header: BlobHeader, base: BlobHeader, target: BlobHeader) {
+    #if DEBUG
+      precondition(header.kind == .delta && header.baseVersion == base.version && header.version == target.version)
+      precondition(header.baseDigest == base.contentDigest && header.contentDigest == target.contentDigest)
+      precondition(header.entryCount(.blockingRemoves) == UInt64(summary.blockingRemoved))
+      precondition(header.entryCount(.blockingAdds) == UInt64(summary.blockingAdded))
+      precondition(header.entryCount(.identificationRemoves) == UInt64(summary.identificationRemoved))
+      precondition(header.entryCount(.identificationAdds) == UInt64(summary.identificationAdded))
+      precondition(
+        Int64(base.entryCount(.blocking)) - Int64(summary.blockingRemoved) + Int64(summary.blockingAdded)
+          == Int64(target.entryCount(.blocking)), "blocking: base − removes + adds is not the target")
+      precondition(
+        Int64(base.entryCount(.identification)) - Int64(summary.identificationRemoved)
+          + Int64(summary.identificationAdded) == Int64(target.entryCount(.identification)),
+        "identification: base − removes + adds is not the target")
+    #endif
   }
 
   /// The most blocking adds (ranges, 16 bytes each: 2 MiB) a delta

@@ -140,8 +140,7 @@ public struct Publisher {
 
   /// Runs the build.
   public func build() throws(BuildError) -> Result {
-    let clock = ContinuousClock()
-    let started = clock.now
+    let started = MonotonicInstant.now()
     var warnings: [String] = []
     // The standard compiler's numbering plan takes milliseconds to parse:
     // it is made on another core while the config loads and the store opens
@@ -220,7 +219,7 @@ public struct Publisher {
     } catch {
       throw .compile(error)
     }
-    let compiled = clock.now
+    let compiled = MonotonicInstant.now()
     var checks = guards.sourceChecks(snapshot.sources)
     for source in snapshot.sources {
       for (column, values) in source.summary.unmatchedFilterValues.sorted(by: { $0.key < $1.key }) {
@@ -395,7 +394,7 @@ public struct Publisher {
           identities, to: identitiesPending, deferringSyncsTo: pendingSyncs)
         renames.append((identitiesPending, store.path(identitiesName)))
       }
-      let written = clock.now
+      let written = MonotonicInstant.now()
 
       var sources: [SourceRecordRow] = []
       var rejectReasons: [Int: [String: Int]] = [:]
@@ -454,7 +453,7 @@ public struct Publisher {
 
       // The version exists once the catalog says so, and only then do its
       // files take their published names.
-      let finished = clock.now
+      let finished = MonotonicInstant.now()
       let statistics = snapshot.statistics
       let record = SnapshotRecord(
         version: version, createdAt: options.publishedAt ?? UTCTime.iso8601(UTCTime.now()), path: snapshotName,
@@ -465,9 +464,9 @@ public struct Publisher {
         forced: options.force,
         timings: BuildTimings(
           readMilliseconds: snapshot.readMilliseconds,
-          compileMilliseconds: Self.milliseconds(started, compiled) - snapshot.readMilliseconds,
-          writeMilliseconds: Self.milliseconds(compiled, written),
-          totalMilliseconds: Self.milliseconds(started, finished)),
+          compileMilliseconds: compiled.milliseconds(since: started) - snapshot.readMilliseconds,
+          writeMilliseconds: written.milliseconds(since: compiled),
+          totalMilliseconds: finished.milliseconds(since: started)),
         changes: changes, conflictsPath: conflictsName, maxRangeSize: config.maxRangeSize, dataset: config.dataset,
         asOf: options.asOf.iso8601, defaultRegion: config.defaultRegion, liveCallerID: liveCallerID?.settingsText,
         identitiesPath: identitiesFacts == nil ? nil : identitiesName, identitiesChecksum: identitiesFacts?.checksum,
@@ -479,6 +478,8 @@ public struct Publisher {
         throw StoreError.file(error)
       }
       try liveCallerID?.keepIcons(in: store)
+      Catalog.checkPublishedInvariants(
+        record, highestBefore: opened.highestVersion, deltas: deltas, shards: shards, shardDeltas: shardDeltas)
       try catalog.record(
         record, sources: sources, rejectReasons: rejectReasons, deltas: deltas, shards: shards,
         shardDeltas: shardDeltas)
@@ -938,17 +939,6 @@ public struct Publisher {
     } catch {
       throw .store(error)
     }
-  }
-
-  private static func milliseconds(_ start: ContinuousClock.Instant, _ end: ContinuousClock.Instant) -> Int64 {
-    (end - start).milliseconds
-  }
-}
-
-extension Duration {
-  /// Whole milliseconds, for reports and the catalog.
-  var milliseconds: Int64 {
-    components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
   }
 }
 

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirHost
 import CalldirSystem
 
 /// A version's shard blobs, planned and written under their pending names

@@ -52,6 +52,30 @@ public struct SnapshotDelta: Sendable, Hashable {
       baseVersion: base.version, baseDigest: baseDigest, targetVersion: target.version,
       targetDigest: targetDigest, blockingRemoves: blockingRemoves, blockingAdds: blockingAdds,
       identificationRemoves: identificationRemoves, identificationAdds: identificationAdds)
+    _checkInvariants(base: base, target: target)
+  }
+
+  /// Checks, in debug builds, what ``init(from:to:)`` makes true of two
+  /// valid snapshots (it has checked both): every list strictly ascending,
+  /// no blocking number both removed and added, and the base with the
+  /// removes taken out and the adds put in is the target. O(entries), as
+  /// the diff is. Release builds compile none of it.
+  func _checkInvariants(base: Snapshot, target: Snapshot) {
+    #if DEBUG
+      func ascending(_ numbers: [Int64]) -> Bool { zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 } }
+      precondition(ascending(blockingRemoves) && ascending(blockingAdds), "blocking changes not strictly ascending")
+      precondition(
+        ascending(identificationRemoves) && ascending(identificationAdds.map(\.number)),
+        "identification changes not strictly ascending")
+      precondition(Set(blockingRemoves).isDisjoint(with: blockingAdds), "a blocking number both removed and added")
+      precondition(baseVersion == base.version && targetVersion == target.version, "versions not the snapshots'")
+      let blocking = try? _merge(base.blocking, removing: blockingRemoves, adding: blockingAdds, key: { $0 }, section: .blocking)
+      precondition(blocking == target.blocking, "the base's blocking numbers with the changes are not the target's")
+      let identification = try? _merge(
+        base.identification, removing: identificationRemoves, adding: identificationAdds, key: { $0.number },
+        section: .identification)
+      precondition(identification == target.identification, "the base's entries with the changes are not the target's")
+    #endif
   }
 
   /// Whether the delta changes nothing.

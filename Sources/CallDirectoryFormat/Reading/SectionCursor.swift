@@ -38,6 +38,11 @@ final class _SectionCursor {
 
   /// Entries returned so far.
   private(set) var delivered: UInt64 = 0
+  #if DEBUG
+    /// The last number returned (0 before the first), for
+    /// ``_checkInvariants(_:_:)``.
+    private var lastDelivered: UInt64 = 0
+  #endif
   /// Where each frame read so far lies and what it holds, if the cursor was
   /// asked to record them (`nil` otherwise).
   private(set) var recordedFrames: [_FrameLocation]?
@@ -113,6 +118,7 @@ final class _SectionCursor {
     if let failure { throw failure }
     do {
       let chunk = try _fill(numbers, labels, capacity, expandingRuns: expandingRuns)
+      _checkInvariants(chunk, numbers)
       switch chunk {
       case .run(_, let count, _):
         delivered &+= count
@@ -127,6 +133,32 @@ final class _SectionCursor {
       failure = error
       throw error
     }
+  }
+
+  /// Checks, in debug builds, that what the cursor returns is what it
+  /// promises whatever the blob holds (the decoder rejects with a
+  /// ``BlobError`` any block that would break it): a section's numbers
+  /// strictly ascending across calls, each in `1...BlobLimits.maxNumber`.
+  /// O(count), like decoding them. Release builds compile none of it.
+  @inline(__always)
+  private func _checkInvariants(_ chunk: Chunk, _ numbers: UnsafeMutablePointer<Int64>) {
+    #if DEBUG
+      let maxNumber = UInt64(BlobLimits.maxNumber)
+      switch chunk {
+      case .run(let first, let count, _):
+        precondition(count >= 1 && first > lastDelivered, "a run not above the numbers returned")
+        precondition(count - 1 <= maxNumber - first, "a run beyond the largest number")
+        lastDelivered = first + count - 1
+      case .values(let count):
+        for index in 0..<count {
+          let number = UInt64(bitPattern: numbers[index])
+          precondition(number > lastDelivered && number <= maxNumber, "numbers returned out of order or range")
+          lastDelivered = number
+        }
+      case .end:
+        break
+      }
+    #endif
   }
 
   private func _corrupt(_ message: String) -> BlobError {

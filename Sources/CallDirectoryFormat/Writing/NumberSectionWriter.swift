@@ -99,6 +99,7 @@ final class _NumberSectionWriter {
     try _add(UInt64(number), label)
     count += 1
     lastAppended = number
+    _checkInvariants()
   }
 
   /// Appends numbers checked with ``check(contentsOf:)`` (unlabelled
@@ -125,6 +126,7 @@ final class _NumberSectionWriter {
     if pending > next {
       count += UInt64(total)
       lastAppended = last
+      _checkInvariants()
       return
     }
     var blockStart = next &- pending
@@ -197,6 +199,7 @@ final class _NumberSectionWriter {
     }
     count += UInt64(total)
     lastAppended = last
+    _checkInvariants()
   }
 
   /// The index of the first of `values[from..<total]` that may change the
@@ -299,6 +302,7 @@ final class _NumberSectionWriter {
     }
     count += size
     lastAppended = range.upperBound
+    _checkInvariants()
   }
 
   /// Flushes everything; returns the section's count, length and checksum.
@@ -307,7 +311,62 @@ final class _NumberSectionWriter {
     if pending > 0 { try _emitPending(upTo: pending) }
     try _flushFrame()
     frameLength = 0
+    _checkInvariants()
+    #if DEBUG
+      precondition(pending == 0 && runCount == 0 && frameCount == 0, "a finished section holds nothing back")
+    #endif
     return (count, length, count == 0 ? CRC32C().value : checksum.value)
+  }
+
+  /// Checks, in debug builds, what the writer keeps true between calls
+  /// (never what its input is: ``check(_:)-(Int64)`` and
+  /// ``check(contentsOf:)`` reject that with a ``BlobError`` before it
+  /// gets here): the numbers held back are the last ones appended, above
+  /// every number written (which start above 0), strictly ascending at
+  /// their end; a pending
+  /// block and a run are never held together; the frame fits its buffer.
+  /// O(1); the blocks themselves are checked whole as they go out
+  /// (``_checkBlock(_:count:)``). Release builds compile none of it.
+  @inline(__always)
+  func _checkInvariants() {
+    #if DEBUG
+      precondition(pending <= BlobLimits.maxBlockEntries, "pending block over its capacity: \(pending)")
+      precondition(runCount == 0 || pending == 0, "a run and a pending block held together")
+      precondition(streak < _NumberSectionWriter.runThreshold, "a streak long enough for a run stayed pending")
+      precondition(frameLength <= BlobLimits.maxFramePayload + _BlockEncoder.maxBlockBytes, "frame over its buffer")
+      precondition((frameLength == 0) == (frameCount == 0), "frame bytes without entries, or entries without bytes")
+      precondition(previous >= frameBase, "the last number written is below its frame's base")
+      guard count > 0 else {
+        precondition(pending == 0 && runCount == 0 && previous == 0, "numbers held before any was appended")
+        return
+      }
+      precondition(lastAppended >= 1 && lastAppended <= BlobLimits.maxNumber, "last number out of range")
+      let last = UInt64(lastAppended)
+      if runCount > 0 {
+        precondition(runFirst > previous, "a run not above the numbers written")
+        precondition(runFirst &+ runCount &- 1 == last, "the run does not end at the last number appended")
+      } else if pending > 0 {
+        precondition(values[0] > previous, "pending numbers not above those written")
+        precondition(values[pending - 1] == last, "the pending block does not end at the last number appended")
+        precondition(pending < 2 || values[pending - 2] < values[pending - 1], "pending numbers do not ascend")
+      } else {
+        precondition(previous == last, "nothing held back, but the last number written is not the last appended")
+      }
+    #endif
+  }
+
+  /// Checks, in debug builds, that a block going out is strictly
+  /// ascending and above every number written before it: a section's
+  /// numbers are sorted and unique. O(count), like encoding it.
+  @inline(__always)
+  func _checkBlock(_ values: UnsafePointer<UInt64>, count: Int) {
+    #if DEBUG
+      precondition(count >= 1 && count <= BlobLimits.maxBlockEntries, "a block of \(count) entries")
+      precondition(values[0] > previous, "a block not above the numbers written")
+      for index in 1..<count {
+        precondition(values[index - 1] < values[index], "a block's numbers do not ascend at \(index)")
+      }
+    #endif
   }
 
   private func _sameLabel(_ label: UInt32) -> Bool {
@@ -389,6 +448,9 @@ final class _NumberSectionWriter {
   }
 
   private func _emitRun() throws(BlobError) {
+    #if DEBUG
+      precondition(runCount >= 1 && runFirst > previous, "an empty run, or one not above the numbers written")
+    #endif
     let out = frame + frameLength
     out[0] = _BlockKind.run.rawValue << 6
     var length = 1 &+ Varint.write(runFirst - previous - 1, to: out + 1)
@@ -404,6 +466,7 @@ final class _NumberSectionWriter {
   /// Encodes `values[0..<end]` as one block; keeps the rest pending.
   private func _emitPending(upTo end: Int) throws(BlobError) {
     if hasLabels {
+      _checkBlock(values, count: end)
       block.removeAll(keepingCapacity: true)
       _BlockEncoder.encode(
         values: UnsafeBufferPointer(start: values, count: end),
@@ -434,6 +497,7 @@ final class _NumberSectionWriter {
   /// Encodes the unlabelled block `values[0..<count]` after the frame's
   /// blocks.
   private func _emitBlock(_ values: UnsafePointer<UInt64>, count: Int) throws(BlobError) {
+    _checkBlock(values, count: count)
     let length = _BlockEncoder.encodeUnlabeled(values, count: count, previous: previous, into: frame + frameLength)
     let before = previous
     previous = values[count &- 1]

@@ -1,6 +1,5 @@
 import CalldirSystem
 import Foundation
-import Synchronization
 
 /// The exclusive right to run an extension's requests, held from
 /// ``SimulatedDevice/reserveExtension(withIdentifier:)`` until
@@ -23,12 +22,12 @@ public final class ExtensionReservation: Sendable {
   /// The reserved extension's identifier.
   public let identifier: String
   private let device: SimulatedDevice
-  private let lock: Mutex<_FileLock?>
+  private let lock: Locked<_FileLock?>
 
   init(identifier: String, device: SimulatedDevice, lock: _FileLock) {
     self.identifier = identifier
     self.device = device
-    self.lock = Mutex(lock)
+    self.lock = Locked(lock)
   }
 
   /// Whether the reservation is still held.

@@ -1,6 +1,5 @@
 import CalldirSystem
 import Foundation
-import Synchronization
 
 /// A simulated iOS device's Call Directory system, persisted in a directory.
 ///
@@ -42,7 +41,7 @@ import Synchronization
 public final class SimulatedDevice: Sendable {
   /// The device's directory.
   public let directoryURL: URL
-  private let providers = Mutex<[String: @Sendable () -> CXCallDirectoryProvider]>([:])
+  private let providers = Locked<[String: @Sendable () -> CXCallDirectoryProvider]>([:])
 
   /// Opens the device in `directoryURL`, creating it when missing.
   ///

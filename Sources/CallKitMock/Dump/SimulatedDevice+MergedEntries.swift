@@ -6,7 +6,7 @@ extension SimulatedDevice {
   ///
   /// Memory stays constant: each store is read a chunk at a time, the next
   /// chunk decoded on a worker thread while the current one is merged
-  /// (CalldirSystem's ``OrderedPipeline``). Each store is a consistent
+  /// (CalldirHost's ``OrderedPipeline``). Each store is a consistent
   /// snapshot (see ``forEachEntry(inExtensionWithIdentifier:blocking:identification:)``).
   ///
   /// - Parameters:

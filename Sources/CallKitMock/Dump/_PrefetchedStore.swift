@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 
 /// A run of entries decoded from a store.

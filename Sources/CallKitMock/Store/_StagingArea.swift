@@ -1,5 +1,4 @@
 import CalldirSystem
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +19,7 @@ import Synchronization
 struct _StagingArea {
   let path: String
 
-  private static let serial = Mutex(0)
+  private static let serial = Locked(0)
   /// Leftovers of an earlier request, by name prefix.
   private static let leftoverPrefixes = [".staging-", ".store.bin.tmp-"]
   /// The shared staging directory of earlier versions of the device.

@@ -5,10 +5,11 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
 
-/// Work on several cores, in the shapes calldir needs besides the
-/// ``OrderedPipeline``.
+/// Work on several cores. This module (which an app extension embeds) has
+/// only ``run(background:foreground:)``, one thread of its own beside the
+/// caller's; the thread pools, the shared one and the own-thread ones,
+/// are the host's (`CalldirHost`).
 public enum Parallel {
   /// Runs `background` on a thread of its own while `foreground` runs on
   /// this one; returns (or rethrows `foreground`'s error) only after both
@@ -29,95 +30,11 @@ public enum Parallel {
       try foreground()
     }
   }
-
-  /// Calls `body(part)` for every part in `0..<parts`, on as many threads
-  /// as there are cores, and returns when all are done.
-  public static func forEach(parts: Int, _ body: @Sendable (_ part: Int) -> Void) {
-    if parts <= 1 {
-      if parts == 1 { body(0) }
-      return
-    }
-    DispatchQueue.concurrentPerform(iterations: parts, execute: body)
-  }
-
-  /// ``forEach(parts:_:)`` on this thread and threads of its own, not the
-  /// shared pool's: for work that threads of the pool wait on. (A
-  /// `forEach` nested in another runs on one thread, and a pool whose
-  /// threads are blocked adds none in time.) Each thread takes the next
-  /// part until none is left.
-  public static func forEachOnOwnThreads(parts: Int, _ body: @Sendable (_ part: Int) -> Void) {
-    let threads = min(parts, coreCount)
-    guard threads > 1 else {
-      for part in 0..<max(0, parts) { body(part) }
-      return
-    }
-    withoutActuallyEscaping(body) { body in
-      let queue = _PartQueue(parts: parts, body: body)
-      let job = _UncheckedJob { queue.drain() }
-      var started: [pthread_t] = []
-      for _ in 1..<threads {
-        if let thread = _startThread(running: job) { started.append(thread) }
-      }
-      queue.drain()
-      for thread in started { pthread_join(thread, nil) }
-    }
-  }
-
-  /// `(0..<count).map(transform)`, computed by
-  /// ``forEachOnOwnThreads(parts:_:)``.
-  public static func mapOnOwnThreads<T>(_ count: Int, _ transform: @Sendable (_ index: Int) -> T) -> [T] {
-    let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: max(0, count))
-    results.initialize(repeating: nil)
-    defer {
-      results.deinitialize()
-      results.deallocate()
-    }
-    nonisolated(unsafe) let slots = results
-    forEachOnOwnThreads(parts: count) { index in slots[index] = transform(index) }
-    // Every part ran (forEachOnOwnThreads returns after all of them).
-    return results.map { $0! }
-  }
-
-  /// The online processors (at least 1); `CALLDIR_THREADS` overrides it,
-  /// for benchmarks.
-  public static var coreCount: Int {
-    if let text = getenv("CALLDIR_THREADS"), let count = Int(String(cString: text)), count > 0 { return min(count, 64) }
-    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-  }
-}
-
-/// Parts handed out one at a time to the threads of
-/// ``Parallel/forEachOnOwnThreads(parts:_:)``.
-private final class _PartQueue: @unchecked Sendable {
-  private var mutex = pthread_mutex_t()
-  private var next = 0
-  private let parts: Int
-  private let body: @Sendable (Int) -> Void
-
-  init(parts: Int, body: @escaping @Sendable (Int) -> Void) {
-    self.parts = parts
-    self.body = body
-    pthread_mutex_init(&mutex, nil)
-  }
-
-  deinit { pthread_mutex_destroy(&mutex) }
-
-  /// Runs parts until none is left.
-  func drain() {
-    while true {
-      pthread_mutex_lock(&mutex)
-      let part = next
-      next += 1
-      pthread_mutex_unlock(&mutex)
-      guard part < parts else { return }
-      body(part)
-    }
-  }
 }
 
 /// Starts a thread that runs `job`; nil when none could start. The caller
 /// joins it.
-private func _startThread(running job: _UncheckedJob) -> pthread_t? {
+package func _startThread(running job: _UncheckedJob) -> pthread_t? {
   let context = Unmanaged.passRetained(job).toOpaque()
   #if canImport(Darwin)
     var thread: pthread_t?
@@ -139,15 +56,16 @@ private func _startThread(running job: _UncheckedJob) -> pthread_t? {
   return thread
 }
 
-/// A closure handed to another thread; see ``Parallel/run(background:foreground:)``.
-private final class _UncheckedJob: @unchecked Sendable {
+/// A closure handed to another thread; see ``Parallel/run(background:foreground:)``
+/// (and `CalldirHost`'s own-thread pools).
+package final class _UncheckedJob: @unchecked Sendable {
   private let body: () -> Void
 
-  init(_ body: @escaping () -> Void) {
+  package init(_ body: @escaping () -> Void) {
     self.body = body
   }
 
-  func run() {
+  package func run() {
     body()
   }
 }

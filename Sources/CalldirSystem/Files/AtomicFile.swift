@@ -177,7 +177,7 @@ public final class AtomicFile {
     return kill(pid, 0) == -1 && Errno.current == Errno(rawValue: ESRCH)
   }
 
-  private static let serial = _Locked(0)
+  private static let serial = Locked(0)
 
   private static func nextSerial() -> Int {
     serial.withLock { value in

@@ -6,10 +6,10 @@ extension FileSystem {
   /// catalog transaction, a manifest). Meanwhile the files' writeback runs
   /// while the writer goes on. Safe to share between threads.
   public final class DeferredSyncs: Sendable {
-    private let directories = _Locked<[String]>([])
+    private let directories = Locked<[String]>([])
     /// Committed files whose data is not yet known to be on the disk,
     /// still open.
-    private let files = _Locked<[(descriptor: FileDescriptor, path: String)]>([])
+    private let files = Locked<[(descriptor: FileDescriptor, path: String)]>([])
 
     public init() {}
 

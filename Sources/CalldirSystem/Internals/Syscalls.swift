@@ -6,15 +6,21 @@
   import Darwin
 #endif
 
-// The one place calldir calls the system for files, pipes and locks. Each
-// wrapper consults ``FaultInjection`` first, so tests can make any of them
-// fail; everything else in the package goes through ``FileDescriptor``,
+// The one place calldir calls the system for files, pipes and locks. In a
+// build with fault injection (`CALLDIR_FAULTS`: debug builds) each wrapper
+// consults ``FaultInjection`` first, so tests can make any of them fail; in
+// a release build `injected` is nil and each wrapper is the bare C call.
+// Everything else in the package goes through ``FileDescriptor``,
 // ``FileSystem`` and ``AtomicFile``, which are built on these.
 
 @inline(__always)
 private func injected(_ call: FaultInjection.Call) -> FaultInjection.Fault? {
-  guard FaultInjection.isActive else { return nil }
-  return FaultInjection.fault(for: call)
+  #if CALLDIR_FAULTS
+    guard FaultInjection.isActive else { return nil }
+    return FaultInjection.fault(for: call)
+  #else
+    return nil
+  #endif
 }
 
 @inline(__always)
@@ -156,7 +162,7 @@ func system_poll(_ descriptor: CInt, events: Int16, timeoutMilliseconds: CInt) -
 /// Runs `body` until it does not fail with `EINTR`; returns its value, or
 /// the errno of a failure (`-1` results).
 @inline(__always)
-func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> I) -> Result<I, Errno> {
+package func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> I) -> Result<I, Errno> {
   while true {
     let value = body()
     if value != -1 { return .success(value) }

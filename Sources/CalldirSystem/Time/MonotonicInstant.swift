@@ -38,6 +38,12 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     return nanoseconds > now ? nanoseconds - now : 0
   }
 
+  /// Whole milliseconds from `earlier` to this instant; 0 when `earlier`
+  /// is not earlier. For the timings of reports and the catalog.
+  public func milliseconds(since earlier: MonotonicInstant) -> Int64 {
+    nanoseconds > earlier.nanoseconds ? Int64((nanoseconds - earlier.nanoseconds) / 1_000_000) : 0
+  }
+
   /// Whether this instant is now or past.
   public var hasPassed: Bool { nanosecondsFromNow == 0 }
 

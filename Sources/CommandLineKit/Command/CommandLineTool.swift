@@ -79,7 +79,9 @@ public enum CommandLineTool {
   /// Runs the tool with the process's arguments and exits.
   ///
   /// Installs the fault-injection rules of the environment, if any
-  /// (``FaultInjection/installFromEnvironment()``), ignores `SIGPIPE` (so a
+  /// (``FaultInjection/installFromEnvironment()``; a release build, which
+  /// has no fault injection, says on standard error that it ignores
+  /// them), ignores `SIGPIPE` (so a
   /// closed pipe ends output quietly), writes to buffered standard output
   /// and unbuffered standard error, flushes, and calls `exit(3)` with the
   /// resulting ``ExitCode``.

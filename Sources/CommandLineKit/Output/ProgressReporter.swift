@@ -19,33 +19,35 @@ public final class ProgressReporter {
   public let isEnabled: Bool
 
   private let output: any OutputSink
-  private let interval: Duration
+  /// Nanoseconds.
+  private let interval: UInt64
   private let maxWidth: Int
-  private let now: () -> ContinuousClock.Instant
-  private var lastDraw: ContinuousClock.Instant?
+  private let now: () -> MonotonicInstant
+  private var lastDraw: MonotonicInstant?
   private var isShowing = false
 
   /// Creates a reporter that draws on `output` only if it is a terminal.
   ///
   /// - Parameters:
   ///   - output: Usually the standard error sink.
-  ///   - interval: The minimum time between two redraws.
-  public convenience init(output: any OutputSink, interval: Duration = .milliseconds(100)) {
-    self.init(output: output, isEnabled: output.isTerminal, interval: interval, maxWidth: 79) {
-      ContinuousClock.now
-    }
+  ///   - intervalMilliseconds: The minimum time between two redraws.
+  public convenience init(output: any OutputSink, intervalMilliseconds: Int = 100) {
+    self.init(
+      output: output, isEnabled: output.isTerminal, intervalNanoseconds: UInt64(max(0, intervalMilliseconds)) * 1_000_000,
+      maxWidth: 79
+    ) { MonotonicInstant.now() }
   }
 
   init(
     output: any OutputSink,
     isEnabled: Bool,
-    interval: Duration,
+    intervalNanoseconds: UInt64,
     maxWidth: Int,
-    now: @escaping () -> ContinuousClock.Instant
+    now: @escaping () -> MonotonicInstant
   ) {
     self.output = output
     self.isEnabled = isEnabled
-    self.interval = interval
+    self.interval = intervalNanoseconds
     self.maxWidth = maxWidth
     self.now = now
   }
@@ -56,7 +58,7 @@ public final class ProgressReporter {
   public func update(_ message: @autoclosure () -> String) {
     guard isEnabled else { return }
     let instant = now()
-    if let lastDraw, lastDraw.duration(to: instant) < interval { return }
+    if let lastDraw, instant < lastDraw.advanced(byNanoseconds: interval) { return }
     lastDraw = instant
     draw(message())
   }

@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 
 #if canImport(Glibc)

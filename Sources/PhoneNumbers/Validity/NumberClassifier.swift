@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CalldirHost
 import CalldirSystem
 
 /// A numbering plan's number types, compiled: libphonenumber's

@@ -1,14 +1,15 @@
+import CalldirSystem
 @testable import CommandLineKit
 import Testing
 
 @Suite struct ProgressReporterTests {
   /// A clock the test advances by hand.
   private final class ManualClock {
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now()
   }
 
   private func makeReporter(_ sink: MemorySink, _ clock: ManualClock, enabled: Bool = true) -> ProgressReporter {
-    ProgressReporter(output: sink, isEnabled: enabled, interval: .milliseconds(100), maxWidth: 20) { clock.now }
+    ProgressReporter(output: sink, isEnabled: enabled, intervalNanoseconds: 100_000_000, maxWidth: 20) { clock.now }
   }
 
   @Test func throttlesAndClears() {
@@ -17,9 +18,9 @@ import Testing
     let progress = makeReporter(sink, clock)
     progress.update("one")
     progress.update("two")
-    clock.now += .milliseconds(50)
+    clock.now = clock.now.advanced(byNanoseconds: 50_000_000)
     progress.update("three")
-    clock.now += .milliseconds(60)
+    clock.now = clock.now.advanced(byNanoseconds: 60_000_000)
     progress.update("four")
     progress.finish()
     #expect(sink.text == "\rone\u{1B}[K\rfour\u{1B}[K\r\u{1B}[K")

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CalldirSystem
 
 extension FileDescriptor {
   /// A new pipe; both ends are close-on-exec. The corresponding C call is

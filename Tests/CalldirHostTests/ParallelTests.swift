@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 import Testing
 

@@ -5,9 +5,11 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CalldirSystem
 
-// The calls behind pipes and child processes, next to the file seam in
-// `Syscalls.swift`. They report failure the same way (`-1` and `errno`, for
+// The calls behind pipes and child processes, host-only (an app extension
+// never starts a process), beside the file seam in CalldirSystem's
+// `Internals/Syscalls.swift`. They report failure the same way (`-1` and `errno`, for
 // ``valueOrErrno(retryOnInterrupt:_:)``), so `EINTR` is retried in that one
 // place; they are not fault-injectable (``FaultInjection/Call`` has no kinds
 // for them). Reading, writing and closing a pipe go through the file seam.

@@ -1,3 +1,5 @@
+import CalldirSystem
+
 extension FaultInjection {
   /// The variable that holds a child process's own rules (a test sets it
   /// for the parent; the parent passes it on as the child's `CALLDIR_FAULTS`).
@@ -12,13 +14,21 @@ extension FaultInjection {
   /// when set, passed on as the child's own `CALLDIR_FAULTS` and
   /// `CALLDIR_FAULT_COUNTS`.
   ///
+  /// A build without fault injection (``FaultInjection/isCompiledIn``
+  /// false) removes all four: its own
+  /// ``FaultInjection/installFromEnvironment()`` has said already that
+  /// they are ignored, and the child, the same build, would say it again.
+  ///
   ///     CALLDIR_CHILD_FAULTS=write:2:ENOSPC calldir device load …   # the extension's 2nd write fails
   public static func environmentForChildProcess(_ environment: [String: String]) -> [String: String] {
     var child = environment
     child["CALLDIR_FAULTS"] = nil
     child["CALLDIR_FAULT_COUNTS"] = nil
-    if let rules = child.removeValue(forKey: childRulesVariable) { child["CALLDIR_FAULTS"] = rules }
-    if let counts = child.removeValue(forKey: childCountsVariable) { child["CALLDIR_FAULT_COUNTS"] = counts }
+    let rules = child.removeValue(forKey: childRulesVariable)
+    let counts = child.removeValue(forKey: childCountsVariable)
+    guard isCompiledIn else { return child }
+    if let rules { child["CALLDIR_FAULTS"] = rules }
+    if let counts { child["CALLDIR_FAULT_COUNTS"] = counts }
     return child
   }
 }

@@ -1,3 +1,4 @@
+import CalldirSystem
 import Dispatch
 
 /// Runs jobs on worker threads while the calling thread fills the next ones,

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CalldirSystem
 
 /// A process this one started with `posix_spawn`, and the calls that
 /// signal and reap it.
