@@ -1,10 +1,14 @@
 // Writes the generated seeds of Tests/Fuzz/Corpus (`Tests/Fuzz/fuzz.sh
 // seeds`): blobs written by the format's own writers, normalizer inputs
-// for a few regions and device wire streams encoded by the protocol's
-// rules. Each seed starts with its harness's option bytes. The text seeds
-// (sources, configs, JSON, validator lists) are files copied from
-// data/sample or written by hand, and the version 1 blobs come from
-// Tests/CallDirectoryFormatTests/Fixtures.
+// for a few regions, device wire streams encoded by the protocol's rules,
+// and the source-readers seeds from their sources in
+// Tests/Fuzz/Seeds/source-readers (a readable header of options, then the
+// payload). Each seed starts with its harness's option bytes, encoded by
+// the harness's own option code (Tests/Fuzz/Options). The other text seeds
+// (configs, JSON, validator lists) are files copied from data/sample or
+// written by hand, and the version 1 blobs come from
+// Tests/CallDirectoryFormatTests/Fixtures. FuzzCorpusTests checks every
+// seed against its harness's option decoding.
 import CallDirectoryFormat
 import CalldirSystem
 import Glibc
@@ -48,14 +52,17 @@ let blobs: [(String, [UInt8])] = [
   ("empty-v2.cdir", try Snapshot(version: 1).encoded()),
 ]
 for (name, blob) in blobs {
-  for read in 0..<4 { try save([0x03 | UInt8(read) << 2] + blob, "blob-reader", "read\(read)-\(name)") }
-  try save([0x05, 0x07] + blob, "provider-loader", name)
-  try save([0x13] + blob, "dataset-validator", name)
+  for read in BlobReaderOptions.Read.allCases {
+    let options = BlobReaderOptions(reseals: true, recomputesDigest: true, read: read)
+    try save(options.bytes + blob, "blob-reader", "read\(read.rawValue)-\(name)")
+  }
+  try save(ProviderLoaderOptions(reseals: true, verifiesDigest: true, batchSize: 8).bytes + blob, "provider-loader", name)
+  let validating = DatasetValidatorOptions(maxReported: 20, recomputesDigest: true)
+  try save(validating.bytes + blob, "dataset-validator", name)
 }
-try save([0x07, 0x40] + blobs[0].1, "provider-loader", "full-v2-replace.cdir")
+let replacing = ProviderLoaderOptions(reseals: true, replaces: true, verifiesDigest: true, batchSize: 1)
+try save(replacing.bytes + blobs[0].1, "provider-loader", "full-v2-replace.cdir")
 
-let plan = PhoneNumberNormalizer().plan
-func region(_ code: String) -> UInt8 { UInt8((plan.regionCodes.firstIndex(of: code) ?? -1) + 1) }
 let numbers: [(String, String)] = [
   ("US", "(212) 555-0100"), ("US", "+1 212 555 0100 ext. 12"), ("GB", "020 7946 0018"),
   ("GB", "+44 (0)20 7946 0999"), ("FR", "01 62 00 00 42"), ("DE", "0049 30 1234567"),
@@ -63,7 +70,8 @@ let numbers: [(String, String)] = [
   ("JP", "０３−１２３４−５６７８"), ("ZZ", "+33 1 62 00 00 42"), ("US", "tel:+1-212-555-0100;ext=7"),
 ]
 for (index, (code, text)) in numbers.enumerated() {
-  try save([code == "ZZ" ? 0 : region(code)] + Array(text.utf8), "normalizer", "number-\(index)")
+  guard let options = NormalizerOptions(regionCode: code == "ZZ" ? nil : code) else { fatalError("no region \(code)") }
+  try save(options.bytes + Array(text.utf8), "normalizer", "number-\(index)")
 }
 
 /// Wire records (tags of _WireProtocol.swift): numbers are zigzag varint
@@ -86,9 +94,19 @@ string("⚠️ spam")
 number(4, 2, 7)
 number(5, 3, Int64.max)
 wire += [6, 7, 8]
-try save([0] + wire, "wire-decoder", "operations")
+try save(WireDecoderOptions(splits: []).bytes! + wire, "wire-decoder", "operations")
 wire = Array("CKMP".utf8) + [1, 0, 9]
 string("CallDirectoryHandler")
 Varint.append(Varint.zigZag(-2), to: &wire)
 string("nope")
-try save([3, 2, 5, 9] + wire, "wire-decoder", "cancel-split")
+try save(WireDecoderOptions(splits: [2, 7, 16]).bytes! + wire, "wire-decoder", "cancel-split")
+
+/// The source-readers seeds, from their sources: a header line naming the
+/// options (`SourceReadersOptions(header:)`), then the payload.
+let seedSources = "Tests/Fuzz/Seeds/source-readers"
+for name in try FileSystem.contentsOfDirectory(seedSources) {
+  guard let seed = SourceReadersOptions.seed(fromSource: try FileSystem.contents(of: "\(seedSources)/\(name)")) else {
+    fatalError("\(seedSources)/\(name): its header names no options the harness decodes")
+  }
+  try save(seed, "source-readers", name)
+}
