@@ -105,7 +105,9 @@ enum MemoryBoundsBenchmark {
     let verdict = run.peakBytes == 0 ? "NOT MEASURED" : holds ? "ok" : "ABOVE BOUND"
     return Row(
       name: name, calldir: run, baselineName: "-", baseline: nil, floor: nil,
-      note: String(format: "peak %@, %@ %@: %.2f× ≤ 1.5× %@", mib(run.peakBytes), boundText, mib(bound), ratio, verdict),
+      note: String(
+        format: "peak %@, %@ %@: %.2f× %@ 1.5× %@", mib(run.peakBytes), boundText, mib(bound), ratio,
+        ratio <= 1.5 ? "≤" : ">", verdict),
       violated: !holds)
   }
 }
