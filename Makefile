@@ -62,13 +62,14 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Fuzzes every harness in Tests/Fuzz/Harnesses for FUZZ_SECONDS each, built
-# with SANITIZE (fuzzer,address; SANITIZE=fuzzer runs several times faster).
-# Exits non-zero when a harness finds something (.build/fuzz/crashes/HARNESS).
+# Fuzzes every harness in Tests/Fuzz/Harnesses for FUZZ_SECONDS each (or
+# FUZZ_RUNS inputs each), built with SANITIZE (fuzzer,address;
+# SANITIZE=fuzzer runs several times faster). Exits non-zero when a harness
+# finds something (.build/fuzz/crashes/HARNESS).
 FUZZ_SECONDS ?= 60
 SANITIZE     ?= fuzzer,address
 fuzz: deps
-	SANITIZE=$(SANITIZE) FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/fuzz.sh run
+	SANITIZE=$(SANITIZE) FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_RUNS),FUZZ_RUNS=$(FUZZ_RUNS),) bash Tests/Fuzz/fuzz.sh run
 
 # The CI smoke run, after `make test`: each harness, linked against the debug
 # objects the tests built (no sanitized build, which takes minutes), replays

@@ -242,6 +242,23 @@ let package = Package(
         "SQLiteDatabase", "CallDirectorySync", "Sodium", "LiveCallerID",
       ],
       resources: [.copy("Fixtures")]),
+    // Every seed of Tests/Fuzz/Corpus, decoded by its harness's own option
+    // code (Tests/Fuzz/Options, which fuzz.sh links into the harnesses),
+    // must reach the reader or parser its name says.
+    .testTarget(
+      name: "FuzzCorpusTests",
+      dependencies: [
+        "CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryValidation",
+        "CallDirectorySync", "CallKitMock", "LiveCallerID", "PhoneNumbers",
+      ],
+      path: "Tests/Fuzz",
+      exclude: [
+        "Corpus", "Grown", "Seeds", "Harnesses", "fuzz.sh", "lsan.supp", "Support/BlobReadingLimits.swift",
+        "Support/BlobResealing.swift", "Support/FuzzCheck.swift", "Support/LookupProbing.swift",
+        "Support/OrderCheckingSink.swift", "Support/ScratchFile.swift", "Support/SectionReading.swift",
+        "Support/StretchReading.swift",
+      ],
+      sources: ["Support/FuzzInput.swift", "Options", "CorpusTests"]),
   ],
   swiftLanguageModes: [.v6]
 )

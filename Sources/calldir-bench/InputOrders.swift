@@ -88,14 +88,19 @@ extension Datasets {
     return numbers
   }
 
+  /// The numbers the build input in `order` is written from, shuffled
+  /// (UK national significant numbers for `britishMix`).
+  static func numbers(_ order: InputOrder, count: Int) -> [Int64] {
+    order == .britishMix
+      ? britishNumbersWithRepeats(count: count, seed: 41)
+      : numbersWithRepeats(count: count, usOnly: order == .nationalMix, seed: 31)
+  }
+
   /// The build benchmark's input in `order`, written once.
   func buildInput(_ order: InputOrder, count: Int) throws -> String {
     let name = order.fileName(count: count)
     if FileManager.default.fileExists(atPath: path(name)) { return path(name) }
-    var numbers =
-      order == .britishMix
-      ? Self.britishNumbersWithRepeats(count: count, seed: 41)
-      : Self.numbersWithRepeats(count: count, usOnly: order == .nationalMix, seed: 31)
+    var numbers = Self.numbers(order, count: count)
     switch order {
     case .shuffled, .nationalMix, .britishMix: break
     case .sorted: numbers.sort()

@@ -58,8 +58,14 @@ enum NationalFormatBenchmark {
     _ = try ProcessRunner.median(1, [binary, "normalize", "--national"], stdin: input)
     let command = try ProcessRunner.median(runs, [binary, "normalize", "--national"], stdin: input)
     var python: Measurement? = nil
+    var answer: Answers.Check? = nil
     if (try? ProcessRunner.run(["python3", "-c", "import phonenumbers"], quiet: true).status) == 0 {
-      python = try ProcessRunner.median(1, ["python3", script], stdin: input)
+      let pythonOut = data.path("national-python.out")
+      python = try ProcessRunner.median(1, ["python3", script], stdin: input, stdout: pythonOut)
+      // The answers, untimed: each number's national digits, line for line.
+      let calldirOut = data.path("national-calldir.out")
+      _ = try ProcessRunner.median(1, [binary, "normalize", "--national"], stdin: input, stdout: calldirOut)
+      answer = Answers.sameLines(try Answers.lines(calldirOut), try Answers.lines(pythonOut))
     }
 
     // The formatter alone: every number formatted, `passes` times over.
@@ -81,7 +87,8 @@ enum NationalFormatBenchmark {
     return [
       Row(
         name: "normalize --national \(count / 1000)k E.164", calldir: command,
-        baselineName: "python phonenumbers format_number NATIONAL", baseline: python, floor: quick ? nil : 100),
+        baselineName: "python phonenumbers format_number NATIONAL", baseline: python, floor: quick ? nil : 100,
+        answer: answer),
       Row(
         name: "NationalFormatter, 1 thread, \(Int(formatted / 1e6))M numbers",
         calldir: Measurement(seconds: best, peakBytes: 0, status: 0), baselineName: "-",

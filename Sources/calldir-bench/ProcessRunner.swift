@@ -59,11 +59,15 @@ enum ProcessRunner {
   }
 
   /// Runs a command `count` times and keeps the median time and the largest peak RSS.
-  static func median(_ count: Int, _ arguments: [String], stdin: String? = nil, expectStatus: Int32 = 0, prepare: () throws -> Void = {}) throws -> Measurement {
+  /// `stdout` keeps the last run's output.
+  static func median(
+    _ count: Int, _ arguments: [String], stdin: String? = nil, stdout: String = "/dev/null", expectStatus: Int32 = 0,
+    prepare: () throws -> Void = {}
+  ) throws -> Measurement {
     var runs: [Measurement] = []
     for _ in 0..<count {
       try prepare()
-      let run = try run(arguments, stdin: stdin)
+      let run = try run(arguments, stdin: stdin, stdout: stdout)
       guard run.status == expectStatus else { throw BenchError.failed(arguments.joined(separator: " "), run.status) }
       runs.append(run)
     }

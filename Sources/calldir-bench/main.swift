@@ -14,6 +14,11 @@ struct Row {
   /// What the ratio must reach (baseline time / calldir time), if any.
   var floor: Double?
   var note: String = ""
+  /// calldir's answer against the baseline's (`Answers`); a difference fails the bench.
+  var answer: Answers.Check? = nil
+  /// A bound that holds whatever the input's size (memory): missed, it fails
+  /// the bench, quick runs too.
+  var violated = false
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -74,7 +79,13 @@ if wants("normalize") {
     import sys
     import phonenumbers
     from phonenumbers import PhoneNumberFormat
+    from phonenumbers import PhoneNumberType as T
     types = "--types" in sys.argv
+    # calldir's names of the number types (normalize --json).
+    names = {T.FIXED_LINE: "fixedLine", T.MOBILE: "mobile", T.FIXED_LINE_OR_MOBILE: "fixedLineOrMobile",
+             T.TOLL_FREE: "tollFree", T.PREMIUM_RATE: "premiumRate", T.SHARED_COST: "sharedCost", T.VOIP: "voip",
+             T.PERSONAL_NUMBER: "personalNumber", T.PAGER: "pager", T.UAN: "uan", T.VOICEMAIL: "voicemail",
+             T.UNKNOWN: "unknown"}
     out = []
     for line in sys.stdin.buffer:
         text = line.rstrip(b"\\n").rstrip(b"\\r").decode("utf-8", "replace")
@@ -84,7 +95,7 @@ if wants("normalize") {
                 out.append("INVALID")
             elif types:
                 valid = phonenumbers.is_valid_number(number)
-                kind = phonenumbers.number_type(number)
+                kind = names.get(phonenumbers.number_type(number), "unknown")
                 out.append("%s %s %s" % (phonenumbers.format_number(number, PhoneNumberFormat.E164)[1:], valid, kind))
             else:
                 out.append(phonenumbers.format_number(number, PhoneNumberFormat.E164)[1:])
@@ -103,18 +114,33 @@ if wants("normalize") {
   let typed = try ProcessRunner.median(runs, [binary, "normalize", "--region", "US", "--json"], stdin: input)
   var python: Measurement? = nil
   var pythonTyped: Measurement? = nil
+  var answers: (plain: Answers.Check, typed: Answers.Check)? = nil
   if (try? ProcessRunner.run(["python3", "-c", "import phonenumbers"], quiet: true).status) == 0 {
-    python = try ProcessRunner.median(1, ["python3", script], stdin: input)
-    pythonTyped = try ProcessRunner.median(1, ["python3", script, "--types"], stdin: input)
+    let (pythonOut, pythonTypedOut) = (data.path("normalize-python.out"), data.path("normalize-python-types.out"))
+    python = try ProcessRunner.median(1, ["python3", script], stdin: input, stdout: pythonOut)
+    pythonTyped = try ProcessRunner.median(1, ["python3", script, "--types"], stdin: input, stdout: pythonTypedOut)
+    // The answers, untimed: each line's E.164 digits or INVALID (the reason
+    // is calldir's own); with --json, the number, its validity and type.
+    let (plainOut, typedOut) = (data.path("normalize-calldir.out"), data.path("normalize-calldir-json.out"))
+    _ = try ProcessRunner.median(1, [binary, "normalize", "--region", "US"], stdin: input, stdout: plainOut)
+    _ = try ProcessRunner.median(1, [binary, "normalize", "--region", "US", "--json"], stdin: input, stdout: typedOut)
+    answers = (
+      Answers.sameLines(try Answers.lines(plainOut), try Answers.lines(pythonOut)) {
+        $0.hasPrefix("INVALID") ? "INVALID" : String($0)
+      },
+      Answers.sameLines(try Answers.lines(typedOut), try Answers.lines(pythonTypedOut), key: Answers.typedAnswer) {
+        String($0)
+      })
   } else {
     log("python3 with phonenumbers not found (pip install phonenumbers); no baseline")
   }
   rows.append(Row(
     name: "normalize \(count / 1000)k", calldir: plain, baselineName: "python phonenumbers", baseline: python,
-    floor: 200))
+    floor: 200, answer: answers?.plain))
   rows.append(Row(
     name: "normalize --json \(count / 1000)k (valid, type)", calldir: typed,
-    baselineName: "python phonenumbers + is_valid_number, number_type", baseline: pythonTyped, floor: 150))
+    baselineName: "python phonenumbers + is_valid_number, number_type", baseline: pythonTyped, floor: 150,
+    answer: answers?.typed))
   // Throughput lost to validity: 1 - (plain time / --valid time).
   let loss = 1 - plain.seconds / valid.seconds
   rows.append(Row(
@@ -138,14 +164,41 @@ if wants("build") {
     let (calldir, sort) = try ProcessRunner.medians(
       ratioRuns, [binary, "build", "--config", config, "--store", store], ["env", "LC_ALL=C", "sort", "-u", input]
     ) { try? FileManager.default.removeItem(atPath: store) }
-    snapshots[order.rawValue] = FileManager.default.contents(atPath: store + "/snapshots/snapshot-000001.cdir")
+    let snapshot = store + "/snapshots/snapshot-000001.cdir"
+    snapshots[order.rawValue] = FileManager.default.contents(atPath: snapshot)
+    // The answers, untimed: the snapshot's numbers against sort -u's lines
+    // as numbers (E.164 lines); lines in national forms, which sort -u
+    // cannot make numbers of, against the distinct numbers they were
+    // written from.
+    let numbers = try Answers.blocking(ofBlob: snapshot)
+    let answer: Answers.Check
+    if order.region == nil {
+      let sorted = data.path("build-sort-u.out")
+      _ = try ProcessRunner.run(["env", "LC_ALL=C", "sort", "-u", input], stdout: sorted)
+      let baseline = try Answers.lines(sorted).map { line in
+        guard let number = Answers.number(line) else { throw BenchError.data("sort -u printed \(line)") }
+        return number
+      }.sorted()
+      try? FileManager.default.removeItem(atPath: sorted)
+      answer = Answers.sameNumbers(numbers, baseline, baselineName: "sort -u")
+    } else {
+      answer = Answers.sameNumbers(
+        numbers, Datasets.distinctNumbers(order, count: count), baselineName: "the numbers written")
+    }
+    try? FileManager.default.removeItem(atPath: store)
     rows.append(Row(
       name: "build \(count / 1_000_000)M lines, \(order.rawValue)", calldir: calldir, baselineName: "LC_ALL=C sort -u",
-      baseline: sort, floor: order == .shuffled ? 10 : 5))
+      baseline: sort, floor: order == .shuffled ? 10 : 5, answer: answer))
   }
-  // The international orders hold the same numbers: the same snapshot, byte for byte.
-  let published = Set(InputOrder.allCases.filter { $0.region == nil }.map { snapshots[$0.rawValue] })
-  if published.count != 1 { log("warning: the input orders did not publish identical snapshots") }
+  // The international orders hold the same numbers: the same snapshot, byte
+  // for byte; another one fails the bench.
+  let international = Set(InputOrder.allCases.filter { $0.region == nil }.map { snapshots[$0.rawValue] })
+  if international.count != 1 {
+    rows.append(Row(
+      name: "build \(count / 1_000_000)M lines, every international order", calldir: Measurement(seconds: 0, peakBytes: 0, status: 0),
+      baselineName: "-", baseline: nil, floor: nil,
+      answer: .differs("the input orders published \(international.count) different snapshots")))
+  }
 }
 
 // MARK: diff vs comm -3, on snapshots of several shapes
@@ -167,10 +220,17 @@ func diffRow(_ name: String, old: [Int64], tag: String) throws -> Row {
   }
   let oldText = try data.file("diff-\(tag)-old.txt") { sink in for number in old.map(String.init).sorted() { sink.write(number) } }
   let newText = try data.file("diff-\(tag)-new.txt") { sink in for number in new.map(String.init).sorted() { sink.write(number) } }
+  let delta = data.path("diff.cdir")
   let (calldir, comm) = try ProcessRunner.medians(
-    ratioRuns, [binary, "diff", oldBlob, newBlob, "--output", data.path("diff.cdir")],
+    ratioRuns, [binary, "diff", oldBlob, newBlob, "--output", delta],
     ["env", "LC_ALL=C", "comm", "-3", oldText, newText])
-  return Row(name: name, calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 15)
+  // The answers, untimed: the delta's added and removed numbers against
+  // comm -3's two columns.
+  let commOut = data.path("diff-comm.out")
+  _ = try ProcessRunner.run(["env", "LC_ALL=C", "comm", "-3", oldText, newText], stdout: commOut)
+  let answer = try Answers.sameChanges(commOutput: commOut, delta: delta)
+  try? FileManager.default.removeItem(atPath: commOut)
+  return Row(name: name, calldir: calldir, baselineName: "LC_ALL=C comm -3", baseline: comm, floor: 15, answer: answer)
 }
 
 if wants("diff") {
@@ -313,22 +373,32 @@ let machine = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
   .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
 print("calldir bench\(quick ? " (quick)" : "") on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine), \(mib(Int(ProcessInfo.processInfo.physicalMemory)))")
 print("")
-print("| benchmark | calldir | calldir peak RSS | baseline | baseline time | baseline peak RSS | ratio | floor |")
-print("|---|---:|---:|---|---:|---:|---:|---|")
+print("| benchmark | calldir | calldir peak RSS | baseline | baseline time | baseline peak RSS | ratio | floor | answer |")
+print("|---|---:|---:|---|---:|---:|---:|---|---|")
 var failed = false
+var wrong = false
+var bounds = false
 for row in rows {
+  if row.violated { bounds = true }
+  if row.answer?.holds == false { wrong = true }
+  let answer = row.answer?.text ?? ""
   if let baseline = row.baseline {
     let ratio = baseline.seconds / row.calldir.seconds
     let floorText = row.floor.map { "≥ \(Int($0))× " + verdict(ratio >= $0) } ?? ""
     if let floor = row.floor, ratio < floor, !quick { failed = true }
-    print(String(format: "| %@ | %.3f s | %@ | %@ | %.3f s | %@ | %.1f× | %@ |", row.name, row.calldir.seconds,
-      mib(row.calldir.peakBytes), row.baselineName, baseline.seconds, mib(baseline.peakBytes), ratio, floorText))
+    print(String(format: "| %@ | %.3f s | %@ | %@ | %.3f s | %@ | %.1f× | %@ | %@ |", row.name, row.calldir.seconds,
+      mib(row.calldir.peakBytes), row.baselineName, baseline.seconds, mib(baseline.peakBytes), ratio, floorText, answer))
   } else {
     if row.note.contains("BELOW") { failed = true }
-    print(String(format: "| %@ | %@ | %@ | %@ | | | | %@ |", row.name,
+    print(String(format: "| %@ | %@ | %@ | %@ | | | | %@ | %@ |", row.name,
       row.calldir.seconds > 0 ? String(format: "%.3f s", row.calldir.seconds) : "", row.calldir.peakBytes > 0 ? mib(row.calldir.peakBytes) : "",
-      row.baselineName, row.note))
+      row.baselineName, row.note, answer))
   }
 }
 if failed { print("\nsome floors are not reached") }
+if wrong { print("\nsome answers differ from their baseline's") }
 if quick { print("\nquick run: small inputs, where start-up time dominates; the floors apply to the full run (make bench)") }
+// A wrong answer or a memory bound missed fails the bench, quick runs too
+// (a speed floor missed is reported).
+if bounds { print("\nsome memory bounds are not held") }
+if wrong || bounds { exit(1) }

@@ -70,8 +70,11 @@ import Testing
     let streaming = try reload(["range", "1", "400000"], identifier: "budget.ext", settings: settings)
     #expect(streaming.error == nil)
     #expect(streaming.blockingEntryCount == 400_000)
-    let growth = (streaming.childPeakResidentBytes ?? 0) - (streaming.childBaselineResidentBytes ?? 0)
-    #expect(growth < 48 << 20)
+    // Both measurements must be there: a missing one is a failure, never a growth of 0.
+    let baseline = try #require(streaming.childBaselineResidentBytes)
+    let peak = try #require(streaming.childPeakResidentBytes)
+    #expect(baseline > 0 && peak >= baseline)
+    #expect(peak - baseline < 48 << 20)
   }
 
   @Test func allocationBeyondTheDataLimitIsACrash() throws {

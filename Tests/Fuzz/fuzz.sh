@@ -99,7 +99,9 @@ SWIFTC_FLAGS=(-O -use-ld=lld -I "$MODULES_DIR/Modules"
 link() {
   mkdir -p "$BIN"
   for harness in $harnesses; do
-    local sources=("Tests/Fuzz/Harnesses/$harness.swift")
+    # Tests/Fuzz/Options/HARNESS-options.swift: its option bytes, decoded (the
+    # FuzzCorpusTests check every seed against the same code).
+    local sources=("Tests/Fuzz/Harnesses/$harness.swift" "Tests/Fuzz/Options/$harness-options.swift")
     for name in FuzzInput FuzzCheck ${SUPPORT[$harness]:-}; do sources+=("Tests/Fuzz/Support/$name.swift"); done
     # -sanitize=fuzzer,…: links libFuzzer, whose main calls the harness's
     #   LLVMFuzzerTestOneInput; -parse-as-library: the harness has no main of
@@ -112,7 +114,7 @@ link() {
   done
 }
 
-# Writes the seeds Tests/Fuzz/Seeds/write-seeds.swift generates, and the
+# Writes the seeds Tests/Fuzz/Seeds/main.swift (the seed writer) generates, and the
 # version 1 blob fixtures with each blob harness's option bytes in front.
 seeds() {
   # A program with a main of its own: libFuzzer's runtime without its main
@@ -121,9 +123,15 @@ seeds() {
   sanitizers=${sanitizers#,}
   runtime=$(ls "$(dirname "$(command -v "$SWIFTC")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a)
   # shellcheck disable=SC2046
-  "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/write-seeds.swift \
-    $(objects_of CalldirSystem CalldirHost CICUShim UnicodeText PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat) "$runtime" -lstdc++ -licuuc \
-    -lcrypto \
+  # The option code of the harnesses whose seeds it writes encodes their
+  # option bytes (Tests/Fuzz/Options).
+  local options=()
+  for harness in blob-reader provider-loader dataset-validator normalizer wire-decoder source-readers; do
+    options+=("Tests/Fuzz/Options/$harness-options.swift")
+  done
+  "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/main.swift \
+    Tests/Fuzz/Support/FuzzInput.swift "${options[@]}" \
+    $(objects_of $COMPILER) "$runtime" -lstdc++ -licuuc -lsqlite3 -lsodium -lcrypto \
     -o "$FUZZ/write-seeds"
   "$FUZZ/write-seeds" Tests/Fuzz/Corpus
   for blob in Tests/CallDirectoryFormatTests/Fixtures/version1-*.cdir; do
@@ -152,12 +160,15 @@ run_all() {
   return $failed
 }
 
-# Fuzzes one harness on a copy of its seeds; prints its executions, exec/s
-# and whether it found anything, and fails if it did.
+# Fuzzes one harness on a copy of its seeds (Tests/Fuzz/Corpus/HARNESS, the
+# named seeds, and Tests/Fuzz/Grown/HARNESS, what the last recorded campaign
+# grew from them, minimized); prints its executions, exec/s and whether it
+# found anything, and fails if it did.
 fuzz_one() {
   local harness=$1 corpus=$FUZZ/corpus/$1 crashes=$FUZZ/crashes/$1 log=$FUZZ/logs/$1-$TAG.log
   mkdir -p "$corpus" "$crashes" "$FUZZ/logs"
   cp -n Tests/Fuzz/Corpus/"$harness"/* "$corpus"/ 2>/dev/null || true
+  cp -n Tests/Fuzz/Grown/"$harness"/* "$corpus"/ 2>/dev/null || true
   local limit=(-max_total_time="$FUZZ_SECONDS") status=0
   [ -z "${FUZZ_RUNS:-}" ] || limit=(-runs="$FUZZ_RUNS")
   # -max_len, -timeout (seconds per input), -rss_limit_mb: bound one input's

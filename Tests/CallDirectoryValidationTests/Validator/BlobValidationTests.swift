@@ -134,17 +134,31 @@ import Testing
     #expect(throws: ValidationError.self) { _ = try validate(bytes: Array("CDIR\n1\n2\n".utf8)) }
   }
 
-  @Test func randomJunkAfterMagicNeverCrashes() throws {
+  @Test func randomJunkAfterMagicIsAnInvalidBlob() throws {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let sample = try Self.sample()
     for round in 0..<300 {
-      var bytes = try Self.sample()
+      var bytes = sample
       for _ in 0..<(1 + round % 8) {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         let index = 4 + Int((state >> 33) % UInt64(bytes.count - 4))
         bytes[index] = UInt8(truncatingIfNeeded: state >> 17)
       }
-      // Either a clean error or (if the bytes happened not to change) a result.
-      _ = try? validate(bytes: bytes)
+      // Every byte after the magic is under a checksum: changed bytes are
+      // an invalid blob (a BlobError), unchanged ones a clean result.
+      if bytes == sample {
+        #expect(try validate(bytes: bytes).violations.isEmpty, "round \(round)")
+        continue
+      }
+      do {
+        _ = try validate(bytes: bytes)
+        Issue.record("round \(round): a damaged blob was accepted")
+      } catch let error as ValidationError {
+        guard case .invalidBlob = error else {
+          Issue.record("round \(round): \(error) is not an invalid blob")
+          continue
+        }
+      }
     }
   }
 }

@@ -6,9 +6,9 @@ import CallDirectoryFormat
 /// the blob holds, their neighbours and numbers taken from the input; or
 /// the labels and whole-blob reads.
 ///
-/// Input: byte 0 holds the options (bit 0: reseal the checksums, see
-/// `BlobResealing`; bit 1: recompute the content digest in `verify()`;
-/// bits 2–3: which of the four reads), the rest is the blob. One read per
+/// Input: byte 0 holds the options (`BlobReaderOptions`: bit 0 reseals the
+/// checksums, see `BlobResealing`; bit 1 recomputes the content digest in
+/// `verify()`; bits 2–3 pick one of the four reads), the rest is the blob. One read per
 /// input keeps the section cursors, each with its 256 KiB frame buffer,
 /// few enough to fuzz fast.
 ///
@@ -19,27 +19,27 @@ import CallDirectoryFormat
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let options = input.takeByte()
+  let options = BlobReaderOptions(&input)
   var blob = input.rest
-  if options & 1 != 0 { BlobResealing.reseal(&blob) }
+  if options.reseals { BlobResealing.reseal(&blob) }
   _ = try? BlobReader.readHeader(bytes: blob)
   guard let reader = try? BlobReader(bytes: blob) else { return 0 }
   let sections = reader.header.sections.map(\.section).filter(\.isNumberSection)
   let entries = reader.header.sections.reduce(UInt64(0)) { $0 &+ $1.entryCount }
   let expandable = entries <= BlobReadingLimits.entryLimit
 
-  switch (options >> 2) & 3 {
-  case 0:
-    _ = try? reader.verify(recomputingDigest: options & 2 != 0 && expandable)
-  case 1:
+  switch options.read {
+  case .verify:
+    _ = try? reader.verify(recomputingDigest: options.recomputesDigest && expandable)
+  case .sections:
     for section in sections {
       let found = SectionReading.check(reader, section, expandingRuns: expandable)
       StretchReading.check(reader, section, cutsNear: found)
     }
-  case 2:
+  case .lookups:
     let found = sections.flatMap { SectionReading.check(reader, $0, expandingRuns: false) }
     LookupProbing.probe(BlobLookup(reader: reader), sections: sections, near: found, input: blob)
-  default:
+  case .labelsAndWholeBlob:
     try? reader.forEachLabel { _, _ in true }
     if expandable {
       _ = try? reader.readSnapshot()

@@ -4,13 +4,12 @@ import CalldirSystem
 /// text it parses back to the same value (numbers that overflow `Double`
 /// serialize as `null`, so documents holding one are not compared).
 ///
-/// Input: byte 0 picks the nesting limit (1...64, or the default 512), the
-/// rest is the document.
+/// Input: byte 0 picks the nesting limit (`JSONParserOptions`: 1...64, or
+/// the default 512), the rest is the document.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let choice = Int(input.takeByte())
-  let parser = JSONParser(maxDepth: choice < 64 ? choice + 1 : 512)
+  let parser = JSONParser(maxDepth: JSONParserOptions(&input).maxDepth)
   guard let value = try? parser.parse(input.rest) else { return 0 }
   _ = value.description
   guard value.isFinite else { return 0 }

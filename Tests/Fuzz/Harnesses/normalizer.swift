@@ -31,8 +31,8 @@ import PhoneNumbers
 /// Int64: it must not trap, and a number must format alike as an Int64,
 /// as its digits and as `+` and its digits.
 ///
-/// Input: byte 0 picks the default region (0: none, otherwise one of the
-/// plan's regions), the rest is the text.
+/// Input: byte 0 picks the default region (`NormalizerOptions`: 0 none,
+/// otherwise one of the plan's regions), the rest is the text.
 private let normalizer = PhoneNumberNormalizer()
 private let regionCodes = normalizer.plan.regionCodes
 private let classifier = normalizer.plan.classifier
@@ -132,8 +132,9 @@ private func reader(for choice: Int, _ region: RegionMetadata?) -> FormattedNumb
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let choice = Int(input.takeByte())
-  let region = choice == 0 ? nil : normalizer.plan.region(regionCodes[(choice - 1) % regionCodes.count])
+  let options = NormalizerOptions(&input)
+  let choice = options.choice
+  let region = options.regionCode.flatMap { normalizer.plan.region($0) }
   let bytes = input.remaining
   let text = String(decoding: bytes, as: UTF8.self)
 
@@ -168,7 +169,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   checkLines(bytes)
   // A file per input costs time: only texts of several lines.
-  if bytes.contains(0x0A) || bytes.contains(0x0D) { checkBatch(bytes, region: region, national: choice % 2 == 1) }
+  if bytes.contains(0x0A) || bytes.contains(0x0D) { checkBatch(bytes, region: region, national: options.national) }
   if bytes.count >= 8 {
     let raw = bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     _ = classifier.validity(of: raw)

@@ -5,14 +5,14 @@ import LiveCallerID
 /// `CallIdentity` encodes (canonically) to bytes it reads back as the same
 /// value.
 ///
-/// Input: byte 0's low bit picks the message (0 `KeywordDatabase`, 1
-/// `CallIdentity`), the rest is the message.
+/// Input: byte 0's low bit picks the message (`ProtobufDecoderOptions`: 0
+/// `KeywordDatabase`, 1 `CallIdentity`), the rest is the message.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let choice = input.takeByte()
+  let message = ProtobufDecoderOptions(&input).message
   let bytes = input.rest
-  if choice & 1 == 0 {
+  if message == .keywordDatabase {
     guard let rows = try? KeywordDatabase.decode(bytes) else { return 0 }
     var encoded: [UInt8] = []
     for row in rows { KeywordDatabase.appendRow(keyword: row.keyword, value: row.value, to: &encoded) }

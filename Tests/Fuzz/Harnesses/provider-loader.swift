@@ -6,19 +6,18 @@ import CallDirectoryProvider
 /// that checks CallKit's rules on every call (`OrderCheckingSink`); when the
 /// load succeeds, its counts must be the calls the sink saw.
 ///
-/// Input: byte 0 holds the options (bit 0: reseal the checksums; bit 1:
-/// replace rather than complete a full snapshot; bit 2: verify the content
-/// digest), byte 1 the batch size, the rest is the blob.
+/// Input: bytes 0 and 1 hold the options (`ProviderLoaderOptions`: reseal
+/// the checksums, replace rather than complete a full snapshot, verify the
+/// content digest; the batch size), the rest is the blob.
 ///
 /// Every entry is one sink call, so blobs recording more than
 /// `BlobReadingLimits.entryLimit` entries are only planned, not streamed.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let options = input.takeByte()
-  let batchSize = 1 + Int(input.takeByte() % 64)
+  let options = ProviderLoaderOptions(&input)
   var blob = input.rest
-  if options & 1 != 0 { BlobResealing.reseal(&blob) }
+  if options.reseals { BlobResealing.reseal(&blob) }
   let path = blob.withUnsafeBufferPointer { ScratchFile.write($0, named: "blob.cdir") }
   guard let candidate = try? BlobCandidate(path: path) else { return 0 }
   let entries = candidate.header.sections.reduce(UInt64(0)) { $0 &+ $1.entryCount }
@@ -26,13 +25,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
   let strategy: LoadStrategy =
     switch candidate.header.kind {
-    case .full: options & 2 != 0 ? .replace : .complete
+    case .full: options.replaces ? .replace : .complete
     case .delta: .delta
     }
   let plan = LoadPlan(strategy: strategy, blob: candidate, target: candidate.target, held: candidate.base)
   let loader = CallDirectoryLoader(
     blobPaths: [path], statePath: "\(ScratchFile.directory)/state.json",
-    options: .init(batchSize: batchSize, verifiesContentDigest: options & 4 != 0))
+    options: .init(batchSize: options.batchSize, verifiesContentDigest: options.verifiesDigest))
   let sink = OrderCheckingSink(isIncremental: plan.isIncremental)
   guard let counts = try? loader.stream(plan, into: sink) else { return 0 }
   fuzzCheck(counts == sink.counts, "the loader reports \(counts), the sink saw \(sink.counts)")

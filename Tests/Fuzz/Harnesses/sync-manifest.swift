@@ -16,13 +16,13 @@ import CallDirectorySync
 /// (unless to the state's own version).
 ///
 /// Input: byte 0 is the length (0...255) of a sync state document that
-/// follows; the rest is the manifest.
+/// follows; the rest is the manifest (`SyncManifestInput`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let stateLength = Int(input.takeByte())
-  let stateBytes = input.take(stateLength)
-  let manifestBytes = input.rest
+  let parts = SyncManifestInput(&input)
+  let stateBytes = parts.state
+  let manifestBytes = parts.manifest
 
   let statePath = stateBytes.withUnsafeBufferPointer { ScratchFile.write($0, named: "state.json") }
   let state = try? SyncStateStore(path: statePath).load()

@@ -6,17 +6,12 @@
 /// reader must take any bytes.
 ///
 /// Input: byte 0 is the number of split points (mod 8), the next bytes the
-/// split offsets, the rest is the stream (also read as a reply).
+/// split offsets (`WireDecoderOptions`), the rest is the stream (also read
+/// as a reply).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = FuzzInput(data, size)
-  let splitCount = Int(input.takeByte() % 8)
-  var splits: [Int] = []
-  var offset = 0
-  for _ in 0..<splitCount {
-    offset += Int(input.takeByte())
-    splits.append(offset)
-  }
+  let splits = WireDecoderOptions(&input).splits
   let stream = input.rest
   let whole = _WireFuzzing.decode(stream, splittingAt: [])
   let pieces = _WireFuzzing.decode(stream, splittingAt: splits)
