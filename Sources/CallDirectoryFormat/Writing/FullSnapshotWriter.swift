@@ -56,6 +56,20 @@ public final class FullSnapshotWriter {
     try core.guarded { () throws(BlobError) in try core.setLabels(labels) }
   }
 
+  /// Sets a label dictionary that is read from storage when its section
+  /// is written (after the blocking numbers) instead of being held: a
+  /// build whose labels pass its memory limit. Identification entries are
+  /// then appended with their label's bytes
+  /// (``appendIdentification(_:labelID:label:)``), which the writer cannot
+  /// look up. The labels must ascend by bytes (the order the one-shot
+  /// writers give the dictionary).
+  /// - Throws: `BlobError` if labels were set already or entries past the
+  ///   labels section were appended; a label that is too long or out of
+  ///   order fails the writer when the section is written.
+  package func setLabels(streaming labels: any LabelStream) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in try core.setLabels(streaming: labels) }
+  }
+
   /// Appends the next blocking number.
   public func appendBlocking(_ number: Int64) throws(BlobError) {
     try core.guarded { () throws(BlobError) in
@@ -182,6 +196,19 @@ public final class FullSnapshotWriter {
       try writer.check(number)
       try writer.append(number, label: labelID)
       label.withUnsafeBytes { digest._appendIdentification(number, $0) }
+    }
+  }
+
+  /// Appends the next identification entry of a streamed dictionary
+  /// (``setLabels(streaming:)``): `label` must be the bytes of label
+  /// `labelID`, which enter the content digest.
+  package func appendIdentification(_ number: Int64, labelID: UInt32, label: UnsafeRawBufferPointer) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in
+      try core.checkStreamedLabel(labelID)
+      let writer = try core.section(.identification)
+      try writer.check(number)
+      try writer.append(number, label: labelID)
+      digest._appendIdentification(number, label)
     }
   }
 

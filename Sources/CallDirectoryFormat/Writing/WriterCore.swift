@@ -14,6 +14,9 @@ final class _WriterCore {
   private var infos = [BlobSectionInfo]()
   private var offset: UInt64
   private(set) var labelBytes: [[UInt8]]?
+  /// A dictionary read from storage as its section is written, instead of
+  /// `labelBytes` (``LabelStream``).
+  private var streamedLabels: (any LabelStream)?
   private var finished = false
   private var failed = false
 
@@ -76,7 +79,7 @@ final class _WriterCore {
 
   /// Checks and records the label dictionary (before the labels section).
   func setLabels(_ labels: [String]) throws(BlobError) {
-    guard labelBytes == nil else { throw BlobError.misuse("labels were already set") }
+    guard labelBytes == nil, streamedLabels == nil else { throw BlobError.misuse("labels were already set") }
     guard let labelsIndex = order.firstIndex(of: .labels), index < labelsIndex else {
       throw BlobError.misuse("labels must be set before \(order[index]) entries")
     }
@@ -98,12 +101,36 @@ final class _WriterCore {
     labelBytes = bytes
   }
 
-  /// Throws unless `id` names a label.
+  /// Records a label dictionary that `labels` streams when its section is
+  /// written (before the labels section, like ``setLabels(_:)``).
+  func setLabels(streaming labels: any LabelStream) throws(BlobError) {
+    guard labelBytes == nil, streamedLabels == nil else { throw BlobError.misuse("labels were already set") }
+    guard let labelsIndex = order.firstIndex(of: .labels), index < labelsIndex else {
+      throw BlobError.misuse("labels must be set before \(order[index]) entries")
+    }
+    guard labels.labelCount >= 0, labels.labelCount < Int(UInt32.max) else { throw BlobError.labelDictionaryTooLarge }
+    streamedLabels = labels
+  }
+
+  /// Throws unless `id` names a label of a held dictionary.
   func checkLabel(_ id: UInt32) throws(BlobError) -> [UInt8] {
+    if streamedLabels != nil {
+      throw BlobError.misuse("entries of a streamed label dictionary are appended with their label's bytes")
+    }
     guard let labelBytes, Int(id) < labelBytes.count else {
       throw BlobError.unknownLabel(id: id, labelCount: labelBytes?.count ?? 0)
     }
     return labelBytes[Int(id)]
+  }
+
+  /// Throws unless `id` names a label of the streamed dictionary.
+  func checkStreamedLabel(_ id: UInt32) throws(BlobError) {
+    guard let streamedLabels else {
+      throw BlobError.misuse("a label's bytes are given only with a streamed dictionary (setLabels(streaming:))")
+    }
+    guard Int(id) < streamedLabels.labelCount else {
+      throw BlobError.unknownLabel(id: id, labelCount: streamedLabels.labelCount)
+    }
   }
 
   /// Closes every section, patches the header and commits the sink.
@@ -151,6 +178,16 @@ final class _WriterCore {
 
   /// Writes `(count + 1)` UInt32 offsets, then the UTF-8 text.
   private func _writeLabels() throws(BlobError) {
+    if let streamedLabels {
+      do {
+        try _writeStreamedLabels(streamedLabels)
+      } catch {
+        // Part of the section may have gone out.
+        fail()
+        throw error
+      }
+      return
+    }
     let labels = labelBytes ?? []
     labelBytes = labels
     var crc = CRC32C()
@@ -178,6 +215,67 @@ final class _WriterCore {
     try emit(true)
     _record(.labels, UInt64(labels.count), length, crc.value)
   }
+
+  /// Writes a streamed dictionary: one walk for the offsets (checking each
+  /// label: at most ``BlobLimits/maxLabelBytes``, strictly ascending by
+  /// bytes, so each once), a second for the text.
+  private func _writeStreamedLabels(_ labels: any LabelStream) throws(BlobError) {
+    var crc = CRC32C()
+    var chunk = [UInt8]()
+    chunk.reserveCapacity(1 << 16)
+    var length: UInt64 = 0
+    func emit(_ force: Bool) throws(BlobError) {
+      guard !chunk.isEmpty, force || chunk.count >= 1 << 16 else { return }
+      chunk.withUnsafeBytes { crc.update($0) }
+      try sink.write(chunk)
+      length += UInt64(chunk.count)
+      chunk.removeAll(keepingCapacity: true)
+    }
+    var position: UInt64 = 0
+    var count = 0
+    var previous: [UInt8] = []
+    _appendLE(UInt32(0), to: &chunk)
+    try labels.forEachLabel { (label) throws(BlobError) in
+      guard label.count <= BlobLimits.maxLabelBytes else { throw BlobError.labelTooLong(byteCount: label.count) }
+      if count > 0 {
+        guard previous.lexicographicallyPrecedes(label) else {
+          throw BlobError.misuse("a streamed label dictionary must ascend by bytes, each label once")
+        }
+      }
+      previous.removeAll(keepingCapacity: true)
+      previous.append(contentsOf: label)
+      position += UInt64(label.count)
+      guard position <= UInt64(UInt32.max) else { throw BlobError.labelDictionaryTooLarge }
+      _appendLE(UInt32(position), to: &chunk)
+      count += 1
+      try emit(false)
+    }
+    guard count == labels.labelCount else {
+      throw BlobError.misuse("the streamed label dictionary gave \(count) labels, not \(labels.labelCount)")
+    }
+    var again = 0
+    try labels.forEachLabel { (label) throws(BlobError) in
+      again += 1
+      chunk.append(contentsOf: label)
+      try emit(false)
+    }
+    guard again == count, length + UInt64(chunk.count) == UInt64(4 * (count + 1)) + position else {
+      throw BlobError.misuse("the streamed label dictionary changed between its two walks")
+    }
+    try emit(true)
+    _record(.labels, UInt64(count), length, crc.value)
+  }
+}
+
+/// A label dictionary too large to hold, read from storage while a
+/// writer's labels section is written (``FullSnapshotWriter/setLabels(streaming:)``).
+package protocol LabelStream {
+  /// How many labels the dictionary holds.
+  var labelCount: Int { get }
+  /// Calls `body` with each label's UTF-8 bytes in id order, which must be
+  /// strictly ascending by bytes; the writer walks the dictionary twice
+  /// (offsets, then text), and both walks must give the same labels.
+  func forEachLabel(_ body: (UnsafeRawBufferPointer) throws(BlobError) -> Void) throws(BlobError)
 }
 
 @available(*, unavailable)
