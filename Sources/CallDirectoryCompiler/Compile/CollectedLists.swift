@@ -1,5 +1,51 @@
 import CalldirSystem
 
+/// The identification list of a compile, resolved in memory or from spilled runs.
+enum ResolvedIdentification {
+  case memory(IdentificationResolver.Resolution)
+  case spilled(IdentificationSpill.Resolution)
+
+  /// Entries (winners).
+  var count: Int {
+    switch self {
+    case .memory(let resolution): resolution.entries.count
+    case .spilled(let resolution): resolution.entries.count
+    }
+  }
+
+  /// Distinct labels the entries carry.
+  var labelCount: Int {
+    switch self {
+    case .memory(let resolution): resolution.labels.count
+    case .spilled(let resolution): resolution.entries.labelCount
+    }
+  }
+
+  /// Numbers that had more than one distinct label.
+  var conflicts: Int {
+    switch self {
+    case .memory(let resolution): resolution.conflicts
+    case .spilled(let resolution): resolution.conflicts
+    }
+  }
+
+  /// Entries dropped because the same number came again.
+  var duplicates: Int {
+    switch self {
+    case .memory(let resolution): resolution.duplicates
+    case .spilled(let resolution): resolution.duplicates
+    }
+  }
+
+  /// What each identification source contributed, by config index.
+  var contributions: [Int: SourceContribution] {
+    switch self {
+    case .memory(let resolution): resolution.contributions
+    case .spilled(let resolution): resolution.contributions
+    }
+  }
+}
+
 /// The numbers gathered from every source, before sorting, kept per source
 /// so that each source's contribution can be counted.
 struct CollectedLists {
@@ -85,17 +131,41 @@ struct CollectedLists {
     try spillIfNeeded()
   }
 
-  /// Adds an entry of the current identification source. Identification
-  /// stays in memory (an entry costs about two held numbers), so it leaves
-  /// less room for the blocking and allow lists before they spill.
+  /// Adds an entry of the current identification source. Entries and
+  /// labels count against the spill policy
+  /// (``IdentificationResolver/heldNumbers``); past it, they spill as the
+  /// lists do when they are the largest part.
   mutating func addIdentification(number: Int64, label: String, priority: Int, line: Int) throws(CompileError) {
     guard let current else { return }
-    identification.add(number: number, label: label, priority: priority, source: current.source, line: line)
-    try spillIfNeeded()
+    identification.add(
+      number: number, label: label, priority: priority, source: current.source, line: line,
+      limit: spill.map { $0.heldNumbers / SpillPolicy.numbersPerIdentification + 1 })
+    // Checked every 64 entries: the policy's sums cost more than an entry.
+    if spill != nil, identification.added & 63 == 0 { try spillIfNeeded() }
   }
 
-  /// Spills the larger of the blocking and allow lists when everything held
-  /// passes the policy; never in runs smaller than an eighth of it.
+  /// The identification list resolved: in memory, or, when its entries
+  /// spilled, merged from its runs within what the policy leaves beside
+  /// the blocking and allow numbers still held. With
+  /// `keepingWinningSources`, entries held in memory keep their winning
+  /// sources (spilled ones always do).
+  mutating func resolveIdentification(
+    conflicts: ConflictLog?, keepingWinningSources: Bool = false
+  ) throws(CompileError) -> ResolvedIdentification {
+    guard let spill, identification.hasSpilled else {
+      return .memory(try identification.resolve(conflicts: conflicts, keepingWinningSources: keepingWinningSources))
+    }
+    let left = spill.heldNumbers - block.held - allow.held
+    let resolution = try identification.resolveSpilled(
+      conflicts: conflicts, files: spill.files,
+      bufferBytes: max(SpillPolicy.minimumBufferBytes, left * SpillPolicy.bytesPerNumber))
+    otherRunsWritten += resolution.runsWritten
+    return .spilled(resolution)
+  }
+
+  /// Spills the largest of the blocking list, the allow list and the
+  /// identification entries when everything held passes the policy; never
+  /// in runs smaller than an eighth of it.
   private mutating func spillIfNeeded() throws(CompileError) {
     try spillIfNeeded(besides: 0, spilling: nil)
   }
@@ -103,21 +173,29 @@ struct CollectedLists {
   /// Spills when everything held, with `records` more of another kind
   /// (a complaint feed's reports, each costing
   /// ``SpillPolicy/numbersPerRecord`` held numbers), passes the policy:
-  /// those records through `spillRecords` when they are the larger part,
-  /// else the larger of the blocking and allow lists.
+  /// those records through `spillRecords` when they are the largest part,
+  /// else the identification entries (with their labels) when they are
+  /// larger than either list, else the larger of the blocking and allow
+  /// lists.
   mutating func spillIfNeeded(
     besides records: Int, spilling spillRecords: (() throws(CompileError) -> Void)?
   ) throws(CompileError) {
     guard let spill else { return }
     let others = SpillPolicy.numbersPerRecord * records
-    let held = block.held + allow.held + 2 * identification.count + others
+    let entries = identification.heldNumbers
+    let held = block.held + allow.held + entries + others
     let larger = max(block.held, allow.held)
     guard held > spill.heldNumbers else { return }
-    if let spillRecords, others >= larger {
+    if let spillRecords, others >= larger, others >= entries {
       try spillRecords()
       return
     }
-    guard larger >= max(1 << 12, spill.heldNumbers / 8) else { return }
+    let smallest = max(1 << 12, spill.heldNumbers / 8)
+    if entries > larger {
+      if entries >= smallest { try identification.spill(to: spill.files) }
+      return
+    }
+    guard larger >= smallest else { return }
     if block.held >= allow.held {
       try block.spill(to: spill.files)
     } else {

@@ -3,13 +3,17 @@
 public struct CompiledSnapshot: Sendable {
   /// Blocking numbers: ascending, unique, allowlist applied.
   public internal(set) var blocking: BlockingEntries
-  /// Identification entries: ascending unique numbers with an index into `labels`.
+  /// Identification entries: ascending unique numbers with an index into
+  /// `labels`. Empty when the entries passed the build's memory limit and
+  /// were resolved from spilled runs (``spilledIdentification``).
   public internal(set) var identification: [LabeledNumber]
   /// For each identification entry, the config index of the source whose
   /// label won; empty unless the config has `liveCallerID` (whose export
-  /// needs each entry's `category` and `icon`).
+  /// needs each entry's `category` and `icon`), and when the entries
+  /// spilled (the spilled entries carry it).
   public internal(set) var identificationSources: [Int32] = []
-  /// The label dictionary, sorted by UTF-8 bytes, each label once.
+  /// The label dictionary, sorted by UTF-8 bytes, each label once (empty
+  /// when the entries spilled).
   public internal(set) var labels: [String]
   /// Counts for reports and the catalog.
   public internal(set) var statistics: CompileStatistics
@@ -17,6 +21,30 @@ public struct CompiledSnapshot: Sendable {
   public internal(set) var sources: [SourceReport]
   /// Time spent reading and normalizing sources.
   public internal(set) var readMilliseconds: Int64
+  /// The identification entries and their labels in temporary files,
+  /// when they passed the build's memory limit; nil when they are held in
+  /// `identification` and `labels`.
+  var spilledIdentification: SpilledIdentification? = nil
+
+  /// Calls `body` with each identification entry in ascending order: its
+  /// number, its label id in the dictionary and the label's UTF-8 bytes
+  /// (valid during the call), in memory or spilled alike.
+  func forEachIdentification(
+    _ body: (_ number: Int64, _ labelID: UInt32, _ label: UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    if let spilled = spilledIdentification {
+      let cursor = try spilled.cursor()
+      while let number = cursor.number {
+        try body(number, spilled.used.place(of: cursor.rank), cursor.label)
+        try cursor.advance()
+      }
+      return
+    }
+    for entry in identification {
+      var label = labels[Int(entry.labelID)]
+      try label.withUTF8 { try body(entry.number, entry.labelID, UnsafeRawBufferPointer($0)) }
+    }
+  }
 }
 
 /// One identification entry, its label given by index into the dictionary.

@@ -1,6 +1,10 @@
 /// Collects identification entries from every source and resolves numbers
 /// that carry different labels by the declared policy: the higher source
 /// `priority` wins, then the source listed first, then the first line.
+///
+/// Entries and their labels are held in memory; past a build's memory
+/// limit they are spilled (``spill(to:)``) as runs in label order, and
+/// resolved from the runs (``IdentificationSpill``) with the same result.
 struct IdentificationResolver {
   /// One candidate entry; `sequence` is its arrival order, which is source
   /// order then line order, because sources are read one after another.
@@ -16,10 +20,21 @@ struct IdentificationResolver {
   private var candidates: [Candidate] = []
   private var labelIDs: [String: Int32] = [:]
   private var labels: [String] = []
+  /// The UTF-8 bytes of `labels`.
+  private var labelBytes = 0
+  /// Entries added, held or spilled: the next one's arrival order.
+  private(set) var added = 0
+  /// The label runs spilled so far (``spill(to:)``).
+  private(set) var runs: [String] = []
 
   /// Adds an entry of the source at `source` in the config, read at `line`;
-  /// call in source order, and in line order within a source.
-  mutating func add(number: Int64, label: String, priority: Int, source: Int, line: Int) {
+  /// call in source order, and in line order within a source. With
+  /// `limit`, the entries held grow no further than `limit` (they spill
+  /// before).
+  mutating func add(number: Int64, label: String, priority: Int, source: Int, line: Int, limit: Int? = nil) {
+    if let limit, candidates.count == candidates.capacity, candidates.count < limit {
+      candidates.reserveCapacity(min(max(16, 2 * candidates.capacity), limit))
+    }
     let id: Int32
     if let existing = labelIDs[label] {
       id = existing
@@ -27,14 +42,77 @@ struct IdentificationResolver {
       id = Int32(labels.count)
       labelIDs[label] = id
       labels.append(label)
+      labelBytes += label.utf8.count
     }
     candidates.append(Candidate(
-      number: number, sequence: candidates.count, line: line, priority: Int32(clamping: priority),
+      number: number, sequence: added, line: line, priority: Int32(clamping: priority),
       source: Int32(clamping: source), label: id))
+    added += 1
   }
 
-  /// Entries added so far.
+  /// Entries held in memory.
   var count: Int { candidates.count }
+
+  /// What the entries and labels held cost, in held numbers
+  /// (``SpillPolicy``): ``SpillPolicy/numbersPerIdentification`` per entry
+  /// (its candidate, then its winning entry and the copies the shards
+  /// make), and each distinct label its bytes and
+  /// ``SpillPolicy/bytesPerLabel``.
+  var heldNumbers: Int {
+    SpillPolicy.numbersPerIdentification * candidates.count
+      + (labels.count * SpillPolicy.bytesPerLabel + labelBytes) / SpillPolicy.bytesPerNumber
+  }
+
+  /// Whether any run was spilled.
+  var hasSpilled: Bool { !runs.isEmpty }
+
+  /// Writes the entries held, with their labels, to a new *label run* and
+  /// lets go of them and of the labels (keeping the entries' memory for
+  /// the next ones). A label run holds groups in label byte order: a
+  /// label's bytes, how many entries it has, then each entry's key
+  /// (``IdentificationSpill/Key``) in arrival order.
+  mutating func spill(to files: SpillFiles) throws(CompileError) {
+    guard !candidates.isEmpty else { return }
+    // Rank the labels by their bytes, then sort by rank and arrival.
+    let order = labels.indices.sorted { labels[$0].utf8.lexicographicallyPrecedes(labels[$1].utf8) }
+    var rank = [Int32](repeating: 0, count: labels.count)
+    for (position, index) in order.enumerated() { rank[index] = Int32(position) }
+    candidates.sort { (rank[Int($0.label)], $0.sequence) < (rank[Int($1.label)], $1.sequence) }
+    let writer = try SpillByteWriter(path: files.newPath())
+    var start = 0
+    while start < candidates.count {
+      let label = candidates[start].label
+      var end = start + 1
+      while end < candidates.count && candidates[end].label == label { end += 1 }
+      try writer.lengthPrefixed(labels[Int(label)].utf8)
+      try writer.varint(UInt64(end - start))
+      for candidate in candidates[start..<end] {
+        try IdentificationSpill.Key(
+          number: candidate.number, sequence: candidate.sequence, line: candidate.line,
+          priority: candidate.priority, source: candidate.source
+        ).write(to: writer)
+      }
+      start = end
+    }
+    try writer.finish()
+    runs.append(writer.path)
+    candidates.removeAll(keepingCapacity: true)
+    labelIDs = [:]
+    labels = []
+    labelBytes = 0
+  }
+
+  /// Resolves spilled entries (``hasSpilled``): spills what is held, then
+  /// merges the runs with at most `bufferBytes` of records in memory.
+  mutating func resolveSpilled(
+    conflicts log: ConflictLog?, files: SpillFiles, bufferBytes: Int
+  ) throws(CompileError) -> IdentificationSpill.Resolution {
+    try spill(to: files)
+    candidates = []
+    let runs = self.runs
+    self.runs = []
+    return try IdentificationSpill.resolve(labelRuns: runs, conflicts: log, files: files, bufferBytes: bufferBytes)
+  }
 
   /// The resolved list.
   struct Resolution {

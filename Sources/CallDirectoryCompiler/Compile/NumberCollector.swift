@@ -18,6 +18,16 @@ struct SpillPolicy: Sendable {
   /// Held numbers one gathered record (a complaint feed's report, 32
   /// bytes) counts as, with its share of the sort's scratch.
   static let numbersPerRecord = 2
+  /// Held numbers one identification entry counts as: its candidate (40
+  /// bytes), its winning entry and the copies of its number the shards
+  /// make, 72 bytes at worst.
+  static let numbersPerIdentification = 3
+  /// Bytes a distinct label held in memory costs besides its UTF-8
+  /// bytes: its string, its dictionary slot, and its copy in the blob
+  /// writer's dictionary.
+  static let bytesPerLabel = 160
+  /// The least memory a buffer of spilled records is given.
+  static let minimumBufferBytes = 4 << 20
 
   /// A policy that keeps the process within `memoryLimit` bytes: the
   /// limit less ``MemoryLimit/reservedBytes`` goes to held numbers.

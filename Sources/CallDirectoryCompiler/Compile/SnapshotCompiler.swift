@@ -113,27 +113,35 @@ public struct SnapshotCompiler {
 
     let readMilliseconds = MonotonicInstant.now().milliseconds(since: started)
     progress?("sorting")
-    let resolution = try lists.identification.resolve(
+    let identification = try lists.resolveIdentification(
       conflicts: conflicts, keepingWinningSources: config.liveCallerID != nil)
-    var contributions = resolution.contributions
+    var contributions = identification.contributions
     let blocking = try lists.blockingEntries(statistics: &statistics, contributions: &contributions)
-    statistics.identification = resolution.entries.count
-    statistics.labels = resolution.labels.count
-    statistics.conflicts = resolution.conflicts
-    statistics.duplicates += resolution.duplicates
+    statistics.identification = identification.count
+    statistics.labels = identification.labelCount
+    statistics.conflicts = identification.conflicts
+    statistics.duplicates += identification.duplicates
     for index in reports.indices {
       reports[index].contribution = contributions[reports[index].spec.index] ?? SourceContribution()
     }
 
-    return CompiledSnapshot(
+    var snapshot = CompiledSnapshot(
       blocking: blocking,
-      identification: resolution.entries,
-      identificationSources: resolution.winningSources,
-      labels: resolution.labels,
+      identification: [],
+      labels: [],
       statistics: statistics,
       sources: reports,
       readMilliseconds: readMilliseconds
     )
+    switch identification {
+    case .memory(let resolution):
+      snapshot.identification = resolution.entries
+      snapshot.identificationSources = resolution.winningSources
+      snapshot.labels = resolution.labels
+    case .spilled(let resolution):
+      snapshot.spilledIdentification = resolution.entries
+    }
+    return snapshot
   }
 
   /// Reads a line-by-line blocking or allow source: this thread cuts the

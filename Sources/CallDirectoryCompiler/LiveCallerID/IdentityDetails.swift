@@ -60,13 +60,38 @@ public struct IdentityDetails: Sendable, Hashable {
   /// The details of entries whose winning sources are `sources` (config
   /// indices, one per entry), each source's profile from `profileOfSource`.
   static func of(
-    sources: [Int32], profileOfSource: (Int) -> Profile, version: Int, snapshotDigest: ContentDigest
+    sources: [Int32], profileOfSource: @escaping (Int) -> Profile, version: Int, snapshotDigest: ContentDigest
   ) -> IdentityDetails {
-    var profiles: [Profile] = []
-    var indexOfProfile: [Profile: Int] = [:]
-    var indexOfSource: [Int32: Int] = [:]
+    var folder = RunFolder(profileOfSource: profileOfSource)
     var runs: [Run] = []
     for source in sources {
+      if let run = folder.add(source: source) { runs.append(run) }
+    }
+    if let run = folder.finish() { runs.append(run) }
+    return IdentityDetails(
+      version: version, snapshotDigest: snapshotDigest, entryCount: sources.count, profiles: folder.profiles,
+      runs: runs)
+  }
+
+  /// Gives entries, one at a time, the profiles of their winning sources
+  /// and folds consecutive entries of one profile into runs: profiles are
+  /// numbered in the order entries first use them, equal ones once.
+  struct RunFolder {
+    private let profileOfSource: (Int) -> Profile
+    /// The profiles so far, in the order entries first used them.
+    private(set) var profiles: [Profile] = []
+    private var indexOfProfile: [Profile: Int] = [:]
+    private var indexOfSource: [Int32: Int] = [:]
+    /// The run the next entry may extend.
+    private var open: Run?
+
+    init(profileOfSource: @escaping (Int) -> Profile) {
+      self.profileOfSource = profileOfSource
+    }
+
+    /// Adds the next entry, whose label `source` gave; returns the run it
+    /// ended, if it started another.
+    mutating func add(source: Int32) -> Run? {
       let index: Int
       if let known = indexOfSource[source] {
         index = known
@@ -81,14 +106,19 @@ public struct IdentityDetails: Sendable, Hashable {
         }
         indexOfSource[source] = index
       }
-      if let last = runs.last, last.profile == index {
-        runs[runs.count - 1].count += 1
-      } else {
-        runs.append(Run(count: 1, profile: index))
+      if let run = open, run.profile == index {
+        open?.count += 1
+        return nil
       }
+      defer { open = Run(count: 1, profile: index) }
+      return open
     }
-    return IdentityDetails(
-      version: version, snapshotDigest: snapshotDigest, entryCount: sources.count, profiles: profiles, runs: runs)
+
+    /// The last run, once every entry was added.
+    mutating func finish() -> Run? {
+      defer { open = nil }
+      return open
+    }
   }
 
   // MARK: - Bytes
@@ -98,10 +128,7 @@ public struct IdentityDetails: Sendable, Hashable {
 
   /// The file's bytes.
   public func encoded() -> [UInt8] {
-    var bytes = Self.magic
-    bytes.append(Self.formatVersion)
-    Varint.append(UInt64(version), to: &bytes)
-    bytes += snapshotDigest.bytes
+    var bytes = Self.head(version: version, snapshotDigest: snapshotDigest)
     bytes += body
     var crc = CRC32C()
     bytes.withUnsafeBytes { crc.update($0) }
@@ -112,6 +139,24 @@ public struct IdentityDetails: Sendable, Hashable {
   /// The part of the file that says what the entries carry (not which
   /// version): equal details have equal bodies.
   private var body: [UInt8] {
+    var bytes = Self.bodyHead(entryCount: entryCount, profiles: profiles, runCount: runs.count)
+    for run in runs { Self.append(run, to: &bytes) }
+    return bytes
+  }
+
+  /// The file's bytes before its body: magic, format version, version and
+  /// the snapshot's digest.
+  static func head(version: Int, snapshotDigest: ContentDigest) -> [UInt8] {
+    var bytes = magic
+    bytes.append(formatVersion)
+    Varint.append(UInt64(version), to: &bytes)
+    bytes += snapshotDigest.bytes
+    return bytes
+  }
+
+  /// The body's bytes before its runs: the entry count, the profiles, the
+  /// run count.
+  static func bodyHead(entryCount: Int, profiles: [Profile], runCount: Int) -> [UInt8] {
     var bytes: [UInt8] = []
     Varint.append(UInt64(entryCount), to: &bytes)
     Varint.append(UInt64(profiles.count), to: &bytes)
@@ -120,12 +165,14 @@ public struct IdentityDetails: Sendable, Hashable {
       bytes.append(profile.icon == nil ? 0 : 1)
       if let icon = profile.icon { bytes += icon }
     }
-    Varint.append(UInt64(runs.count), to: &bytes)
-    for run in runs {
-      Varint.append(UInt64(run.count), to: &bytes)
-      Varint.append(UInt64(run.profile), to: &bytes)
-    }
+    Varint.append(UInt64(runCount), to: &bytes)
     return bytes
+  }
+
+  /// Appends a run's bytes (its length, its profile).
+  static func append(_ run: Run, to bytes: inout [UInt8]) {
+    Varint.append(UInt64(run.count), to: &bytes)
+    Varint.append(UInt64(run.profile), to: &bytes)
   }
 
   /// The SHA-256 (hex) of what the entries carry, whatever the version:

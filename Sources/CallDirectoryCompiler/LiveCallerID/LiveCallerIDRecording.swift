@@ -42,12 +42,59 @@ struct LiveCallerIDRecording {
     self.icons = icons.values.sorted { $0.sha256.lexicographicallyPrecedes($1.sha256) }
   }
 
-  /// The details of `snapshot`'s identification entries.
-  func details(of snapshot: CompiledSnapshot, version: Int, digest: ContentDigest) -> IdentityDetails {
-    IdentityDetails.of(
-      sources: snapshot.identificationSources,
-      profileOfSource: { profiles[$0] ?? IdentityDetails.Profile(category: .unspecified) }, version: version,
-      snapshotDigest: digest)
+  /// The details of a version's identification entries: held, or, when
+  /// the entries spilled past the build's memory limit, streamed from them.
+  enum Details {
+    case held(IdentityDetails)
+    case streamed(StreamedIdentityDetails)
+
+    /// ``IdentityDetails/digest``: what the build compares to tell an
+    /// unchanged version.
+    var digest: String {
+      switch self {
+      case .held(let details): details.digest
+      case .streamed(let details): details.digest
+      }
+    }
+
+    /// Writes the file to `path` (a pending name): whole, its sync left to
+    /// `deferredSyncs`. Returns the file's facts.
+    func write(to path: String, deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs) throws(StoreError) -> FileFacts {
+      switch self {
+      case .held(let details): try LiveCallerIDRecording.write(details, to: path, deferringSyncsTo: deferredSyncs)
+      case .streamed(let details): try details.write(to: path, deferringSyncsTo: deferredSyncs)
+      }
+    }
+  }
+
+  /// The details of `snapshot`'s identification entries; those of spilled
+  /// entries are read from them (``StreamedIdentityDetails``).
+  /// - Throws: ``StoreError/file(_:)`` when spilled entries cannot be read.
+  func details(of snapshot: CompiledSnapshot, version: Int, digest: ContentDigest) throws(StoreError) -> Details {
+    let profiles = self.profiles
+    let profileOfSource = { (source: Int) in profiles[source] ?? IdentityDetails.Profile(category: .unspecified) }
+    guard let spilled = snapshot.spilledIdentification else {
+      return .held(IdentityDetails.of(
+        sources: snapshot.identificationSources, profileOfSource: profileOfSource, version: version,
+        snapshotDigest: digest))
+    }
+    let sources: StreamedIdentityDetails.WinningSources = { (body) throws(StoreError) in
+      do {
+        let cursor = try spilled.cursor()
+        while cursor.number != nil {
+          try body(cursor.source)
+          try cursor.advance()
+        }
+      } catch let error as StoreError {
+        throw error
+      } catch CompileError.spill(let failure) {
+        throw .file(failure)
+      } catch {
+        throw .file(FileError(operation: "read", path: spilled.entriesPath, errno: .ioError, detail: "\(error)"))
+      }
+    }
+    return .streamed(try StreamedIdentityDetails(
+      sources: sources, profileOfSource: profileOfSource, version: version, snapshotDigest: digest))
   }
 
   /// Writes `details` to `path` (a pending name): whole, its sync left to

@@ -247,8 +247,8 @@ public struct Publisher {
       fullSnapshot = Swift.Result { () throws(BuildError) in
         let header = try Self.writeSnapshot(
           blocking: snapshot.blocking, identification: snapshot.identification[...], labels: snapshot.labels,
-          version: version, dataset: config.dataset, to: pendingPath, deferringSyncsTo: pendingSyncs,
-          hashingAside: !readingBack)
+          spilledIdentification: snapshot.spilledIdentification, version: version, dataset: config.dataset,
+          to: pendingPath, deferringSyncsTo: pendingSyncs, hashingAside: !readingBack)
         if readingBack { fullFacts = try? FileFacts.of(pendingPath) }
         return header
       }
@@ -271,7 +271,11 @@ public struct Publisher {
     // With liveCallerID, what the export needs besides the entries: a
     // version whose entries are unchanged is published all the same when
     // these changed.
-    let identities = liveCallerID.map { $0.details(of: snapshot, version: version, digest: header.contentDigest) }
+    let identities = try liveCallerID.map { recording throws(BuildError) in
+      try storeCall { () throws(StoreError) in
+        try recording.details(of: snapshot, version: version, digest: header.contentDigest)
+      }
+    }
     if let latest, latest.digest == header.contentDigest.hex, latest.liveCallerID == liveCallerID?.settingsText,
       latest.identitiesDigest == identities?.digest, !checks.contains(where: { !$0.passed })
     {
@@ -390,8 +394,7 @@ public struct Publisher {
       let identitiesName = StoreLayout.identitiesName(version)
       if let identities, !options.dryRun {
         let identitiesPending = pending.add(pendingLocation(for: identitiesName))
-        identitiesFacts = try LiveCallerIDRecording.write(
-          identities, to: identitiesPending, deferringSyncsTo: pendingSyncs)
+        identitiesFacts = try identities.write(to: identitiesPending, deferringSyncsTo: pendingSyncs)
         renames.append((identitiesPending, store.path(identitiesName)))
       }
       let written = MonotonicInstant.now()
@@ -841,17 +844,27 @@ public struct Publisher {
   /// - Parameter hashingAside: Whether the content digest may take a core
   ///   of its own (false while the shard blobs are written alongside).
   static func writeSnapshot(
-    blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String], version: Int,
+    blocking: BlockingEntries, identification: ArraySlice<LabeledNumber>, labels: [String],
+    spilledIdentification: SpilledIdentification? = nil, version: Int,
     dataset: String = "", to path: String, deferringSyncsTo deferredSyncs: FileSystem.DeferredSyncs,
     hashingAside: Bool
   ) throws(BuildError) -> BlobHeader {
     do {
       let writer = try FullSnapshotWriter(
         sink: FileBlobSink(path: path, deferringSyncsTo: deferredSyncs), version: UInt64(version),
-        labels: labels, dataset: dataset)
+        labels: spilledIdentification == nil ? labels : nil, dataset: dataset)
+      if let spilledIdentification { try writer.setLabels(streaming: spilledIdentification.allLabels) }
       try blocking.forEachChunk(
         singles: { try writer.appendBlocking(ascending: $0, hashingAside: hashingAside) },
         range: { try writer.appendBlocking($0) })
+      if let spilled = spilledIdentification {
+        // Streamed from the spilled entries, each with its label's bytes.
+        let cursor = try spilled.cursor()
+        while let number = cursor.number {
+          try writer.appendIdentification(number, labelID: spilled.used.place(of: cursor.rank), label: cursor.label)
+          try cursor.advance()
+        }
+      }
       for entry in identification {
         try writer.appendIdentification(entry.number, labelID: entry.labelID)
       }

@@ -42,7 +42,10 @@ struct ShardBlobs {
     let limit = config.maxEntriesPerExtension
     do {
       let lowers = try ShardPlanner(limit: limit).boundaries(
-        blocking: snapshot.blocking, identification: snapshot.identification, previous: previous.map(\.lowerBound))
+        blocking: snapshot.blocking,
+        identification: snapshot.spilledIdentification.map(ShardIdentification.spilled)
+          ?? .memory(snapshot.identification),
+        previous: previous.map(\.lowerBound))
       guard lowers.count <= config.maxExtensions else {
         throw StoreError.capacity(
           needed: lowers.count, maxExtensions: config.maxExtensions, perExtension: limit,
@@ -50,6 +53,7 @@ struct ShardBlobs {
       }
       paths = (1...lowers.count).map { location(StoreLayout.snapshotName(version, shard: $0)) }
       var writer = ShardWriter(version: version, identification: snapshot.identification, labels: snapshot.labels)
+      writer.spilled = snapshot.spilledIdentification
       writer.dataset = config.dataset
       writer.deferredSyncs = deferredSyncs
       written = try writer.write(blocking: snapshot.blocking, bounds: shardBounds(lowers), paths: paths)
@@ -57,6 +61,9 @@ struct ShardBlobs {
     } catch let error as StoreError {
       failure = error
     } catch BlobError.io(let error) {
+      failure = .file(error)
+    } catch CompileError.spill(let error) {
+      // Spilled identification entries that could not be read back.
       failure = .file(error)
     } catch {
       failure = .file(FileError(operation: "write shards in", path: directory, errno: .ioError, detail: "\(error)"))

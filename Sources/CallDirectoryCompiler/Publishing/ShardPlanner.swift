@@ -19,8 +19,20 @@ struct ShardPlanner {
   func boundaries(
     blocking: BlockingEntries, identification: [LabeledNumber], previous: [Int64]
   ) throws -> [Int64] {
+    try boundaries(blocking: blocking, identification: .memory(identification), previous: previous)
+  }
+
+  /// The lower bounds of the shards (the first is always 1), ascending,
+  /// with the identification entries in memory or spilled.
+  func boundaries(
+    blocking: BlockingEntries, identification: ShardIdentification, previous: [Int64]
+  ) throws -> [Int64] {
     let lowers = previous.first == 1 ? previous : [1]
-    let walk = EntryWalk(blocking: blocking, identification: identification.map(\.number))
+    let walk: EntryWalk
+    switch identification {
+    case .memory(let entries): walk = EntryWalk(blocking: blocking, identification: entries.map(\.number))
+    case .spilled(let spilled): walk = EntryWalk(blocking: blocking, spilled: spilled)
+    }
     var counts = [Int](repeating: 0, count: lowers.count)
     try walk.forEachPiece(
       splitAt: lowers, singles: { shard, numbers in counts[shard] += numbers.count },
@@ -100,13 +112,32 @@ func shardBounds(_ lowers: [Int64]) -> [ClosedRange<Int64>] {
   }
 }
 
+/// A snapshot's identification entries as the shard planner reads them.
+enum ShardIdentification {
+  case memory([LabeledNumber])
+  case spilled(SpilledIdentification)
+}
+
 /// The entries of a snapshot as one ascending walk of weighted pieces:
 /// blocking and identification numbers merged, a number in both lists
 /// counting twice.
 struct EntryWalk {
   let blocking: BlockingEntries
-  /// Ascending, unique.
+  /// Ascending, unique (empty when `spilled` gives them).
   let identification: [Int64]
+  /// Identification entries read from spilled files instead.
+  var spilled: SpilledIdentification? = nil
+
+  init(blocking: BlockingEntries, identification: [Int64]) {
+    self.blocking = blocking
+    self.identification = identification
+  }
+
+  init(blocking: BlockingEntries, spilled: SpilledIdentification) {
+    self.blocking = blocking
+    self.identification = []
+    self.spilled = spilled
+  }
 
   /// Calls `body` with disjoint ascending pieces, each inside one shard of
   /// `lowers` (given by index), with how many entries each number holds;
@@ -129,16 +160,17 @@ struct EntryWalk {
         lower = end + 1
       }
     }
-    var next = 0
+    var feed = try _NumberFeed(memory: identification, spilled: spilled)
     func identificationBelow(_ bound: Int64) throws {
-      while next < identification.count && identification[next] < bound {
-        try deliver(identification[next]...identification[next], 1)
-        next += 1
+      while let number = feed.current, number < bound {
+        try deliver(number...number, 1)
+        try feed.advance()
       }
     }
+    let noIdentification = feed.current == nil
     try blocking.forEachChunk(
       singles: { buffer in
-        if identification.isEmpty {
+        if noIdentification {
           var start = 0
           while start < buffer.count {
             while shard + 1 < lowers.count && lowers[shard + 1] <= buffer[start] { shard += 1 }
@@ -161,8 +193,8 @@ struct EntryWalk {
         }
         for number in buffer {
           try identificationBelow(number)
-          if next < identification.count && identification[next] == number {
-            next += 1
+          if feed.current == number {
+            try feed.advance()
             try deliver(number...number, 2)
           } else {
             try deliver(number...number, 1)
@@ -172,9 +204,8 @@ struct EntryWalk {
       range: { range in
         try identificationBelow(range.lowerBound)
         var lower = range.lowerBound
-        while next < identification.count && identification[next] <= range.upperBound {
-          let number = identification[next]
-          next += 1
+        while let number = feed.current, number <= range.upperBound {
+          try feed.advance()
           if number > lower { try deliver(lower...(number - 1), 1) }
           try deliver(number...number, 2)
           lower = number + 1
@@ -182,5 +213,32 @@ struct EntryWalk {
         if lower <= range.upperBound { try deliver(lower...range.upperBound, 1) }
       })
     try identificationBelow(Int64.max)
+  }
+}
+
+/// Ascending identification numbers, from an array or a spilled file.
+private struct _NumberFeed {
+  private let numbers: [Int64]
+  private var index = 0
+  private let cursor: SpilledEntryCursor?
+  /// The number at the front, nil past the end.
+  private(set) var current: Int64?
+
+  init(memory numbers: [Int64], spilled: SpilledIdentification?) throws {
+    self.numbers = numbers
+    let cursor = try spilled?.cursor()
+    self.cursor = cursor
+    if let cursor { current = cursor.number } else { current = numbers.first }
+  }
+
+  @inline(__always)
+  mutating func advance() throws {
+    if let cursor {
+      try cursor.advance()
+      current = cursor.number
+      return
+    }
+    index += 1
+    current = index < numbers.count ? numbers[index] : nil
   }
 }

@@ -19,6 +19,9 @@ struct ShardWriter {
   var dataset = ""
   /// Where the syncs of the shards' directory are left, if not done at once.
   var deferredSyncs: FileSystem.DeferredSyncs?
+  /// The identification entries, when they were spilled (then
+  /// `identification` and `labels` are empty).
+  var spilled: SpilledIdentification?
 
   /// Writes shard k's entries (those inside `bounds[k]`) to `paths[k]`.
   func write(blocking: BlockingEntries, bounds: [ClosedRange<Int64>], paths: [String]) throws -> [Written] {
@@ -28,8 +31,28 @@ struct ShardWriter {
     var writer: FullSnapshotWriter?
     var entries: [LabeledNumber] = []
     var blockingCount = 0
+    // Spilled entries are read twice per shard: once for the labels it
+    // uses (`scan`), once as they are written (`feed`).
+    let scan = try spilled?.cursor()
+    let feed = try spilled?.cursor()
+    var shardLabels = RankSet(count: 0)
 
     func open(_ shard: Int) throws {
+      if let spilled, let scan {
+        shardLabels = RankSet(count: spilled.used.capacity)
+        while let number = scan.number, number <= bounds[shard].upperBound {
+          shardLabels.insert(scan.rank)
+          try scan.advance()
+        }
+        shardLabels.index()
+        writer = try FullSnapshotWriter(
+          sink: FileBlobSink(path: paths[shard], deferringSyncsTo: deferredSyncs), version: UInt64(version),
+          dataset: dataset)
+        try writer?.setLabels(streaming: spilled.labels(shardLabels))
+        blockingCount = 0
+        current = shard
+        return
+      }
       let slice = identification[
         NumberSet.lowerBound(numbers, bounds[shard].lowerBound)..<NumberSet.upperBound(numbers, bounds[shard].upperBound)]
       let (subset, remapped) = Self.labelSubset(slice, labels: labels)
@@ -42,8 +65,17 @@ struct ShardWriter {
     }
     func close() throws {
       guard let open = writer else { return }
+      var identificationCount = entries.count
+      if let feed {
+        identificationCount = 0
+        while let number = feed.number, number <= bounds[current].upperBound {
+          try open.appendIdentification(number, labelID: shardLabels.place(of: feed.rank), label: feed.label)
+          identificationCount += 1
+          try feed.advance()
+        }
+      }
       for entry in entries { try open.appendIdentification(entry.number, labelID: entry.labelID) }
-      written.append(Written(header: try open.finish(), blocking: blockingCount, identification: entries.count))
+      written.append(Written(header: try open.finish(), blocking: blockingCount, identification: identificationCount))
       writer = nil
     }
     /// Moves on to the shard that holds `value`.

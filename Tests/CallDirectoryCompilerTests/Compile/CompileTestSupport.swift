@@ -49,7 +49,10 @@ extension CompiledSnapshot {
     return result
   }
 
+  /// `number=label` of each identification entry, held or spilled.
   var identificationPairs: [String] {
-    identification.map { "\($0.number)=\(labels[Int($0.labelID)])" }
+    var result: [String] = []
+    try? forEachIdentification { number, _, label in result.append("\(number)=\(String(decoding: label, as: UTF8.self))") }
+    return result
   }
 }

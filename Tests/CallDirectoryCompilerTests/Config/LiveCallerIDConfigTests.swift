@@ -1,5 +1,6 @@
 import CallDirectoryFormat
 import CalldirSystem
+import FormatFixtures
 import Foundation
 import Testing
 
@@ -145,6 +146,39 @@ private func withLiveCallerID(_ object: String, identify: String = "") -> String
     other.runs[0].count = 2
     other.runs[1].count = 4
     #expect(other.digest != details.digest)
+  }
+
+  /// Details streamed from spilled entries (their runs folded again on
+  /// each walk) are the held details' bytes and digest.
+  @Test(arguments: [0, 1, 5, 200_000])
+  func streamedDetailsAreTheHeldOnes(entries: Int) throws {
+    let directory = try Workspace()
+    var generator = SplitMix64(seed: UInt64(entries))
+    // Long runs and single entries; 200,000 entries pass the 64 KiB pieces.
+    var sources: [Int32] = []
+    while sources.count < entries {
+      let source = Int32(generator.next(below: 6))
+      sources += Array(repeating: source, count: min(entries - sources.count, 1 + Int(generator.next(below: 3) == 0 ? 50 : 1)))
+    }
+    let icon = [UInt8](repeating: 9, count: 32)
+    let profileOfSource = { (source: Int) in
+      IdentityDetails.Profile(category: source % 3 == 0 ? .business : .person, icon: source == 4 ? icon : nil)
+    }
+    let held = IdentityDetails.of(sources: sources, profileOfSource: profileOfSource, version: 3, snapshotDigest: Self.digest)
+    var walks = 0
+    let streamed = try StreamedIdentityDetails(
+      sources: { (body) throws(StoreError) in
+        walks += 1
+        for source in sources { try body(source) }
+      }, profileOfSource: profileOfSource, version: 3, snapshotDigest: Self.digest)
+    #expect(walks == 2)
+    #expect(streamed.digest == held.digest)
+    #expect(streamed.runCount == held.runs.count && streamed.entryCount == entries)
+    let facts = try streamed.write(to: directory.path("identities.cdid"), deferringSyncsTo: FileSystem.DeferredSyncs())
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.path("identities.cdid"))))
+    #expect(bytes == held.encoded())
+    #expect(facts.bytes == Int64(bytes.count))
+    #expect(try IdentityDetails(decoding: bytes) == held)
   }
 
   @Test func everyDamageIsFound() throws {
