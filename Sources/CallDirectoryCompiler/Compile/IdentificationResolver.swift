@@ -73,33 +73,51 @@ struct IdentificationResolver {
   /// (``IdentificationSpill/Key``) in arrival order.
   mutating func spill(to files: SpillFiles) throws(CompileError) {
     guard !candidates.isEmpty else { return }
-    // Rank the labels by their bytes, then sort by rank and arrival.
-    let order = labels.indices.sorted { labels[$0].utf8.lexicographicallyPrecedes(labels[$1].utf8) }
-    var rank = [Int32](repeating: 0, count: labels.count)
-    for (position, index) in order.enumerated() { rank[index] = Int32(position) }
-    candidates.sort { (rank[Int($0.label)], $0.sequence) < (rank[Int($1.label)], $1.sequence) }
+    // The entries of each label, in arrival order (the order they are
+    // held in): a counting sort of their positions by label id.
+    var starts = [Int32](repeating: 0, count: labels.count + 1)
+    for candidate in candidates { starts[Int(candidate.label) + 1] += 1 }
+    for id in labels.indices { starts[id + 1] += starts[id] }
+    var next = starts
+    var positions = [Int32](repeating: 0, count: candidates.count)
+    for (position, candidate) in candidates.enumerated() {
+      positions[Int(next[Int(candidate.label)])] = Int32(position)
+      next[Int(candidate.label)] += 1
+    }
     let writer = try SpillByteWriter(path: files.newPath())
-    var start = 0
-    while start < candidates.count {
-      let label = candidates[start].label
-      var end = start + 1
-      while end < candidates.count && candidates[end].label == label { end += 1 }
-      try writer.lengthPrefixed(labels[Int(label)].utf8)
-      try writer.varint(UInt64(end - start))
-      for candidate in candidates[start..<end] {
+    for id in labels.indices.sorted(by: { Self.bytesPrecede(labels[$0], labels[$1]) }) {
+      let group = Int(starts[id])..<Int(starts[id + 1])
+      try writer.lengthPrefixed(labels[id].utf8)
+      try writer.varint(UInt64(group.count))
+      for position in positions[group] {
+        let candidate = candidates[Int(position)]
         try IdentificationSpill.Key(
           number: candidate.number, sequence: candidate.sequence, line: candidate.line,
           priority: candidate.priority, source: candidate.source
         ).write(to: writer)
       }
-      start = end
     }
     try writer.finish()
     runs.append(writer.path)
+    // The next entries and labels go to the same memory.
     candidates.removeAll(keepingCapacity: true)
-    labelIDs = [:]
-    labels = []
+    labelIDs.removeAll(keepingCapacity: true)
+    labels.removeAll(keepingCapacity: true)
     labelBytes = 0
+  }
+
+  /// Whether `left`'s UTF-8 bytes come before `right`'s: the order of the
+  /// label dictionary (and of the label runs), compared in place.
+  static func bytesPrecede(_ left: String, _ right: String) -> Bool {
+    let compared = left.utf8.withContiguousStorageIfAvailable { left in
+      right.utf8.withContiguousStorageIfAvailable { right in
+        for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+          return left[index] < right[index]
+        }
+        return left.count < right.count
+      }
+    }
+    return (compared ?? nil) ?? left.utf8.lexicographicallyPrecedes(right.utf8)
   }
 
   /// Resolves spilled entries (``hasSpilled``): spills what is held, then
@@ -109,6 +127,8 @@ struct IdentificationResolver {
   ) throws(CompileError) -> IdentificationSpill.Resolution {
     try spill(to: files)
     candidates = []
+    labelIDs = [:]
+    labels = []
     let runs = self.runs
     self.runs = []
     return try IdentificationSpill.resolve(labelRuns: runs, conflicts: log, files: files, bufferBytes: bufferBytes)
@@ -188,7 +208,7 @@ struct IdentificationResolver {
     // which source happened to mention a label first.
     var used = [Bool](repeating: false, count: labels.count)
     for winner in winners { used[Int(winner.labelID)] = true }
-    let kept = labels.indices.filter { used[$0] }.sorted { labels[$0].utf8.lexicographicallyPrecedes(labels[$1].utf8) }
+    let kept = labels.indices.filter { used[$0] }.sorted { Self.bytesPrecede(labels[$0], labels[$1]) }
     var newID = [UInt32](repeating: 0, count: labels.count)
     for (position, old) in kept.enumerated() { newID[old] = UInt32(position) }
     for index in winners.indices { winners[index].labelID = newID[Int(winners[index].labelID)] }
