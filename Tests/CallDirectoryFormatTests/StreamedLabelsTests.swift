@@ -89,6 +89,28 @@ import Testing
     #expect(read.map(\.1) == entries.map { labels[Int($0.1)] })
   }
 
+  /// A delta's dictionary streamed: the same delta as with it held.
+  @Test func aDeltaWithAStreamedDictionaryIsTheHeldOnesBytes() throws {
+    let labels = Self.dictionary(count: 3_000, seed: 5)
+    func write(streaming: Bool) throws -> [UInt8] {
+      let sink = MemoryBlobSink()
+      let writer = try DeltaWriter(
+        sink: sink, baseVersion: 1, baseDigest: .zero, targetVersion: 2, targetDigest: .zero, dataset: "test")
+      try writer.appendBlockingRemove(33_612_345_678)
+      try writer.appendIdentificationRemove(44_207_946_0000...44_207_946_0099)
+      if streaming { try writer.setLabels(streaming: Labels(labels)) } else { try writer.setLabels(labels) }
+      for index in 0..<labels.count {
+        try writer.appendIdentificationAdd(44_207_947_0000 + Int64(3 * index), labelID: UInt32(labels.count - 1 - index))
+      }
+      #expect(throws: BlobError.unknownLabel(id: UInt32(labels.count), labelCount: labels.count)) {
+        try writer.appendIdentificationAdd(44_207_948_0000, labelID: UInt32(labels.count))
+      }
+      try writer.finish()
+      return sink.bytes
+    }
+    #expect(try write(streaming: true) == write(streaming: false))
+  }
+
   @Test func aStreamedDictionaryMustAscendAndStayTheSame() throws {
     func attempt(_ labels: Labels) throws {
       let writer = try FullSnapshotWriter(sink: MemoryBlobSink(), version: 1)

@@ -9,10 +9,12 @@ import CalldirSystem
 /// snapshots that each hold a 10^9-number range diff in milliseconds
 /// (O(runs), not O(numbers)). A changed label is a remove plus an add.
 /// The blocking lists are merged stretch by stretch on every core
-/// (``BlockingMerge``). Memory holds the two label dictionaries, a few
-/// frames per core, the identification changes and at most
-/// ``maximumHeldAdds`` blocking adds (as ranges), never the unchanged
-/// entries.
+/// (``BlockingMerge``). Memory holds a few frames per core, at most
+/// ``maximumHeldAdds`` blocking adds (as ranges), and for the labels 4
+/// bytes for each of the old dictionary's and a bit for each of the new
+/// one's (``LabelMapping``; the delta's dictionary is streamed from the
+/// new blob), never the unchanged entries nor the identification changes
+/// (the identification sections are merged twice: removes, then adds).
 public enum SnapshotDiffer {
   /// What a delta holds.
   public struct Summary: Sendable, Hashable {
@@ -51,37 +53,13 @@ public enum SnapshotDiffer {
     }
     var summary = Summary()
 
-    // Identification first: its adds decide the delta's label dictionary,
-    // which the writer needs before anything else.
-    let newLabels = try labels(of: new)
-    let oldToNew = try labelMapping(from: old, to: newLabels)
-    var identificationRemoves = RangeList()
-    var identificationAdds = RangeList()
-    var first = try MergeCursor(IdentificationIteratorPieces(try old.identification()))
-    var second = try MergeCursor(IdentificationIteratorPieces(try new.identification()))
-    try RangeMerge.merge(
-      &first, &second, sameLabel: { oldToNew[Int($0)] == Int64($1) },
-      onlyInFirst: { range, _ in identificationRemoves.append(range) },
-      onlyInSecond: { range, label in identificationAdds.append(range, label: label) },
-      relabeled: { range, label in
-        identificationRemoves.append(range)
-        identificationAdds.append(range, label: label)
-        summary.relabeled += Int(range.count)
-      })
-    var used = [Bool](repeating: false, count: newLabels.count)
-    for add in identificationAdds.ranges { used[Int(add.label)] = true }
-    var deltaID = [UInt32](repeating: 0, count: newLabels.count)
-    var deltaLabels: [String] = []
-    for (id, label) in newLabels.enumerated() where used[id] {
-      deltaID[id] = UInt32(deltaLabels.count)
-      deltaLabels.append(label)
-    }
-
+    // The labels both dictionaries hold, joined once: the delta's adds name
+    // the new blob's labels.
+    let labels = try LabelMapping(from: old, to: new)
     let writer = try DeltaWriter(
       sink: FileBlobSink(path: path, deferringSyncsTo: deferredSyncs),
       baseVersion: old.header.version, baseDigest: old.header.contentDigest,
-      targetVersion: new.header.version, targetDigest: new.header.contentDigest, labels: deltaLabels,
-      dataset: new.header.dataset)
+      targetVersion: new.header.version, targetDigest: new.header.contentDigest, dataset: new.header.dataset)
     // The removes are written as the merge finds them; the adds, which
     // come after them in the delta, are kept meanwhile up to
     // `maximumHeldAdds` ranges, past which a second merge finds them again.
@@ -117,12 +95,44 @@ public enum SnapshotDiffer {
       summary.blockingAdded = blockingAdds.numbers
     }
     try adds.flush()
-    for remove in identificationRemoves.ranges { try writer.appendIdentificationRemove(remove.range) }
-    for add in identificationAdds.ranges {
-      try writer.appendIdentificationAdd(add.range, labelID: deltaID[Int(add.label)])
+
+    // Identification, merged twice, holding none of its changes: the first
+    // merge writes the removes and marks the labels the adds use; the
+    // delta's dictionary is those labels (in the new blob's order), and the
+    // second merge writes the adds.
+    var used = RankSet(count: new.labelCount)
+    var identificationRemoves = _RangeJoiner { (range, _) throws(BlobError) in
+      try writer.appendIdentificationRemove(range)
     }
-    summary.identificationRemoved = identificationRemoves.count
-    summary.identificationAdded = identificationAdds.count
+    try mergeIdentification(
+      old, new, labels: labels,
+      remove: { (range) throws(BlobError) in
+        try identificationRemoves.append(range)
+        summary.identificationRemoved += Int(range.count)
+      },
+      add: { range, label in
+        used.insert(label)
+        summary.identificationAdded += Int(range.count)
+      },
+      relabeled: { summary.relabeled += Int($0.count) })
+    try identificationRemoves.flush()
+    used.index()
+    if labels.newAscend {
+      try writer.setLabels(streaming: _UsedLabels(reader: new, used: used))
+    } else {
+      var held: [String] = []
+      for id in 0..<new.labelCount where used.contains(UInt32(id)) { held.append(try new.label(UInt32(id))) }
+      try writer.setLabels(held)
+    }
+    if used.count > 0 {
+      var identificationAdds = _RangeJoiner { (range, label) throws(BlobError) in
+        try writer.appendIdentificationAdd(range, labelID: used.place(of: label))
+      }
+      try mergeIdentification(
+        old, new, labels: labels, remove: { _ in },
+        add: { (range, label) throws(BlobError) in try identificationAdds.append(range, label: label) }, relabeled: { _ in })
+      try identificationAdds.flush()
+    }
     let header = try writer.finish()
     summary.header = header
     summary.bytes = Int64(header.fileSize)
@@ -176,39 +186,120 @@ public enum SnapshotDiffer {
     try BlockingMerge.sequential(first, second, onlyInOld: onlyInFirst, onlyInNew: onlyInSecond)
   }
 
-  private static func labels(of reader: BlobReader) throws(BlobError) -> [String] {
-    var labels: [String] = []
-    labels.reserveCapacity(reader.labelCount)
-    for id in 0..<reader.labelCount { labels.append(try reader.label(UInt32(id))) }
-    return labels
-  }
-
-  /// For each label id of `old`, the id of the byte-identical label in
-  /// `newLabels`, or -1.
-  private static func labelMapping(from old: BlobReader, to newLabels: [String]) throws(BlobError) -> [Int64] {
-    var index: [[UInt8]: Int64] = [:]
-    for (id, label) in newLabels.enumerated() { index[Array(label.utf8)] = Int64(id) }
-    var mapping: [Int64] = []
-    mapping.reserveCapacity(old.labelCount)
-    for id in 0..<old.labelCount { mapping.append(index[Array(try old.label(UInt32(id)).utf8)] ?? -1) }
-    return mapping
+  /// Merges the identification sections of `old` and `new`, in ascending
+  /// order: `remove` gets the numbers only `old` lists or whose label
+  /// changed, `add` those only `new` lists or whose label changed (with
+  /// their label id in `new`), and `relabeled` those whose label changed.
+  private static func mergeIdentification(
+    _ old: BlobReader, _ new: BlobReader, labels: LabelMapping,
+    remove: (ClosedRange<Int64>) throws(BlobError) -> Void,
+    add: (ClosedRange<Int64>, UInt32) throws(BlobError) -> Void,
+    relabeled: (ClosedRange<Int64>) -> Void
+  ) throws(BlobError) {
+    var first = try MergeCursor(IdentificationIteratorPieces(try old.identification()))
+    var second = try MergeCursor(IdentificationIteratorPieces(try new.identification()))
+    try RangeMerge.merge(
+      &first, &second, sameLabel: { labels.oldToNew[Int($0)] == Int32(bitPattern: $1) },
+      onlyInFirst: { (range, _) throws(BlobError) in try remove(range) },
+      onlyInSecond: { (range, label) throws(BlobError) in try add(range, label) },
+      relabeled: { (range, label) throws(BlobError) in
+        try remove(range)
+        try add(range, label)
+        relabeled(range)
+      })
   }
 }
 
-/// Ascending, disjoint ranges of numbers with label ids, appended in
-/// order; a range that continues the last one with the same label joins it.
-struct RangeList {
-  private(set) var ranges: [(range: ClosedRange<Int64>, label: UInt32)] = []
-  /// The numbers the ranges hold.
-  private(set) var count = 0
+/// The labels two full snapshots' dictionaries share: for each label id of
+/// the old one, the id of the byte-identical label of the new one, or -1.
+///
+/// A compiler's dictionaries ascend by bytes: they are joined in one walk
+/// of each, label by label, holding no label. Others (a blob written in
+/// another order) are joined through a table of the new labels.
+struct LabelMapping {
+  /// By old label id: the new id, or -1.
+  private(set) var oldToNew: [Int32]
+  /// Whether the new dictionary ascends strictly by bytes (then a delta
+  /// streams its labels from it).
+  private(set) var newAscend: Bool
 
-  @inline(__always)
-  mutating func append(_ range: ClosedRange<Int64>, label: UInt32 = 0) {
-    count += Int(range.count)
-    if let last = ranges.last, last.label == label, last.range.upperBound + 1 == range.lowerBound {
-      ranges[ranges.count - 1].range = last.range.lowerBound...range.upperBound
-    } else {
-      ranges.append((range, label))
+  init(from old: BlobReader, to new: BlobReader) throws(BlobError) {
+    oldToNew = [Int32](repeating: -1, count: old.labelCount)
+    newAscend = true
+    var oldAscend = true
+    var next: UInt32 = 0
+    var newLabel: String? = new.labelCount > 0 ? try new.label(0) : nil
+    // Moves to the next new label, checking that it ascends.
+    func advance() throws(BlobError) {
+      next += 1
+      guard Int(next) < new.labelCount else {
+        newLabel = nil
+        return
+      }
+      let label = try new.label(next)
+      if let previous = newLabel, !IdentificationResolver.bytesPrecede(previous, label) { newAscend = false }
+      newLabel = label
+    }
+    var previousOld: String?
+    for id in 0..<old.labelCount {
+      let label = try old.label(UInt32(id))
+      if let previousOld, !IdentificationResolver.bytesPrecede(previousOld, label) { oldAscend = false }
+      guard oldAscend, newAscend else { break }
+      previousOld = label
+      while let candidate = newLabel, IdentificationResolver.bytesPrecede(candidate, label), newAscend {
+        try advance()
+      }
+      if let candidate = newLabel, candidate.utf8.elementsEqual(label.utf8) { oldToNew[id] = Int32(next) }
+    }
+    // The rest of the new dictionary must ascend too, for a delta to stream it.
+    while newLabel != nil, newAscend { try advance() }
+    guard !(oldAscend && newAscend) else { return }
+    var index: [[UInt8]: Int32] = [:]
+    for id in 0..<new.labelCount { index[Array(try new.label(UInt32(id)).utf8)] = Int32(id) }
+    for id in 0..<old.labelCount { oldToNew[id] = index[Array(try old.label(UInt32(id)).utf8)] ?? -1 }
+  }
+}
+
+/// Ranges appended in ascending order, with label ids, handed on with the
+/// ranges that continue one another under one label joined: the same
+/// ranges as a delta's lists always held.
+private struct _RangeJoiner {
+  private let write: (ClosedRange<Int64>, UInt32) throws(BlobError) -> Void
+  private var pending: (range: ClosedRange<Int64>, label: UInt32)?
+
+  init(_ write: @escaping (ClosedRange<Int64>, UInt32) throws(BlobError) -> Void) {
+    self.write = write
+  }
+
+  mutating func append(_ range: ClosedRange<Int64>, label: UInt32 = 0) throws(BlobError) {
+    if let last = pending, last.label == label, last.range.upperBound + 1 == range.lowerBound {
+      pending = (last.range.lowerBound...range.upperBound, label)
+      return
+    }
+    try flush()
+    pending = (range, label)
+  }
+
+  /// Hands on the last range.
+  mutating func flush() throws(BlobError) {
+    guard let last = pending else { return }
+    pending = nil
+    try write(last.range, last.label)
+  }
+}
+
+/// The labels of a new snapshot that a delta's adds use, streamed from its
+/// blob (in id order, which ascends by bytes) as the delta's dictionary.
+private struct _UsedLabels: LabelStream {
+  let reader: BlobReader
+  let used: RankSet
+
+  var labelCount: Int { used.count }
+
+  func forEachLabel(_ body: (UnsafeRawBufferPointer) throws(BlobError) -> Void) throws(BlobError) {
+    for id in 0..<reader.labelCount where used.contains(UInt32(id)) {
+      var label = try reader.label(UInt32(id))
+      try label.withUTF8 { utf8 in Result { () throws(BlobError) in try body(UnsafeRawBufferPointer(utf8)) } }.get()
     }
   }
 }

@@ -59,6 +59,18 @@ public final class DeltaWriter {
     try core.guarded { () throws(BlobError) in try core.setLabels(labels) }
   }
 
+  /// Sets a label dictionary that is read from storage when its section
+  /// is written (after the identification removes) instead of being held,
+  /// as ``FullSnapshotWriter/setLabels(streaming:)`` does; the adds then
+  /// name labels by id as with a held dictionary. The labels must ascend
+  /// by bytes.
+  /// - Throws: `BlobError` if labels were set already or identification
+  ///   adds were appended; a label that is too long or out of order fails
+  ///   the writer when the section is written.
+  package func setLabels(streaming labels: any LabelStream) throws(BlobError) {
+    try core.guarded { () throws(BlobError) in try core.setLabels(streaming: labels) }
+  }
+
   /// Appends the next blocking number to remove.
   public func appendBlockingRemove(_ number: Int64) throws(BlobError) {
     try _append(.blockingRemoves, number)
@@ -106,7 +118,7 @@ public final class DeltaWriter {
   /// Appends the next identification entry to add.
   public func appendIdentificationAdd(_ number: Int64, labelID: UInt32) throws(BlobError) {
     try core.guarded { () throws(BlobError) in
-      _ = try core.checkLabel(labelID)
+      try core.checkLabelID(labelID)
       let writer = try core.section(.identificationAdds)
       try writer.check(number)
       try writer.append(number, label: labelID)
@@ -116,7 +128,7 @@ public final class DeltaWriter {
   /// Appends consecutive identification entries to add, sharing one label.
   public func appendIdentificationAdd(_ range: ClosedRange<Int64>, labelID: UInt32) throws(BlobError) {
     try core.guarded { () throws(BlobError) in
-      _ = try core.checkLabel(labelID)
+      try core.checkLabelID(labelID)
       let writer = try core.section(.identificationAdds)
       try writer.check(range)
       try writer.append(range, label: labelID)

@@ -123,6 +123,13 @@ final class _WriterCore {
     return labelBytes[Int(id)]
   }
 
+  /// Throws unless `id` names a label of the dictionary, held or streamed
+  /// (a delta's adds, whose labels enter no digest).
+  func checkLabelID(_ id: UInt32) throws(BlobError) {
+    let count = labelBytes?.count ?? streamedLabels?.labelCount ?? 0
+    guard Int(id) < count else { throw BlobError.unknownLabel(id: id, labelCount: count) }
+  }
+
   /// Throws unless `id` names a label of the streamed dictionary.
   func checkStreamedLabel(_ id: UInt32) throws(BlobError) {
     guard let streamedLabels else {

@@ -71,6 +71,90 @@ import Testing
     #expect(try old.applying(delta).blocking == new.blocking)
   }
 
+  /// Writes `snapshot` with its dictionary in `order` (the one-shot
+  /// writers' byte order, or reversed: a blob another writer made).
+  func blob(_ snapshot: Snapshot, reversed: Bool) throws -> [UInt8] {
+    var labels = Array(Set(snapshot.identification.map(\.label))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    if reversed { labels.reverse() }
+    let ids = Dictionary(uniqueKeysWithValues: labels.enumerated().map { (Array($1.utf8), UInt32($0)) })
+    let sink = MemoryBlobSink()
+    let writer = try FullSnapshotWriter(sink: sink, version: snapshot.version, labels: labels)
+    for number in snapshot.blocking { try writer.appendBlocking(number) }
+    for entry in snapshot.identification { try writer.appendIdentification(entry.number, labelID: ids[Array(entry.label.utf8)] ?? 0) }
+    try writer.finish()
+    return sink.bytes
+  }
+
+  /// Thousands of labels, some only in one version, many numbers
+  /// relabelled: the delta's dictionary is streamed from a new blob in
+  /// byte order and held from one in another order; the changes are the
+  /// same either way, and apply to the target.
+  @Test func deltasOfManyLabelsInAnyDictionaryOrder() throws {
+    var generator = SplitMix64(seed: 17)
+    var old: [Int64: String] = [:]
+    for index in 0..<20_000 { old[44_207_946_0000 + Int64(generator.next(below: 40_000))] = "Caller \(index % 3_000) é" }
+    var new = old
+    for key in Array(new.keys) where generator.next(below: 4) == 0 {
+      new[key] = generator.next(below: 3) == 0 ? nil : "Caller \(generator.next(below: 4_500)) é"
+    }
+    for _ in 0..<500 { new[44_207_946_0000 + Int64(40_000 + generator.next(below: 1000))] = "New \(generator.next(below: 50))" }
+    func snapshot(_ version: UInt64, _ labels: [Int64: String]) -> Snapshot {
+      Snapshot(
+        version: version, blocking: [33_612_345_678],
+        identification: labels.sorted { $0.key < $1.key }.map { IdentificationEntry(number: $0.key, label: $0.value) })
+    }
+    let (first, second) = (snapshot(1, old), snapshot(2, new))
+    let expected = try SnapshotDelta(from: first, to: second)
+    #expect(expected.identificationAdds.count > 2_000 && expected.identificationRemoves.count > 2_000)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("differ-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var deltas: [[UInt8]] = []
+    for (oldReversed, newReversed) in [(false, false), (true, false), (false, true), (true, true)] {
+      let path = directory.appendingPathComponent("delta-\(oldReversed)-\(newReversed).cdir").path
+      let summary = try SnapshotDiffer.writeDelta(
+        from: try BlobReader(bytes: try blob(first, reversed: oldReversed)),
+        to: try BlobReader(bytes: try blob(second, reversed: newReversed)), path: path)
+      let delta = try SnapshotDelta(contentsOf: path)
+      #expect(delta.identificationRemoves == expected.identificationRemoves)
+      #expect(delta.identificationAdds == expected.identificationAdds)
+      #expect(try first.applying(delta).identification == second.identification)
+      #expect(summary.identificationAdded == expected.identificationAdds.count)
+      #expect(summary.identificationRemoved == expected.identificationRemoves.count)
+      #expect(summary.relabeled > 1_000)
+      if !newReversed { deltas.append(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) }
+    }
+    // The old dictionary's order changes nothing in the delta.
+    #expect(deltas.count == 2 && deltas[0] == deltas[1])
+  }
+
+  /// The join of two dictionaries in byte order, label by label, maps
+  /// what a table of the new labels maps; dictionaries in another order
+  /// are joined through such a table.
+  @Test func labelMappingJoinsDictionariesInAnyOrder() throws {
+    var generator = SplitMix64(seed: 23)
+    for _ in 0..<30 {
+      let pool = ["", "a", "ab", "b", "\u{FF61}", "😀", "é"] + (0..<60).map { "L\($0)" }
+      let oldLabels = pool.filter { _ in generator.next(below: 2) == 0 }
+      let newLabels = pool.filter { _ in generator.next(below: 2) == 0 }
+      for (oldReversed, newReversed) in [(false, false), (true, false), (false, true)] {
+        func reader(_ labels: [String], reversed: Bool) throws -> BlobReader {
+          let entries = labels.enumerated().map { IdentificationEntry(number: 100 + Int64($0), label: $1) }
+          return try BlobReader(bytes: try blob(Snapshot(version: 1, identification: entries), reversed: reversed))
+        }
+        let old = try reader(oldLabels, reversed: oldReversed)
+        let new = try reader(newLabels, reversed: newReversed)
+        let mapping = try LabelMapping(from: old, to: new)
+        #expect(mapping.newAscend == (!newReversed || newLabels.count < 2))
+        for id in 0..<old.labelCount {
+          let label = try old.label(UInt32(id))
+          let expected = try (0..<new.labelCount).first { try new.label(UInt32($0)).utf8.elementsEqual(label.utf8) }
+          #expect(mapping.oldToNew[id] == expected.map(Int32.init) ?? -1, "\(label)")
+        }
+      }
+    }
+  }
+
   @Test func aDeltaNamesItsBaseAndTarget() throws {
     let old = Snapshot(version: 4, blocking: [1, 2, 3])
     let new = Snapshot(version: 9, blocking: [2, 3, 4], identification: [IdentificationEntry(number: 5, label: "x")])
