@@ -2,8 +2,9 @@ import FormatFixtures
 import Foundation
 
 /// The memory bounds a command is given or documents, held: `build
-/// --memory-limit 64M` on numbers, two-number ranges, `#` patterns and
-/// many sources (each far past 64 MiB when held whole), and `validate -`
+/// --memory-limit 64M` on numbers, two-number ranges, `#` patterns, many
+/// sources and caller-ID entries with their labels (each far past 64 MiB
+/// when held whole), and `validate -`
 /// of a blob on a pipe past its documented 256 MiB. Each row's floor is a
 /// peak RSS within 1.5 times the bound; a row above it fails the bench.
 /// A new row is one more `rows.append(try build(…))` (or `row(…)` of a
@@ -64,16 +65,49 @@ enum MemoryBoundsBenchmark {
     rows.append(try build(
       "many", "build --memory-limit \(limitText), 40 sources of \(perSource / 1000)k numbers and ranges",
       sources: many, data: data, binary: binary))
+
+    // Caller ID: 3M entries of three identify sources (priorities 0, 5
+    // and 5: repeated numbers conflict), about 300,000 distinct labels,
+    // one in seven not ASCII (about 210 MiB held whole).
+    let entries = 3_000_000 / scale
+    var identify: [String] = []
+    for (index, share) in [5, 3, 2].enumerated() {
+      let names = try data.file("bound-names-\(index)-\(entries).csv") { sink in
+        var generator = SplitMix64(seed: UInt64(200 + index))
+        let codes = Datasets.areaCodes(&generator)
+        sink.write("phone,name")
+        for _ in 0..<(entries * share / 10) {
+          let code = codes[Int(generator.next(below: 20))]
+          let label = generator.next(below: UInt64(entries / 10))
+          sink.write(
+            "+1\(code)\(2_000_000 + generator.next(below: 1_000_000)),"
+              + (label % 7 == 0 ? "Société \(label) ☎" : "Caller \(label)"))
+        }
+      }
+      identify.append(
+        #"{"path": "\#(names)", "format": "csv", "list": "identify", "number": "phone", "label": "name", "priority": \#(index == 0 ? 0 : 5)}"#)
+    }
+    rows.append(try build(
+      "identification",
+      "build --memory-limit \(limitText), \(Double(entries) / 1e6)M identification entries, \(entries / 10_000)k labels",
+      entries: identify, data: data, binary: binary))
     rows.append(try validateStream(data, binary: binary))
     return rows
   }
 
-  /// A build of `sources` (path, format) under the limit, into a fresh store.
+  /// A build of blocking `sources` (path, format) under the limit, into a fresh store.
   static func build(
     _ tag: String, _ name: String, sources: [(String, String)], data: Datasets, binary: String
   ) throws -> Row {
+    try build(
+      tag, name, entries: sources.map { #"{"path": "\#($0.0)", "format": "\#($0.1)", "list": "block"}"# }, data: data,
+      binary: binary)
+  }
+
+  /// A build of the sources `entries` (the config's JSON objects) under the
+  /// limit, into a fresh store.
+  static func build(_ tag: String, _ name: String, entries: [String], data: Datasets, binary: String) throws -> Row {
     log("memory: \(name)")
-    let entries = sources.map { #"{"path": "\#($0.0)", "format": "\#($0.1)", "list": "block"}"# }
     let config = data.path("bound-\(tag).json")
     try "{\"sources\": [\(entries.joined(separator: ", "))]}".write(toFile: config, atomically: true, encoding: .utf8)
     let store = data.path("store-bound-\(tag)")
