@@ -85,7 +85,7 @@ struct IdentificationResolver {
       next[Int(candidate.label)] += 1
     }
     let writer = try SpillByteWriter(path: files.newPath())
-    for id in labels.indices.sorted(by: { Self.bytesPrecede(labels[$0], labels[$1]) }) {
+    for id in Self.byteOrder(of: labels, labels.indices) {
       let group = Int(starts[id])..<Int(starts[id + 1])
       try writer.lengthPrefixed(labels[id].utf8)
       try writer.varint(UInt64(group.count))
@@ -104,6 +104,37 @@ struct IdentificationResolver {
     labelIDs.removeAll(keepingCapacity: true)
     labels.removeAll(keepingCapacity: true)
     labelBytes = 0
+  }
+
+  /// The indices `ids` of `labels`, ordered by their labels' UTF-8 bytes
+  /// (distinct labels): sorted by the first 16 bytes (zero-padded, read as
+  /// two big-endian integers, whose order is the bytes' wherever they
+  /// differ), and by all of them where those tie.
+  static func byteOrder(of labels: [String], _ ids: some Collection<Int>) -> [Int] {
+    var keys: [(high: UInt64, low: UInt64, id: Int)] = []
+    keys.reserveCapacity(ids.count)
+    for id in ids {
+      var high: UInt64 = 0
+      var low: UInt64 = 0
+      var index = 0
+      for byte in labels[id].utf8 {
+        if index < 8 {
+          high |= UInt64(byte) << (56 - 8 * index)
+        } else if index < 16 {
+          low |= UInt64(byte) << (56 - 8 * (index - 8))
+        } else {
+          break
+        }
+        index += 1
+      }
+      keys.append((high, low, id))
+    }
+    keys.sort { left, right in
+      if left.high != right.high { return left.high < right.high }
+      if left.low != right.low { return left.low < right.low }
+      return bytesPrecede(labels[left.id], labels[right.id])
+    }
+    return keys.map(\.id)
   }
 
   /// Whether `left`'s UTF-8 bytes come before `right`'s: the order of the
@@ -208,7 +239,7 @@ struct IdentificationResolver {
     // which source happened to mention a label first.
     var used = [Bool](repeating: false, count: labels.count)
     for winner in winners { used[Int(winner.labelID)] = true }
-    let kept = labels.indices.filter { used[$0] }.sorted { Self.bytesPrecede(labels[$0], labels[$1]) }
+    let kept = Self.byteOrder(of: labels, labels.indices.filter { used[$0] })
     var newID = [UInt32](repeating: 0, count: labels.count)
     for (position, old) in kept.enumerated() { newID[old] = UInt32(position) }
     for index in winners.indices { winners[index].labelID = newID[Int(winners[index].labelID)] }

@@ -172,6 +172,23 @@ import Testing
     #expect(spilled.labelCount == 2)
   }
 
+  /// The dictionary's order is the labels' UTF-8 byte order, also where
+  /// labels share their first 16 bytes, hold NUL bytes, or end where
+  /// another goes on.
+  @Test func labelsAreOrderedByTheirBytes() {
+    var generator = SplitMix64(seed: 71)
+    let pieces = ["", "\u{0}", "a", "b", "Caller 1234567890", "Caller 12345678901", "é", "\u{FF61}", "😀", "z\u{0}"]
+    var labels = Set(Self.oddLabels)
+    while labels.count < 3_000 {
+      labels.insert((0..<Int(1 + generator.next(below: 4))).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined())
+    }
+    let list = Array(labels)
+    let expected = list.indices.sorted { list[$0].utf8.lexicographicallyPrecedes(list[$1].utf8) }
+    #expect(IdentificationResolver.byteOrder(of: list, list.indices) == expected)
+    let some = list.indices.filter { $0 % 3 == 0 }
+    #expect(IdentificationResolver.byteOrder(of: list, some) == expected.filter { $0 % 3 == 0 })
+  }
+
   @Test func aDamagedLabelRunIsASpillErrorNotACrash() throws {
     let workspace = try Workspace()
     let files = SpillFiles(directory: workspace.url.path)
