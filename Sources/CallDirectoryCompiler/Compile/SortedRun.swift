@@ -45,53 +45,26 @@ enum SortedRun: Sendable {
 /// Writes an ascending run to a new file, one number at a time, as LEB128
 /// gaps.
 final class SortedRunWriter {
-  private let path: String
-  private let descriptor: FileDescriptor
-  private let writer: BufferedWriter
-  private var gaps: [UInt8] = []
+  private let output: SpillByteWriter
   private var previous: Int64 = 0
   private var count = 0
 
   init(path: String) throws(CompileError) {
-    self.path = path
-    do {
-      descriptor = try FileDescriptor.open(path, .writeOnly, options: .exclusiveCreate, permissions: 0o600)
-    } catch {
-      throw .spill(error)
-    }
-    writer = BufferedWriter(descriptor: descriptor, path: path, capacity: 1 << 20)
-    gaps.reserveCapacity(1 << 16)
+    output = try SpillByteWriter(path: path)
   }
-
-  deinit { try? descriptor.close() }
 
   /// Appends a number above the previous one.
   @inline(__always)
   func append(_ number: Int64) throws(CompileError) {
-    Varint.append(UInt64(bitPattern: number &- previous), to: &gaps)
+    try output.varint(UInt64(bitPattern: number &- previous))
     previous = number
     count &+= 1
-    if gaps.count >= 1 << 16 { try flush() }
   }
 
   /// Writes what is buffered; the file is complete.
   func finish() throws(CompileError) -> SortedRun {
-    try flush()
-    do {
-      try writer.flush()
-    } catch {
-      throw .spill(error)
-    }
-    return .file(path: path, count: count)
-  }
-
-  private func flush() throws(CompileError) {
-    do {
-      try writer.write(gaps)
-    } catch {
-      throw .spill(error)
-    }
-    gaps.removeAll(keepingCapacity: true)
+    try output.finish()
+    return .file(path: output.path, count: count)
   }
 }
 

@@ -197,51 +197,29 @@ final class _WriterCore {
     }
     let labels = labelBytes ?? []
     labelBytes = labels
-    var crc = CRC32C()
-    var chunk = [UInt8]()
-    chunk.reserveCapacity(1 << 16)
-    var length: UInt64 = 0
-    func emit(_ force: Bool) throws(BlobError) {
-      guard !chunk.isEmpty, force || chunk.count >= 1 << 16 else { return }
-      chunk.withUnsafeBytes { crc.update($0) }
-      try sink.write(chunk)
-      length += UInt64(chunk.count)
-      chunk.removeAll(keepingCapacity: true)
-    }
+    var out = _SectionChunker(sink: sink)
     var position: UInt32 = 0
-    _appendLE(position, to: &chunk)
+    try out.append(position)
     for label in labels {
       position += UInt32(label.count)
-      _appendLE(position, to: &chunk)
-      try emit(false)
+      try out.append(position)
     }
     for label in labels {
-      chunk.append(contentsOf: label)
-      try emit(false)
+      try out.append(label)
     }
-    try emit(true)
-    _record(.labels, UInt64(labels.count), length, crc.value)
+    let (length, checksum) = try out.finish()
+    _record(.labels, UInt64(labels.count), length, checksum)
   }
 
   /// Writes a streamed dictionary: one walk for the offsets (checking each
   /// label: at most ``BlobLimits/maxLabelBytes``, strictly ascending by
   /// bytes, so each once), a second for the text.
   private func _writeStreamedLabels(_ labels: any LabelStream) throws(BlobError) {
-    var crc = CRC32C()
-    var chunk = [UInt8]()
-    chunk.reserveCapacity(1 << 16)
-    var length: UInt64 = 0
-    func emit(_ force: Bool) throws(BlobError) {
-      guard !chunk.isEmpty, force || chunk.count >= 1 << 16 else { return }
-      chunk.withUnsafeBytes { crc.update($0) }
-      try sink.write(chunk)
-      length += UInt64(chunk.count)
-      chunk.removeAll(keepingCapacity: true)
-    }
+    var out = _SectionChunker(sink: sink)
     var position: UInt64 = 0
     var count = 0
     var previous: [UInt8] = []
-    _appendLE(UInt32(0), to: &chunk)
+    try out.append(UInt32(0))
     try labels.forEachLabel { (label) throws(BlobError) in
       guard label.count <= BlobLimits.maxLabelBytes else { throw BlobError.labelTooLong(byteCount: label.count) }
       if count > 0 {
@@ -253,9 +231,8 @@ final class _WriterCore {
       previous.append(contentsOf: label)
       position += UInt64(label.count)
       guard position <= UInt64(UInt32.max) else { throw BlobError.labelDictionaryTooLarge }
-      _appendLE(UInt32(position), to: &chunk)
+      try out.append(UInt32(position))
       count += 1
-      try emit(false)
     }
     guard count == labels.labelCount else {
       throw BlobError.misuse("the streamed label dictionary gave \(count) labels, not \(labels.labelCount)")
@@ -263,14 +240,54 @@ final class _WriterCore {
     var again = 0
     try labels.forEachLabel { (label) throws(BlobError) in
       again += 1
-      chunk.append(contentsOf: label)
-      try emit(false)
+      try out.append(label)
     }
-    guard again == count, length + UInt64(chunk.count) == UInt64(4 * (count + 1)) + position else {
+    guard again == count, out.byteCount == UInt64(4 * (count + 1)) + position else {
       throw BlobError.misuse("the streamed label dictionary changed between its two walks")
     }
-    try emit(true)
-    _record(.labels, UInt64(count), length, crc.value)
+    let (length, checksum) = try out.finish()
+    _record(.labels, UInt64(count), length, checksum)
+  }
+}
+
+/// Writes one section's bytes to a sink in 64 KiB chunks, keeping its
+/// length and CRC-32C.
+private struct _SectionChunker {
+  private let sink: any BlobSink
+  private var crc = CRC32C()
+  private var chunk: [UInt8] = []
+  private var written: UInt64 = 0
+
+  init(sink: any BlobSink) {
+    self.sink = sink
+    chunk.reserveCapacity(1 << 16)
+  }
+
+  /// Bytes appended so far, written or not.
+  var byteCount: UInt64 { written + UInt64(chunk.count) }
+
+  mutating func append(_ value: UInt32) throws(BlobError) {
+    _appendLE(value, to: &chunk)
+    try _flush(ifFull: true)
+  }
+
+  mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws(BlobError) {
+    chunk.append(contentsOf: bytes)
+    try _flush(ifFull: true)
+  }
+
+  /// Writes what is left; returns the section's length and checksum.
+  mutating func finish() throws(BlobError) -> (length: UInt64, checksum: UInt32) {
+    try _flush(ifFull: false)
+    return (written, crc.value)
+  }
+
+  private mutating func _flush(ifFull: Bool) throws(BlobError) {
+    guard !chunk.isEmpty, !ifFull || chunk.count >= 1 << 16 else { return }
+    chunk.withUnsafeBytes { crc.update($0) }
+    try sink.write(chunk)
+    written += UInt64(chunk.count)
+    chunk.removeAll(keepingCapacity: true)
   }
 }
 
