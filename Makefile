@@ -15,7 +15,7 @@ RELEASE      = -c release --static-swift-stdlib
 # library of theirs to load and bind at start-up, 1-2 ms less per command.
 STATIC_LIBS  = .build/static-libs
 
-.PHONY: all deps static-libs build run test fuzz fuzz-smoke bench bench-scale plan clean
+.PHONY: all deps static-libs build run test docs install uninstall fuzz fuzz-smoke bench bench-scale plan clean
 
 all: build
 
@@ -61,6 +61,35 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Regenerate what docs/ holds from the command definitions and the config
+# schema: a page per command (docs/reference/commands/), the config
+# reference (docs/reference/config.md) and the man page (docs/man/calldir.1).
+# DocsTests fails when the committed files differ from what the binary writes.
+docs:
+	$(SWIFT) build --product calldir
+	.build/debug/calldir _docs --output docs --schema schemas/config.schema.json
+
+# Install the release binary, the man page and the completion scripts under
+# $(DESTDIR)$(PREFIX); `make uninstall` with the same PREFIX and DESTDIR
+# removes them.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MANDIR   = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR   = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR  = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+install: build
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/calldir
+	$(RELEASE_BIN) --generate-manual > $(MANDIR)/calldir.1 && chmod 644 $(MANDIR)/calldir.1
+	$(RELEASE_BIN) --generate-completion-script bash > $(BASHDIR)/calldir && chmod 644 $(BASHDIR)/calldir
+	$(RELEASE_BIN) --generate-completion-script zsh > $(ZSHDIR)/_calldir && chmod 644 $(ZSHDIR)/_calldir
+	$(RELEASE_BIN) --generate-completion-script fish > $(FISHDIR)/calldir.fish && chmod 644 $(FISHDIR)/calldir.fish
+
+uninstall:
+	rm -f $(BINDIR)/calldir $(MANDIR)/calldir.1 $(BASHDIR)/calldir $(ZSHDIR)/_calldir $(FISHDIR)/calldir.fish
 
 # Fuzzes every harness in Tests/Fuzz/Harnesses for FUZZ_SECONDS each (or
 # FUZZ_RUNS inputs each), built with SANITIZE (fuzzer,address;
