@@ -82,11 +82,17 @@ ZSHDIR   = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR  = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 install: build
 	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
-	install -m 755 $(RELEASE_BIN) $(BINDIR)/calldir
-	$(RELEASE_BIN) --generate-manual > $(MANDIR)/calldir.1 && chmod 644 $(MANDIR)/calldir.1
-	$(RELEASE_BIN) --generate-completion-script bash > $(BASHDIR)/calldir && chmod 644 $(BASHDIR)/calldir
-	$(RELEASE_BIN) --generate-completion-script zsh > $(ZSHDIR)/_calldir && chmod 644 $(ZSHDIR)/_calldir
-	$(RELEASE_BIN) --generate-completion-script fish > $(FISHDIR)/calldir.fish && chmod 644 $(FISHDIR)/calldir.fish
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(RELEASE_BIN) --generate-manual > $$tmp/calldir.1 && \
+	  $(RELEASE_BIN) --generate-completion-script bash > $$tmp/calldir.bash && \
+	  $(RELEASE_BIN) --generate-completion-script zsh > $$tmp/_calldir && \
+	  $(RELEASE_BIN) --generate-completion-script fish > $$tmp/calldir.fish && \
+	  install -m 755 $(RELEASE_BIN) $(BINDIR)/calldir && \
+	  install -m 644 $$tmp/calldir.1 $(MANDIR)/calldir.1 && \
+	  install -m 644 $$tmp/calldir.bash $(BASHDIR)/calldir && \
+	  install -m 644 $$tmp/_calldir $(ZSHDIR)/_calldir && \
+	  install -m 644 $$tmp/calldir.fish $(FISHDIR)/calldir.fish && \
+	  echo "installed calldir, its man page and completions under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(BINDIR)/calldir $(MANDIR)/calldir.1 $(BASHDIR)/calldir $(ZSHDIR)/_calldir $(FISHDIR)/calldir.fish
