@@ -73,6 +73,8 @@ private func installed(_ name: String) -> Bool {
     #expect(MarkdownLinks.problem("a.md#nope", from: "b.md", root: root, pending: []) != nil)
     #expect(MarkdownLinks.problem("c.md", from: "b.md", root: root, pending: []) != nil)
     #expect(MarkdownLinks.problem("c.md", from: "b.md", root: root, pending: ["c.md"]) == nil)
+    // A pending page, once there, is checked like any other.
+    #expect(MarkdownLinks.problem("a.md#nope", from: "b.md", root: root, pending: ["a.md"]) != nil)
     #expect(MarkdownLinks.problem("https://example.org/x", from: "b.md", root: root, pending: []) == nil)
     #expect(
       MarkdownLinks.links(in: "see [a](x.md) and `[b](y.md)` and\n```\n[c](z.md)\n```\n[d](w.md#k \"t\")")
@@ -306,9 +308,10 @@ enum MarkdownLinks {
     let pageDirectory = (page as NSString).deletingLastPathComponent
     let target =
       pathPart.isEmpty ? page : ((pageDirectory as NSString).appendingPathComponent(pathPart) as NSString).standardizingPath
-    if pending.contains(target) { return nil }
     let url = root.appendingPathComponent(target)
-    guard FileManager.default.fileExists(atPath: url.path) else { return "no file \(target)" }
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      return pending.contains(target) ? nil : "no file \(target)"
+    }
     guard let anchor, target.hasSuffix(".md") else { return nil }
     guard let text = try? String(contentsOf: url, encoding: .utf8) else { return "unreadable \(target)" }
     return anchors(in: text).contains(anchor) ? nil : "no anchor #\(anchor) in \(target)"
