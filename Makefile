@@ -15,7 +15,7 @@ RELEASE      = -c release --static-swift-stdlib
 # library of theirs to load and bind at start-up, 1-2 ms less per command.
 STATIC_LIBS  = .build/static-libs
 
-.PHONY: all deps static-libs build run test fuzz fuzz-smoke bench bench-scale plan clean
+.PHONY: all deps static-libs build run test docs install uninstall fuzz fuzz-smoke bench bench-scale plan clean
 
 all: build
 
@@ -61,6 +61,41 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Regenerate what docs/ holds from the command definitions and the config
+# schema: a page per command (docs/reference/commands/), the config
+# reference (docs/reference/config.md) and the man page (docs/man/calldir.1).
+# DocsTests fails when the committed files differ from what the binary writes.
+docs:
+	$(SWIFT) build --product calldir
+	.build/debug/calldir _docs --output docs --schema schemas/config.schema.json
+
+# Install the release binary, the man page and the completion scripts under
+# $(DESTDIR)$(PREFIX); `make uninstall` with the same PREFIX and DESTDIR
+# removes them.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MANDIR   = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR  = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR   = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR  = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+install: build
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(RELEASE_BIN) --generate-manual > $$tmp/calldir.1 && \
+	  $(RELEASE_BIN) --generate-completion-script bash > $$tmp/calldir.bash && \
+	  $(RELEASE_BIN) --generate-completion-script zsh > $$tmp/_calldir && \
+	  $(RELEASE_BIN) --generate-completion-script fish > $$tmp/calldir.fish && \
+	  install -m 755 $(RELEASE_BIN) $(BINDIR)/calldir && \
+	  install -m 644 $$tmp/calldir.1 $(MANDIR)/calldir.1 && \
+	  install -m 644 $$tmp/calldir.bash $(BASHDIR)/calldir && \
+	  install -m 644 $$tmp/_calldir $(ZSHDIR)/_calldir && \
+	  install -m 644 $$tmp/calldir.fish $(FISHDIR)/calldir.fish && \
+	  echo "installed calldir, its man page and completions under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(BINDIR)/calldir $(MANDIR)/calldir.1 $(BASHDIR)/calldir $(ZSHDIR)/_calldir $(FISHDIR)/calldir.fish
 
 # Fuzzes every harness in Tests/Fuzz/Harnesses for FUZZ_SECONDS each (or
 # FUZZ_RUNS inputs each), built with SANITIZE (fuzzer,address;

@@ -1,5 +1,5 @@
 // The principal class of a Call Directory extension that serves calldir
-// blobs (docs/ios-integration.md, "The Call Directory extension").
+// blobs (docs/guides/ios-app.md, "The Call Directory extension").
 //
 // Copy this file into each Call Directory extension target of the app and
 // link the `CallDirectoryProvider` product. Every extension target runs the

@@ -3,7 +3,7 @@ import CallDirectoryProvider
 import CallDirectorySync
 import Foundation
 
-/// The containing app's sync (docs/ios-integration.md, "The containing
+/// The containing app's sync (docs/guides/ios-app.md, "The containing
 /// app's sync"): from a signed manifest to every extension holding the
 /// manifest's version, then the new ``SyncState``.
 ///

@@ -7,7 +7,7 @@ import CallDirectoryProvider
 import Foundation
 
 /// What the sync does after `reloadExtension` failed, decided from the
-/// error's domain and code (docs/ios-integration.md, "When a reload fails").
+/// error's domain and code (docs/guides/ios-app.md, "When a reload fails").
 public enum ReloadRecovery: Hashable, Sendable {
   /// A passing condition (the extension was interrupted, another load is
   /// running, an unknown or undocumented code such as 102): wait, with

@@ -48,6 +48,8 @@ public struct ArgumentSpec: Sendable, Hashable {
   public var defaultValue: String?
   /// A one-line, sentence-case description ending with a period.
   public var help: String
+  /// What a shell completes for the value (see ``Completion``).
+  public var completion: Completion
 
   /// Declares a positional argument.
   ///
@@ -56,17 +58,22 @@ public struct ArgumentSpec: Sendable, Hashable {
   ///   - valueName: The help placeholder; defaults to `name`.
   ///   - arity: How many values it takes.
   ///   - defaultValue: The value used when an optional argument is absent.
+  ///   - completion: What shells complete for the value; by default
+  ///     derived from `valueName` (``Completion/init(valueName:)``).
   ///   - help: A one-line description.
   public static func positional(
     _ name: String,
     valueName: String? = nil,
     arity: Arity = .required,
     defaultValue: String? = nil,
+    completion: Completion? = nil,
     help: String
   ) -> ArgumentSpec {
-    ArgumentSpec(
+    let valueName = valueName ?? name
+    return ArgumentSpec(
       name: name, kind: .positional(arity), short: nil,
-      valueName: valueName ?? name, defaultValue: defaultValue, help: help)
+      valueName: valueName, defaultValue: defaultValue, help: help,
+      completion: completion ?? Completion(valueName: valueName))
   }
 
   /// Declares an option that takes a value.
@@ -79,6 +86,8 @@ public struct ArgumentSpec: Sendable, Hashable {
   ///   - isRequired: Whether leaving out the option is a usage error.
   ///   - isRepeatable: Whether the option may be given several times;
   ///     read all values with ``ParsedArguments/strings(_:)``.
+  ///   - completion: What shells complete for the value; by default
+  ///     derived from `valueName` (``Completion/init(valueName:)``).
   ///   - help: A one-line description.
   public static func option(
     _ name: String,
@@ -87,11 +96,14 @@ public struct ArgumentSpec: Sendable, Hashable {
     defaultValue: String? = nil,
     isRequired: Bool = false,
     isRepeatable: Bool = false,
+    completion: Completion? = nil,
     help: String
   ) -> ArgumentSpec {
-    ArgumentSpec(
+    let valueName = valueName ?? name
+    return ArgumentSpec(
       name: name, kind: .option(isRequired: isRequired, isRepeatable: isRepeatable),
-      short: short, valueName: valueName ?? name, defaultValue: defaultValue, help: help)
+      short: short, valueName: valueName, defaultValue: defaultValue, help: help,
+      completion: completion ?? Completion(valueName: valueName))
   }
 
   /// Declares a boolean flag.
@@ -101,7 +113,8 @@ public struct ArgumentSpec: Sendable, Hashable {
   ///   - short: An optional one-letter alias, written `-c`.
   ///   - help: A one-line description.
   public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
-    ArgumentSpec(name: name, kind: .flag, short: short, valueName: name, defaultValue: nil, help: help)
+    ArgumentSpec(
+      name: name, kind: .flag, short: short, valueName: name, defaultValue: nil, help: help, completion: .none)
   }
 
   /// Whether this spec is a positional argument.
@@ -129,6 +142,31 @@ extension ArgumentSpec {
     case .option(_, let isRepeatable): return isRepeatable
     case .positional(let arity): return arity == .zeroOrMore || arity == .oneOrMore
     case .flag: return false
+    }
+  }
+}
+
+extension ArgumentSpec {
+  /// What a shell's completion offers for an argument's value.
+  public enum Completion: Sendable, Hashable {
+    /// Nothing in particular (a number, a size, a date).
+    case none
+    /// File paths.
+    case file
+    /// Directory paths.
+    case directory
+    /// One of these words.
+    case values([String])
+
+    /// The completion a value placeholder implies: `file`, `path` and
+    /// `prefix` complete files, `dir` and `dir-or-url` directories,
+    /// anything else nothing.
+    public init(valueName: String) {
+      switch valueName.lowercased() {
+      case "file", "path", "prefix", "files", "paths": self = .file
+      case "dir", "directory", "dir-or-url", "dirs": self = .directory
+      default: self = .none
+      }
     }
   }
 }

@@ -4,7 +4,9 @@ public struct CommandConfiguration: Sendable {
   public var name: String
   /// A one-line, sentence-case summary ending with a period.
   public var abstract: String
-  /// Longer help shown under the abstract, or `nil`.
+  /// Longer help shown under the abstract, or `nil`: paragraphs separated
+  /// by a blank line, each wrapped to the screen; a line that starts with
+  /// two spaces is shown as it is (a command line, a table row).
   public var discussion: String?
   /// The version printed by `--version`; only meaningful on the root command.
   public var version: String?
@@ -14,6 +16,12 @@ public struct CommandConfiguration: Sendable {
   public var subcommands: [any Command.Type]
   /// Left out of help and suggestions (for internal entry points); still runs.
   public var isHidden: Bool
+  /// The exit statuses the command ends with, shown under `EXIT STATUS:`.
+  public var exitStatuses: [ExitStatusHelp]
+  /// Example invocations, shown under `EXAMPLES:`.
+  public var examples: [CommandExample]
+  /// Pages of the documentation that say more, linked from the reference pages.
+  public var seeAlso: [DocumentLink]
 
   /// Creates a command configuration.
   ///
@@ -25,6 +33,9 @@ public struct CommandConfiguration: Sendable {
   ///   - arguments: The command's positional arguments, options and flags.
   ///   - subcommands: Child commands.
   ///   - isHidden: Whether help and "did you mean" leave the command out.
+  ///   - exitStatuses: The exit statuses the command documents.
+  ///   - examples: Example invocations.
+  ///   - seeAlso: Pages of the documentation that say more.
   public init(
     name: String,
     abstract: String,
@@ -32,7 +43,10 @@ public struct CommandConfiguration: Sendable {
     version: String? = nil,
     arguments: [ArgumentSpec] = [],
     subcommands: [any Command.Type] = [],
-    isHidden: Bool = false
+    isHidden: Bool = false,
+    exitStatuses: [ExitStatusHelp] = [],
+    examples: [CommandExample] = [],
+    seeAlso: [DocumentLink] = []
   ) {
     self.name = name
     self.abstract = abstract
@@ -41,5 +55,8 @@ public struct CommandConfiguration: Sendable {
     self.arguments = arguments
     self.subcommands = subcommands
     self.isHidden = isHidden
+    self.exitStatuses = exitStatuses
+    self.examples = examples
+    self.seeAlso = seeAlso
   }
 }

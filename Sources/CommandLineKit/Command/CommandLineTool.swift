@@ -37,19 +37,24 @@ public enum CommandLineTool {
   ) -> ExitCode {
     var path: [any Command.Type] = [root]
     let report = _Reporter(standardOutput: standardOutput, standardError: standardError)
+    let width = _HelpGenerator.width(for: standardOutput)
     do {
       try checkDeclaration(path)
+      if let generated = try generatedDocument(root, arguments) {
+        standardOutput.write(generated)
+        return report.finish(.success)
+      }
       var tokens = arguments[...]
       // Walk down the tree while the current command has subcommands.
       while let current = path.last, !current.configuration.subcommands.isEmpty {
         let isRunnable = current is any RunnableCommand.Type
         guard let token = tokens.first else {
           if isRunnable { break }
-          standardError.write(_HelpGenerator.help(path))
+          standardError.write(_HelpGenerator.help(path, width: _HelpGenerator.width(for: standardError)))
           return report.finish(.usage)
         }
         if token == "--help" || token == "-h" {
-          standardOutput.write(_HelpGenerator.help(path))
+          standardOutput.write(_HelpGenerator.help(path, width: width))
           return report.finish(.success)
         }
         if path.count == 1, token == "--version", let version = current.configuration.version {
@@ -58,7 +63,7 @@ public enum CommandLineTool {
         }
         if path.count == 1, token == "help" {
           let target = try resolveHelpTarget(path, tokens.dropFirst())
-          standardOutput.write(_HelpGenerator.help(target))
+          standardOutput.write(_HelpGenerator.help(target, width: width))
           return report.finish(.success)
         }
         if let next = current.configuration.subcommands.first(where: { $0.configuration.name == token }) {
@@ -100,6 +105,75 @@ public enum CommandLineTool {
       standardOutput: standardOutput,
       standardError: standardError)
     CurrentProcess.exit(code.rawValue)
+  }
+
+  /// The root option that prints a shell's completion script
+  /// (`--generate-completion-script bash|zsh|fish`), spelled as
+  /// swift-argument-parser spells it.
+  public static let completionScriptOption = "--generate-completion-script"
+  /// The root option that prints the manual page (roff).
+  public static let manualOption = "--generate-manual"
+
+  /// The shells ``completionScript(root:shell:)`` writes for.
+  public enum Shell: String, Sendable, CaseIterable {
+    case bash, zsh, fish
+  }
+
+  /// The completion script of a command tree for `shell`: commands,
+  /// subcommands, options, and files or directories where a value is a path
+  /// (``ArgumentSpec/Completion``).
+  public static func completionScript(root: any Command.Type, shell: Shell) -> String {
+    switch shell {
+    case .bash: _CompletionGenerator.bash(root)
+    case .zsh: _CompletionGenerator.zsh(root)
+    case .fish: _CompletionGenerator.fish(root)
+    }
+  }
+
+  /// The manual page (roff, section 1) of a command tree: the root's
+  /// overview and every visible command's usage, options, exit statuses and
+  /// examples.
+  ///
+  /// - Parameter date: The page's date (`YYYY-MM-DD`), fixed so that the
+  ///   same declarations give the same bytes.
+  public static func manual(root: any Command.Type, date: String? = nil) -> String {
+    _ManualGenerator.manual(root, date: date)
+  }
+
+  /// One Markdown reference page per visible command of the tree, the root
+  /// first: `(fileName, text)`, file names such as `calldir-device-load.md`.
+  public static func referencePages(root: any Command.Type) -> [(fileName: String, text: String)] {
+    _MarkdownGenerator.pages(root)
+  }
+
+  /// The answer to the root's generator options, or `nil` when the command
+  /// line is not one of them.
+  private static func generatedDocument(_ root: any Command.Type, _ arguments: [String]) throws -> String? {
+    guard let first = arguments.first else { return nil }
+    var option = first
+    var value: String? = arguments.dropFirst().first
+    var consumed = 2
+    if let equals = first.firstIndex(of: "="), first.hasPrefix("--") {
+      option = String(first[..<equals])
+      value = String(first[first.index(after: equals)...])
+      consumed = 1
+    }
+    switch option {
+    case completionScriptOption:
+      guard let value else { throw UsageError.missingValue(option: completionScriptOption) }
+      guard let shell = Shell(rawValue: value) else {
+        throw UsageError.invalid(
+          "\(completionScriptOption) takes one of bash, zsh, fish, not '\(value)'")
+      }
+      if arguments.count > consumed { throw UsageError.unexpectedArgument(arguments[consumed]) }
+      return completionScript(root: root, shell: shell)
+    case manualOption:
+      if first.contains("=") { throw UsageError.unexpectedValue(option: manualOption, value: value ?? "") }
+      if arguments.count > 1 { throw UsageError.unexpectedArgument(arguments[1]) }
+      return manual(root: root)
+    default:
+      return nil
+    }
   }
 
   private static func execute(
@@ -147,7 +221,7 @@ public enum CommandLineTool {
   {
     switch outcome {
     case .help:
-      report.standardOutput.write(_HelpGenerator.help(path))
+      report.standardOutput.write(_HelpGenerator.help(path, width: _HelpGenerator.width(for: report.standardOutput)))
     case .version:
       report.standardOutput.write((path.last?.configuration.version ?? "") + "\n")
     case .parsed:

@@ -1,5 +1,9 @@
 import CalldirSystem
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A buffered ``OutputSink`` that writes to a file descriptor with `write(2)`.
 ///
 /// Output is collected in a fixed byte buffer and written when it fills, on
@@ -48,6 +52,19 @@ public final class FileDescriptorSink: OutputSink {
   /// A sink for file descriptor 2 that writes out after every call.
   public static func standardError() -> FileDescriptorSink {
     FileDescriptorSink(fileDescriptor: 2, bufferCapacity: 4096, flushesEveryWrite: true)
+  }
+
+  /// The terminal's width (`TIOCGWINSZ`), or `nil` when the descriptor is
+  /// not a terminal or does not say.
+  public var columns: Int? {
+    guard isTerminal else { return nil }
+    #if canImport(Glibc)
+      var size = winsize()
+      guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+      return Int(size.ws_col)
+    #else
+      return nil
+    #endif
   }
 
   /// `false` once a write failed or the reader closed the pipe.

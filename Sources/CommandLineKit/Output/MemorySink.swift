@@ -6,12 +6,17 @@ public final class MemorySink: OutputSink {
   public private(set) var bytes: [UInt8] = []
   /// Whether to report being a terminal (to exercise ``ProgressReporter``).
   public let isTerminal: Bool
+  /// The terminal width to report (to exercise help's wrapping).
+  public let columns: Int?
 
   /// Creates an empty sink.
   ///
-  /// - Parameter isTerminal: The value of ``isTerminal``.
-  public init(isTerminal: Bool = false) {
+  /// - Parameters:
+  ///   - isTerminal: The value of ``isTerminal``.
+  ///   - columns: The value of ``columns``.
+  public init(isTerminal: Bool = false, columns: Int? = nil) {
     self.isTerminal = isTerminal
+    self.columns = columns
   }
 
   /// Everything written so far, decoded as UTF-8.

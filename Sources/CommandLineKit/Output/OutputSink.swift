@@ -23,6 +23,13 @@ public protocol OutputSink: AnyObject, TextOutputStream {
   var isWritable: Bool { get }
   /// Whether the sink is an interactive terminal.
   var isTerminal: Bool { get }
+  /// The terminal's width in columns, when the sink is one that reports it.
+  var columns: Int? { get }
+}
+
+extension OutputSink {
+  /// `nil`: the sink reports no width.
+  public var columns: Int? { nil }
 }
 
 extension OutputSink {

@@ -21,4 +21,5 @@ final class _WriteTrackingSink: OutputSink {
   func flush() throws(OutputError) { try sink.flush() }
   var isWritable: Bool { sink.isWritable }
   var isTerminal: Bool { sink.isTerminal }
+  var columns: Int? { sink.columns }
 }

@@ -12,6 +12,10 @@ enum _DeclarationChecker {
     var shorts: Set<Character> = []
     var reservedLong: Set<String> = ["help"]
     if isRoot, configuration.version != nil { reservedLong.insert("version") }
+    if isRoot {
+      reservedLong.insert(String(CommandLineTool.completionScriptOption.dropFirst(2)))
+      reservedLong.insert(String(CommandLineTool.manualOption.dropFirst(2)))
+    }
 
     if !isValidName(configuration.name) {
       problems.append("invalid command name '\(configuration.name)'")

@@ -1,7 +1,9 @@
 /// Renders help and usage text in the layout of swift-argument-parser.
 enum _HelpGenerator {
-  /// The width help text is wrapped to.
+  /// The width help text is wrapped to when the output is not a terminal.
   static let screenWidth = 80
+  /// The narrowest and widest a terminal's help is wrapped to.
+  static let widthRange = 40...120
   /// The column where descriptions start in `ARGUMENTS:`, `OPTIONS:` and `SUBCOMMANDS:`.
   static let labelColumnWidth = 26
   /// The indentation of rows inside a section.
@@ -14,7 +16,13 @@ enum _HelpGenerator {
 
   /// The usage line without a `USAGE:` prefix, e.g. `calldir load [--json] <file> ...`.
   static func usage(_ path: [any Command.Type]) -> String {
-    guard let command = path.last else { return "" }
+    usageElements(path).joined(separator: " ")
+  }
+
+  /// The words of the usage line: the command's name, then one element per
+  /// argument (`[--json]`, `--store <dir>`, `<file> ...`).
+  static func usageElements(_ path: [any Command.Type]) -> [String] {
+    guard let command = path.last else { return [] }
     let configuration = command.configuration
     var parts = [commandName(path)]
     if command is any RunnableCommand.Type {
@@ -23,37 +31,124 @@ enum _HelpGenerator {
     } else {
       parts.append("<subcommand>")
     }
-    return parts.joined(separator: " ")
+    return parts
   }
 
-  /// The complete help text, ending with a newline.
-  static func help(_ path: [any Command.Type]) -> String {
+  /// The usage line broken between elements (never inside one) into lines
+  /// of at most `width` columns after `prefix`; later lines are indented
+  /// to stand under the first element.
+  static func usageLines(_ path: [any Command.Type], prefix: String, width: Int) -> [String] {
+    let indent = String(repeating: " ", count: prefix.count)
+    var lines: [String] = []
+    var current = prefix
+    for element in usageElements(path) {
+      if current == prefix || current == indent {
+        current += element
+      } else if current.count + 1 + element.count <= width {
+        current += " " + element
+      } else {
+        lines.append(current)
+        current = indent + element
+      }
+    }
+    lines.append(current)
+    return lines
+  }
+
+  /// A command line broken between words outside quotes into lines of at
+  /// most `width` columns, each but the last ending in ` \` (a shell line
+  /// continuation), later lines indented by `continuationIndent`.
+  static func commandLines(_ commandLine: String, width: Int, continuationIndent: Int) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var quote: Character?
+    for character in commandLine {
+      if let open = quote {
+        if character == open { quote = nil }
+        word.append(character)
+      } else if character == "\"" || character == "'" {
+        quote = character
+        word.append(character)
+      } else if character == " " {
+        if !word.isEmpty { words.append(word) }
+        word = ""
+      } else {
+        word.append(character)
+      }
+    }
+    if !word.isEmpty { words.append(word) }
+    let indent = String(repeating: " ", count: continuationIndent)
+    var lines: [String] = []
+    var current = ""
+    for word in words {
+      if current.isEmpty || current == indent {
+        current += word
+      } else if current.count + 1 + word.count + 2 <= width {
+        current += " " + word
+      } else {
+        lines.append(current + " \\")
+        current = indent + word
+      }
+    }
+    lines.append(current)
+    return lines
+  }
+
+  /// The width to wrap help to: a terminal's columns (within
+  /// ``widthRange``), or ``screenWidth``.
+  static func width(for sink: any OutputSink) -> Int {
+    guard sink.isTerminal, let columns = sink.columns else { return screenWidth }
+    return min(max(columns, widthRange.lowerBound), widthRange.upperBound)
+  }
+
+  /// The complete help text, ending with a newline, wrapped to `width` columns.
+  static func help(_ path: [any Command.Type], width: Int = screenWidth) -> String {
     guard let command = path.last else { return "" }
     let configuration = command.configuration
     let isRoot = path.count == 1
+    let descriptionWidth = max(width - labelColumnWidth, 20)
     var sections: [String] = []
 
-    var overview = wrap("OVERVIEW: " + configuration.abstract, width: screenWidth)
-    if let discussion = configuration.discussion, !discussion.isEmpty {
-      overview += "\n\n" + wrap(discussion, width: screenWidth)
+    var overview = wrap("OVERVIEW: " + configuration.abstract, width: width)
+    for paragraph in paragraphs(configuration.discussion) {
+      overview += "\n\n" + paragraph.map { $0.isVerbatim ? $0.text : wrap($0.text, width: width) }.joined(separator: "\n")
     }
     sections.append(overview)
-    sections.append("USAGE: " + usage(path))
+    sections.append(usageLines(path, prefix: "USAGE: ", width: width).joined(separator: "\n"))
 
     let positionals = configuration.arguments.filter(\.isPositional)
     if !positionals.isEmpty {
-      sections.append("ARGUMENTS:\n" + positionals.map { row($0._displayName, describe($0)) }.joined())
+      sections.append(
+        "ARGUMENTS:\n" + positionals.map { row($0._displayName, describe($0), descriptionWidth) }.joined())
     }
 
-    var options = configuration.arguments.filter { !$0.isPositional }.map { row(optionLabel($0), describe($0)) }
-    if isRoot, configuration.version != nil { options.append(row("--version", "Show the version.")) }
-    options.append(row("-h, --help", "Show help information."))
+    var options = configuration.arguments.filter { !$0.isPositional }
+      .map { row(optionLabel($0), describe($0), descriptionWidth) }
+    if isRoot {
+      options += rootOptions(configuration).map { row($0.label, $0.help, descriptionWidth) }
+    }
+    options.append(row("-h, --help", "Show help information.", descriptionWidth))
     sections.append("OPTIONS:\n" + options.joined())
 
+    if !configuration.exitStatuses.isEmpty {
+      sections.append(
+        "EXIT STATUS:\n"
+          + configuration.exitStatuses.map { row(String($0.code.rawValue), $0.meaning, descriptionWidth) }.joined())
+    }
+
+    if !configuration.examples.isEmpty {
+      let examples = configuration.examples.map { example in
+        wrapLines(example.purpose, width: width - sectionIndent).map { "  " + $0 + "\n" }.joined()
+          + commandLines(example.commandLine, width: width - 4, continuationIndent: 2).map { "    " + $0 + "\n" }
+          .joined()
+      }
+      sections.append("EXAMPLES:\n" + examples.joined(separator: "\n"))
+    }
+
     if !configuration.subcommands.isEmpty {
-      var rows = configuration.subcommands.filter { !$0.configuration.isHidden }
-        .map { row($0.configuration.name, $0.configuration.abstract) }
-      if isRoot { rows.append(row("help", "Show subcommand help information.")) }
+      var rows = visibleSubcommands(configuration)
+        .map { row($0.configuration.name, $0.configuration.abstract, descriptionWidth) }
+      if isRoot { rows.append(row("help", "Show subcommand help information.", descriptionWidth)) }
       let helpPath = ([path[0].configuration.name, "help"] + path.dropFirst().map { $0.configuration.name })
         .joined(separator: " ")
       sections.append(
@@ -63,7 +158,54 @@ enum _HelpGenerator {
     return sections.map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }.joined(separator: "\n\n") + "\n"
   }
 
-  private static func usageElement(_ spec: ArgumentSpec) -> String {
+  /// The subcommands help, completions and the manual list.
+  static func visibleSubcommands(_ configuration: CommandConfiguration) -> [any Command.Type] {
+    configuration.subcommands.filter { !$0.configuration.isHidden }
+  }
+
+  /// The options only the root answers: `--version` (when it has one) and
+  /// the generators of completion scripts and the manual.
+  static func rootOptions(_ configuration: CommandConfiguration) -> [(label: String, help: String)] {
+    var options: [(label: String, help: String)] = []
+    if configuration.version != nil { options.append(("--version", "Show the version.")) }
+    options.append(
+      ("\(CommandLineTool.completionScriptOption) <shell>",
+       "Print the completion script for a shell: bash, zsh or fish."))
+    options.append(("\(CommandLineTool.manualOption)", "Print the manual page (roff, for man(1))."))
+    return options
+  }
+
+  /// One line of a discussion paragraph: wrapped text, or a verbatim line
+  /// (one that starts with two spaces).
+  struct Line {
+    var text: String
+    var isVerbatim: Bool
+  }
+
+  /// The paragraphs of a discussion (split at blank lines), each a list of
+  /// lines; consecutive prose lines are joined into one.
+  static func paragraphs(_ discussion: String?) -> [[Line]] {
+    guard let discussion, !discussion.isEmpty else { return [] }
+    var result: [[Line]] = []
+    var current: [Line] = []
+    for rawLine in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
+      let line = String(rawLine)
+      if line.allSatisfy({ $0 == " " }) {
+        if !current.isEmpty { result.append(current) }
+        current = []
+      } else if line.hasPrefix("  ") {
+        current.append(Line(text: line, isVerbatim: true))
+      } else if let last = current.last, !last.isVerbatim {
+        current[current.count - 1].text += " " + line
+      } else {
+        current.append(Line(text: line, isVerbatim: false))
+      }
+    }
+    if !current.isEmpty { result.append(current) }
+    return result
+  }
+
+  static func usageElement(_ spec: ArgumentSpec) -> String {
     switch spec.kind {
     case .flag:
       return "[--\(spec.name)]"
@@ -81,21 +223,21 @@ enum _HelpGenerator {
     }
   }
 
-  private static func optionLabel(_ spec: ArgumentSpec) -> String {
+  static func optionLabel(_ spec: ArgumentSpec) -> String {
     guard let short = spec.short else { return spec._displayName }
     return "-\(short), " + spec._displayName
   }
 
-  private static func describe(_ spec: ArgumentSpec) -> String {
+  static func describe(_ spec: ArgumentSpec) -> String {
     guard let defaultValue = spec.defaultValue else { return spec.help }
     return spec.help + (spec.help.isEmpty ? "" : " ") + "(default: \(defaultValue))"
   }
 
   /// One section row: label padded to the description column, wrapped description, newline.
-  private static func row(_ label: String, _ text: String) -> String {
+  private static func row(_ label: String, _ text: String, _ descriptionWidth: Int) -> String {
     let paddedLabel = String(repeating: " ", count: sectionIndent) + label
     let indent = String(repeating: " ", count: labelColumnWidth)
-    let lines = wrapLines(text, width: screenWidth - labelColumnWidth)
+    let lines = wrapLines(text, width: descriptionWidth)
     var result: String
     var rest = lines[...]
     if paddedLabel.count < labelColumnWidth {
@@ -110,7 +252,7 @@ enum _HelpGenerator {
   }
 
   /// Wraps each paragraph line of `text` to `width` columns, joined with newlines.
-  private static func wrap(_ text: String, width: Int) -> String {
+  static func wrap(_ text: String, width: Int) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false)
       .flatMap { wrapLines(String($0), width: width) }
       .joined(separator: "\n")

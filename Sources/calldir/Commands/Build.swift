@@ -9,16 +9,18 @@ extension Calldir {
       name: "build",
       abstract: "Compile the sources a config names and publish a new snapshot version.",
       discussion: """
-        Reads every source, normalizes every number, applies allowlists and the label \
-        policy, and publishes a full snapshot blob into the store with a catalog entry \
-        (version 1, 2, 3, …). Content identical to the latest version publishes nothing. \
-        Safe under cron: a lock serializes runs, files are renamed into place before one \
-        catalog transaction publishes them, and guards refuse a build (exit 65) whose source \
-        rejects too many lines, whose source or list drops more than maxRemovalRatio of the \
-        previous version, or whose source file is empty or gone where it gave numbers; the \
-        refused build's rejects report is kept under STORE/refused/. --dry-run computes \
-        everything and publishes nothing. Prints a summary when standard output is a terminal \
-        (or with --verbose); quiet otherwise.
+        Reads every source, normalizes every number, applies allowlists and the label policy, and \
+        publishes a full snapshot blob into the store with a catalog entry (version 1, 2, 3, …). \
+        Content identical to the latest version publishes nothing.
+
+        Safe under cron: a lock serializes runs, files are renamed into place before one catalog \
+        transaction publishes them, and guards refuse a build (exit 65) whose source rejects too \
+        many lines, whose source or list drops more than maxRemovalRatio of the previous version, \
+        or whose source file is empty or gone where it gave numbers; the refused build's rejects \
+        report is kept under STORE/refused/.
+
+        --dry-run computes everything and publishes nothing. Prints a summary when standard output \
+        is a terminal (or with --verbose); quiet otherwise.
         """,
       arguments: [
         .option("config", valueName: "file", isRequired: true, help: "The build config (JSON, schemas/config.schema.json)."),
@@ -41,6 +43,25 @@ extension Calldir {
             + "published at its midnight (UTC), so a rebuild with the same inputs and --as-of publishes the same "
             + "bytes, manifest included. A date whose manifest would expire after 9999-12-31 is refused (exit 64)."),
         .flag("verbose", short: "v", help: "Print the summary, with every source, even when standard output is not a terminal."),
+      ],
+      exitStatuses: [
+        .init(.success, "Published a version, or nothing changed, or a dry run that would publish."),
+        .init(.usage, "Bad arguments: a --memory-limit under 64M, an --as-of that is not a date or whose manifest would expire after 9999-12-31."),
+        .init(.dataError, "A guard refused the build, a source or the config is invalid, or the catalog is damaged (run repair); nothing is published."),
+        .init(.noInput, "The config, a source or the signing key is missing."),
+        .init(.cantCreate, "A file of the store cannot be created."),
+        .init(.ioError, "A file of the version (a blob, a delta, a shard, a base) cannot be written or read."),
+        .init(.tempFail, "Another build holds the store (with --no-wait), or its catalog is busy."),
+      ],
+      examples: [
+        .init("Compile the sample config into a store.", "calldir build --config data/sample/calldir.json --store out/store"),
+        .init("See what a build would do, as JSON, without publishing.", "calldir build --config calldir.json --store /srv/calldir --dry-run --json"),
+        .init("Sign the manifest and give up at once when a build runs.", "calldir build --config calldir.json --store /srv/calldir --signing-key calldir.key --no-wait"),
+      ],
+      seeAlso: [
+        .init("The build command in detail", "reference/build.md"),
+        .init("Publishing nightly", "guides/nightly-publishing.md"),
+        .init("Config reference", "reference/config.md"),
       ]
     )
 

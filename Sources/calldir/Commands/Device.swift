@@ -15,14 +15,20 @@ extension Calldir {
       name: "device",
       abstract: "Load or sync blobs into a simulated device and show what it holds.",
       discussion: """
-        A device is a directory (CallKitMock's SimulatedDevice). Its extensions are \
-        named calldir.extension.1, calldir.extension.2, …; each runs calldir's provider \
-        in a child process under a memory budget, reading its blobs from its app-group \
+        A device is a directory (CallKitMock's SimulatedDevice).
+
+        Its extensions are named calldir.extension.1, calldir.extension.2, …; each runs calldir's \
+        provider in a child process under a memory budget, reading its blobs from its app-group \
         container (CallDirectory/Data/) and keeping the loaded version and digest in \
-        CallDirectory/state.json. `device sync` brings the extensions to a store's latest \
-        version from its signed manifest and keeps what it synced in DIR/sync/.
+        CallDirectory/state.json.
+
+        `device sync` brings the extensions to a store's latest version from its signed manifest \
+        and keeps what it synced in DIR/sync/.
         """,
-      subcommands: [Load.self, Sync.self, Reset.self, Dump.self, Status.self, ExtensionHost.self]
+      subcommands: [Load.self, Sync.self, Reset.self, Dump.self, Status.self, ExtensionHost.self],
+      seeAlso: [
+        .init("The device commands in detail", "reference/device.md"),
+      ]
     )
   }
 }

@@ -8,13 +8,24 @@ extension Calldir.Device {
       name: "dump",
       abstract: "Print every entry a simulated device holds, as TSV.",
       discussion: """
-        Same layout as `calldir inspect --entries` of a full snapshot: every \\
-        `block<TAB>number` line, then every `identify<TAB>number<TAB>label` line, each \\
-        ascending across all extensions (merged in constant memory; a number held by two \\
-        extensions is printed once per extension).
+        Same layout as `calldir inspect --entries` of a full snapshot: every `block<TAB>number` \
+        line, then every `identify<TAB>number<TAB>label` line, each ascending across all \
+        extensions (merged in constant memory; a number held by two extensions is printed once per \
+        extension).
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory.")
+      ],
+      exitStatuses: [
+        .init(.success, "The entries are printed."),
+        .init(.noInput, "DIR is not a device (nothing is written there)."),
+        .init(.ioError, "The device cannot be read."),
+      ],
+      examples: [
+        .init("Count the blocked numbers a device holds.", "calldir device dump --device out/phone | grep -c \"^block\""),
+      ],
+      seeAlso: [
+        .init("The device commands in detail", "reference/device.md"),
       ]
     )
 

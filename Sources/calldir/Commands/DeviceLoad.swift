@@ -14,34 +14,46 @@ extension Calldir.Device {
       name: "load",
       abstract: "Reload a simulated device's extensions with blobs, as iOS would.",
       discussion: """
-        FILE i becomes the data of extension calldir.extension.i (installed on first use): \
-        it is copied into the extension's app-group container, replacing the data there, \
-        and the extension is reloaded. Every extension the command loads is reserved first, \
-        for the whole command: a concurrent load of any of them fails with currentlyLoading \
-        and changes nothing. Its provider runs in a child process; a \
-        complete request streams a full snapshot, an incremental one applies a delta whose \
-        base is the loaded version (and digest), or resets and streams a full snapshot. \
-        Extensions are reloaded in order and the first failure stops the command; each \
-        request is atomic, so a failed extension keeps its entries and its loaded version. \
-        Every FILE is checked first (header, and whether it fits the extension's loaded \
-        version), so a refused load changes nothing. A FILE older than the version its \
-        extension holds (a full snapshot, or a delta going backwards) is refused unless \
-        --allow-downgrade is given; loading the held version again does nothing. \
-        Exit status: 0 loaded; 1 the system failed a request (prints `error: <case> (<raw value>)`, \
-        e.g. `error: maximumEntriesExceeded (5)`); 65 a blob is corrupt, or does not fit: \
-        a delta on another base (or on a different snapshot of the same version), a delta \
-        for an extension that holds nothing, or an older version without --allow-downgrade; \
-        66 a FILE is missing; 74 the device cannot be read or written (a failed request \
-        then leaves the extension's entries and loaded version as they were, or recorded as \
-        pending when even that cannot be written, so that the next load resets; a request \
-        whose new store is in place but not durable keeps it, recorded).
+        FILE i becomes the data of extension calldir.extension.i (installed on first use): it is \
+        copied into the extension's app-group container, replacing the data there, and the \
+        extension is reloaded.
+
+        Every extension the command loads is reserved first, for the whole command: a concurrent \
+        load of any of them fails with currentlyLoading and changes nothing.
+
+        Its provider runs in a child process; a complete request streams a full snapshot, an \
+        incremental one applies a delta whose base is the loaded version (and digest), or resets \
+        and streams a full snapshot.
+
+        Extensions are reloaded in order and the first failure stops the command; each request is \
+        atomic, so a failed extension keeps its entries and its loaded version. Every FILE is \
+        checked first (header, and whether it fits the extension's loaded version), so a refused \
+        load changes nothing.
+
+        A FILE older than the version its extension holds (a full snapshot, or a delta going \
+        backwards) is refused unless --allow-downgrade is given; loading the held version again \
+        does nothing.
         """,
       arguments: [
         .positional("file", arity: .oneOrMore, help: "A blob (full snapshot or delta) per extension, in shard order."),
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
         .flag("json", help: "Print one JSON object describing each extension's request."),
         .flag("allow-downgrade", help: "Load a FILE even when it is older than the version its extension holds."),
-      ] + ExtensionLimits.arguments
+      ] + ExtensionLimits.arguments,
+      exitStatuses: [
+        .init(.success, "Loaded."),
+        .init(.failure, "The system failed a request (`error: <case> (<raw value>)`, such as `error: maximumEntriesExceeded (5)`), or another load of the extension runs (currentlyLoading)."),
+        .init(.dataError, "A blob is corrupt, or does not fit: a delta on another base (or on a different snapshot of the same version), a delta for an extension that holds nothing, or an older version without --allow-downgrade."),
+        .init(.noInput, "A FILE is missing."),
+        .init(.ioError, "The device cannot be read or written: a failed request leaves the extension's entries and loaded version as they were, or recorded as pending when even that cannot be written, so that the next load resets; a request whose new store is in place but not durable keeps it, recorded."),
+      ],
+      examples: [
+        .init("Load a snapshot into a new simulated device.", "calldir device load --device out/device out/store/snapshots/v3.cdir"),
+      ],
+      seeAlso: [
+        .init("The device commands in detail", "reference/device.md"),
+        .init("The iOS app and extension", "guides/ios-app.md"),
+      ]
     )
 
     let files: [String]

@@ -11,21 +11,33 @@ extension Calldir.Device {
       name: "reset",
       abstract: "Forget a simulated device's sync and remove calldir's extensions, so another dataset can be adopted.",
       discussion: """
-        A device follows the dataset of its first sync and refuses any other (exit 65). A reset \
-        removes the sync state and every staged download (DIR/sync/) and uninstalls every \
-        calldir.extension.N with its entries and container, as deleting and reinstalling the \
-        app would; the next `device sync` is a first sync and adopts the manifest's dataset. \
+        A device follows the dataset of its first sync and refuses any other (exit 65).
+
+        A reset removes the sync state and every staged download (DIR/sync/) and uninstalls every \
+        calldir.extension.N with its entries and container, as deleting and reinstalling the app \
+        would; the next `device sync` is a first sync and adopts the manifest's dataset.
+
         The rollback floor (DIR/rollback-floor.json: the highest version the device accepted of \
         each dataset) is kept, as an app's keychain outlives the app: a reset never makes a \
         replayed older manifest acceptable (`device sync --allow-downgrade` does). Other \
-        extensions are left alone. Exit status: 0 reset; 1 a load or sync of the device \
-        runs (currentlyLoading; run it again afterwards); 66 DIR is not a device (nothing is \
-        written there); 74 the device cannot be written.
+        extensions are left alone.
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
         .flag(
           "json", help: "Print one JSON object: {\"removedExtensions\", \"forgotSync\", \"rollbackFloors\"}."),
+      ],
+      exitStatuses: [
+        .init(.success, "Reset."),
+        .init(.failure, "A load or sync of the device runs (currentlyLoading; run it again afterwards)."),
+        .init(.noInput, "DIR is not a device (nothing is written there)."),
+        .init(.ioError, "The device cannot be written."),
+      ],
+      examples: [
+        .init("Forget the device's dataset before syncing another.", "calldir device reset --device out/phone"),
+      ],
+      seeAlso: [
+        .init("The device commands in detail", "reference/device.md"),
       ]
     )
 

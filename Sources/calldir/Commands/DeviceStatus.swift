@@ -15,18 +15,30 @@ extension Calldir.Device {
         The sync line comes from DIR/sync/state.json (`device sync`): the dataset the device \
         follows, the version it synced, and the incremental syncs since the last full one; the \
         rollback floor line from DIR/rollback-floor.json: for each dataset the device synced, the \
-        highest version it accepted, below which a sync refuses without --allow-downgrade. \
-        The loaded version and digest come from the provider's state in the extension's \
-        container (a pending version: a request whose outcome was never recorded; the next load \
-        resets and takes a full snapshot); counts from the system's store. Dates are ISO 8601, \
-        UTC. --json prints {"sync": {"dataset", "version", "published", "incrementalSyncs", \
+        highest version it accepted, below which a sync refuses without --allow-downgrade.
+
+        The loaded version and digest come from the provider's state in the extension's container \
+        (a pending version: a request whose outcome was never recorded; the next load resets and \
+        takes a full snapshot); counts from the system's store. Dates are ISO 8601, UTC.
+
+        --json prints {"sync": {"dataset", "version", "published", "incrementalSyncs", \
         "extensions": [{"index", "version"}]} or null, "extensions": […], "rollbackFloors": \
-        [{"dataset", "version"}] (null when the file is malformed)}. Exit status: 0; 66 DIR is not a \
-        device (nothing is written there); 74 the device cannot be read.
+        [{"dataset", "version"}] (null when the file is malformed)}.
         """,
       arguments: [
         .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
         .flag("json", help: "Print one JSON object."),
+      ],
+      exitStatuses: [
+        .init(.success, "The status is printed."),
+        .init(.noInput, "DIR is not a device (nothing is written there)."),
+        .init(.ioError, "The device cannot be read."),
+      ],
+      examples: [
+        .init("Show what a device holds.", "calldir device status --device out/phone"),
+      ],
+      seeAlso: [
+        .init("The device commands in detail", "reference/device.md"),
       ]
     )
 

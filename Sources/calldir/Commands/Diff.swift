@@ -10,12 +10,13 @@ extension Calldir {
       name: "diff",
       abstract: "Write the incremental delta between two full snapshots.",
       discussion: """
-        OLD and NEW are full snapshot blobs, or version numbers of a store with --store. \
-        The delta holds blocking removes and adds and identification removes and adds, each \
-        ascending; a changed label is a remove plus an add. It names its base and target \
-        versions and content digests, so a loader refuses it on any other base. Identical \
-        snapshots give an empty delta. With --store, a store without a catalog or a version \
-        it has not published exits 66; a read-only store can be read.
+        OLD and NEW are full snapshot blobs, or version numbers of a store with --store. The delta \
+        holds blocking removes and adds and identification removes and adds, each ascending; a \
+        changed label is a remove plus an add. It names its base and target versions and content \
+        digests, so a loader refuses it on any other base.
+
+        Identical snapshots give an empty delta. With --store, a store without a catalog or a \
+        version it has not published exits 66; a read-only store can be read.
         """,
       arguments: [
         .positional("old", help: "The base: a full snapshot blob, or a version with --store."),
@@ -23,6 +24,21 @@ extension Calldir {
         .option("output", short: "o", valueName: "file", isRequired: true, help: "Where to write the delta blob."),
         .option("store", valueName: "dir", help: "Read OLD and NEW as versions of this store."),
         .flag("json", help: "Print the counts as one JSON object."),
+      ],
+      exitStatuses: [
+        .init(.success, "The delta is written."),
+        .init(.usage, "Bad arguments (with --store, OLD and NEW must be version numbers)."),
+        .init(.dataError, "A blob is corrupt, or not a full snapshot."),
+        .init(.noInput, "A blob is missing; with --store, a store without a catalog or a version it has not published."),
+        .init(.cantCreate, "The output cannot be created, or lies inside the store."),
+        .init(.ioError, "Reading or writing failed."),
+      ],
+      examples: [
+        .init("The delta between two snapshot files.", "calldir diff v1.cdir v2.cdir --output v1-v2.cdelta"),
+        .init("The delta between versions 2 and 5 of a store.", "calldir diff --store out/store 2 5 --output 2-5.cdelta"),
+      ],
+      seeAlso: [
+        .init("inspect, diff and validate in detail", "reference/blobs.md"),
       ]
     )
 

@@ -12,12 +12,13 @@ extension Calldir {
       discussion: """
         For each NUMBER (written any way the normalizer accepts): its E.164 digits; whether the \
         version blocks it and in which shard; its identification label; and every source line, \
-        pattern or range that gives it, every allowlist line that removes it and every label \
-        that lost a conflict. Sources are read again from the paths the catalog recorded for \
-        the version, and used only when their checksums still match; a source that changed \
-        since is named. National numbers are read in the defaultRegion the version was built \
-        with, unless --region says otherwise. The blob lookups are binary searches over frames. \
-        Exit 0, or 65 when an input is not a phone number.
+        pattern or range that gives it, every allowlist line that removes it and every label that \
+        lost a conflict.
+
+        Sources are read again from the paths the catalog recorded for the version, and used only \
+        when their checksums still match; a source that changed since is named. National numbers \
+        are read in the defaultRegion the version was built with, unless --region says otherwise. \
+        The blob lookups are binary searches over frames.
         """,
       arguments: [
         .positional("number", arity: .oneOrMore, help: "The numbers to explain."),
@@ -27,6 +28,21 @@ extension Calldir {
                 help: "Region (ISO 3166 code) for numbers without a country code; ZZ for none (default: the version's defaultRegion)."),
         .flag("no-provenance", help: "Only look the numbers up in the blob; do not read the sources."),
         .flag("json", help: "Print one JSON object per number."),
+      ],
+      exitStatuses: [
+        .init(.success, "Every number was explained."),
+        .init(.usage, "Bad arguments, or an unknown --region."),
+        .init(.dataError, "An input is not a phone number (every input is still explained), or the catalog is damaged."),
+        .init(.noInput, "The store has no catalog, or the version is not published."),
+        .init(.tempFail, "The catalog is held by another process."),
+      ],
+      examples: [
+        .init("Why is this number blocked in the latest version?", "calldir explain --store out/store \"+33 1 62 00 00 00\""),
+        .init("The same for version 3, as JSON.", "calldir explain --store out/store --version 3 --json 33162000000"),
+      ],
+      seeAlso: [
+        .init("Why is this number blocked?", "guides/why-blocked.md"),
+        .init("The explain command in detail", "reference/explain.md"),
       ]
     )
 

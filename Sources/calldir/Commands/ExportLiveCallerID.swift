@@ -10,17 +10,16 @@ extension Calldir.Export {
       name: "live-caller-id",
       abstract: "Write a version as the inputs of Apple's PIRProcessDatabase (Live Caller ID Lookup).",
       discussion: """
-        Two use cases, <useCase>.block and <useCase>.identity, each in power-of-two shards \
-        fixed for the dataset's life: per shard a KeywordDatabase input (inputs/) and its \
-        PIRProcessDatabase config (configs/), written only when its rows changed since the \
-        store's last export (every shard the first time, or with --all); service-config.json \
-        (the usecases section of Apple's example PIRService), commands.txt and export.json \
-        (schemas/export.schema.json; --json prints it). Run the listed commands from the output \
-        directory, in any order and on any machines. Everything comes from the store: the \
-        version's liveCallerID settings, categories and icons its build recorded. Takes the \
-        store's lock. Exit 65 for a version built without liveCallerID, a pruned version or \
-        one past maxEntries, 66 for a version not published, 73 for an output inside the store \
-        or one that cannot be made, 74 for I/O, 75 for a store another command holds.
+        Two use cases, <useCase>.block and <useCase>.identity, each in power-of-two shards fixed \
+        for the dataset's life: per shard a KeywordDatabase input (inputs/) and its \
+        PIRProcessDatabase config (configs/), written only when its rows changed since the store's \
+        last export (every shard the first time, or with --all); service-config.json (the usecases \
+        section of Apple's example PIRService), commands.txt and export.json \
+        (schemas/export.schema.json; --json prints it).
+
+        Run the listed commands from the output directory, in any order and on any machines. \
+        Everything comes from the store: the version's liveCallerID settings, categories and icons \
+        its build recorded. Takes the store's lock.
         """,
       arguments: [
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
@@ -29,6 +28,21 @@ extension Calldir.Export {
         .flag("all", help: "Write every shard, not only those whose rows changed since the last export."),
         .flag("json", help: "Print export.json on standard output."),
         .flag("no-wait", help: "Exit 75 at once when another command holds the store."),
+      ],
+      exitStatuses: [
+        .init(.success, "The export is written."),
+        .init(.usage, "Bad arguments."),
+        .init(.dataError, "A version built without liveCallerID, a pruned version, or one past maxEntries."),
+        .init(.noInput, "The version is not published, or the store has no catalog."),
+        .init(.cantCreate, "The output lies inside the store, or cannot be made."),
+        .init(.ioError, "Reading or writing failed."),
+        .init(.tempFail, "Another command holds the store."),
+      ],
+      examples: [
+        .init("Export the latest version for PIRProcessDatabase.", "calldir export live-caller-id --store out/store --output out/pir"),
+      ],
+      seeAlso: [
+        .init("Live Caller ID Lookup", "guides/live-caller-id.md"),
       ]
     )
 

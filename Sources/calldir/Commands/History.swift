@@ -10,15 +10,26 @@ extension Calldir {
       name: "history",
       abstract: "List the published snapshot versions of a store with dates and counts.",
       discussion: """
-        Prints a table, oldest version first. With --json, prints one object: \
-        {"store": DIR, "versions": [...]}, each version with its version, createdAt, \
-        snapshot, bytes, digest, counts, forced and deltas ("versions" is empty when \
-        nothing was published). A store without a catalog exits 66; a read-only store \
-        can be read.
+        Prints a table, oldest version first. With --json, prints one object: {"store": DIR, \
+        "versions": [...]}, each version with its version, createdAt, snapshot, bytes, digest, \
+        counts, forced and deltas ("versions" is empty when nothing was published). A store \
+        without a catalog exits 66; a read-only store can be read.
         """,
       arguments: [
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
         .flag("json", help: "Print one JSON object: the store and its versions, oldest first."),
+      ],
+      exitStatuses: [
+        .init(.success, "The versions are listed."),
+        .init(.dataError, "The catalog is damaged (run repair)."),
+        .init(.noInput, "The store has no catalog."),
+        .init(.tempFail, "The catalog is held by another process."),
+      ],
+      examples: [
+        .init("List a store's versions.", "calldir history --store out/store"),
+      ],
+      seeAlso: [
+        .init("Operating a store", "guides/operating-a-store.md"),
       ]
     )
 

@@ -9,18 +9,32 @@ extension Calldir {
       name: "inspect",
       abstract: "Show a blob's header, counts, digest and checksum status, or its entries.",
       discussion: """
-        Verifies every checksum and the content digest (exit 65 when the blob is corrupt), \
-        run by run: a run of consecutive numbers costs O(1) however long (identification \
-        runs are hashed entry by entry, as the digest defines them). FILE must be a regular \
-        file: a directory, a symbolic link loop, a FIFO or a pipe exits 66. \
-        With --entries, prints every entry as TSV: for a full snapshot `block<TAB>number` \
-        lines, then `identify<TAB>number<TAB>label` lines, each ascending; for a delta \
-        `-block`, `+block`, `-identify`, `+identify` lines, removes before adds.
+        Verifies every checksum and the content digest (exit 65 when the blob is corrupt), run by \
+        run: a run of consecutive numbers costs O(1) however long (identification runs are hashed \
+        entry by entry, as the digest defines them). FILE must be a regular file: a directory, a \
+        symbolic link loop, a FIFO or a pipe exits 66.
+
+        With --entries, prints every entry as TSV: for a full snapshot `block<TAB>number` lines, \
+        then `identify<TAB>number<TAB>label` lines, each ascending; for a delta `-block`, \
+        `+block`, `-identify`, `+identify` lines, removes before adds.
         """,
       arguments: [
         .positional("file", help: "A calldir blob (full snapshot or delta)."),
         .flag("json", help: "Print the header as one JSON object (\"dataset\" is \"\" when the blob names none)."),
         .flag("entries", help: "Print every entry as TSV instead of the header."),
+      ],
+      exitStatuses: [
+        .init(.success, "The blob is intact."),
+        .init(.dataError, "The blob is corrupt (a checksum or the digest does not match)."),
+        .init(.noInput, "FILE is missing, or not a regular file."),
+        .init(.ioError, "Reading failed."),
+      ],
+      examples: [
+        .init("Show a snapshot's header and counts.", "calldir inspect out/store/snapshots/v3.cdir"),
+        .init("List its entries as TSV.", "calldir inspect --entries out/store/snapshots/v3.cdir"),
+      ],
+      seeAlso: [
+        .init("inspect, diff and validate in detail", "reference/blobs.md"),
       ]
     )
 

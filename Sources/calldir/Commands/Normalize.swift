@@ -16,19 +16,21 @@ extension Calldir {
       name: "normalize",
       abstract: "Normalize phone numbers to E.164 digits as libphonenumber does.",
       discussion: """
-        Prints one line per input, in input order: the digits (country calling code \
-        and national number, e.g. 442079460018), or INVALID, a tab and the reason. \
-        With --valid, possible numbers that libphonenumber does not consider valid \
-        are rejected too (INVALID, a tab, "invalid for region XX"). \
-        With no NUMBER, reads standard input, one input per line (LF, CRLF, or CR alone \
-        when the first 4 KiB hold no LF); \
-        a line longer than 4 MiB is INVALID (too long) and is read past, not held \
-        (with --json, its input shows its first 4 MiB). \
-        An unknown --region exits 64, suggesting the code meant when it is clear \
-        (ch → CH, UK → GB, +41 → CH). \
+        Prints one line per input, in input order: the digits (country calling code and national \
+        number, e.g. 442079460018), or INVALID, a tab and the reason. With --valid, possible \
+        numbers that libphonenumber does not consider valid are rejected too (INVALID, a tab, \
+        "invalid for region XX").
+
+        With no NUMBER, reads standard input, one input per line (LF, CRLF, or CR alone when the \
+        first 4 KiB hold no LF); a line longer than 4 MiB is INVALID (too long) and is read past, \
+        not held (with --json, its input shows its first 4 MiB).
+
+        An unknown --region exits 64, suggesting the code meant when it is clear (ch → CH, UK → \
+        GB, +41 → CH).
+
         With --national, a number's line also gives, after a tab, the digits of its national \
-        format as libphonenumber writes it (format_number NATIONAL: 02079460018 for \
-        442079460018), the keyword a phone presents for it nationally; with --json, as "national".
+        format as libphonenumber writes it (format_number NATIONAL: 02079460018 for 442079460018), \
+        the keyword a phone presents for it nationally; with --json, as "national".
         """,
       arguments: [
         .positional("number", arity: .zeroOrMore, help: "Numbers to normalize; standard input when none."),
@@ -37,6 +39,18 @@ extension Calldir {
         .flag("valid", help: "Reject possible numbers that are not valid (libphonenumber's is_valid_number)."),
         .flag("json", help: "Print one JSON object per input: input, number, reason, valid, type."),
         .flag("national", help: "Also print the digits of each number's national format (a tab, then the digits; JSON: national)."),
+      ],
+      exitStatuses: [
+        .init(.success, "Every input was read (invalid ones are printed as INVALID)."),
+        .init(.usage, "Bad arguments, or an unknown --region (with the code meant, when it is clear)."),
+        .init(.ioError, "Standard input or output failed."),
+      ],
+      examples: [
+        .init("Normalize two numbers written for the United Kingdom.", "calldir normalize --region GB \"020 7946 0018\" +44-20-7946-0018"),
+        .init("Normalize a list, one number a line, with national formats as JSON.", "calldir normalize --region FR --national --json < numbers.txt"),
+      ],
+      seeAlso: [
+        .init("Sources and formats", "reference/config-sources.md"),
       ]
     )
 

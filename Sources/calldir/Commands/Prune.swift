@@ -9,16 +9,30 @@ extension Calldir {
       name: "prune",
       abstract: "Remove the snapshots, deltas and reports of versions older than the last N.",
       discussion: """
-        Never the latest version, and never a file the current manifest names. The catalog \
-        records the versions as pruned first (history shows them, through any repair too), then \
-        the files go; a prune that is interrupted is finished by the next one (or by repair, then \
-        prune). Takes the store's lock.
+        Never the latest version, and never a file the current manifest names. The catalog records \
+        the versions as pruned first (history shows them, through any repair too), then the files \
+        go; a prune that is interrupted is finished by the next one (or by repair, then prune). \
+        Takes the store's lock.
         """,
       arguments: [
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
         .option("keep", valueName: "n", isRequired: true, help: "How many of the newest versions keep their files (at least 1)."),
         .flag("json", help: "Print what was removed as one JSON object."),
         .flag("no-wait", help: "Exit 75 at once when a build holds the store."),
+      ],
+      exitStatuses: [
+        .init(.success, "The older versions are pruned (or there was nothing to prune)."),
+        .init(.usage, "A --keep under 1."),
+        .init(.dataError, "The catalog is damaged (run repair)."),
+        .init(.noInput, "The store has no catalog."),
+        .init(.ioError, "A file could not be removed."),
+        .init(.tempFail, "Another command holds the store (with --no-wait), or its catalog is busy."),
+      ],
+      examples: [
+        .init("Keep the last 30 versions.", "calldir prune --store /srv/calldir --keep 30"),
+      ],
+      seeAlso: [
+        .init("Operating a store", "guides/operating-a-store.md"),
       ]
     )
 

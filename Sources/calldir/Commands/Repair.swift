@@ -13,18 +13,34 @@ extension Calldir {
         every published blob is read whole and checked; a version whose file matches the old \
         catalog keeps its row and sources, a pruned version keeps its row (marked pruned), one \
         found only as a file is recorded from its blob (sources unknown), and a version whose \
-        snapshot is damaged or missing is retired so that its number is never used again. A \
-        catalog that cannot be read (an I/O error, exit 74) or is held by another process \
-        (exit 75) stops the repair with nothing changed; a damaged one (not a database, \
-        malformed) is rebuilt from the files. The old catalog is copied to \
-        catalog.sqlite.before-repair-N before one rename puts the new one in its place; no \
-        published file is removed or rewritten. The next build continues after the highest \
-        version the store has ever used.
+        snapshot is damaged or missing is retired so that its number is never used again.
+
+        A catalog that cannot be read (an I/O error, exit 74) or is held by another process (exit \
+        75) stops the repair with nothing changed; a damaged one (not a database, malformed) is \
+        rebuilt from the files.
+
+        The old catalog is copied to catalog.sqlite.before-repair-N before one rename puts the new \
+        one in its place; no published file is removed or rewritten. The next build continues \
+        after the highest version the store has ever used.
         """,
       arguments: [
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
         .flag("json", help: "Print what was found and recorded as one JSON object."),
         .flag("no-wait", help: "Exit 75 at once when a build holds the store."),
+      ],
+      exitStatuses: [
+        .init(.success, "The catalog is rebuilt."),
+        .init(.noInput, "DIR is not a store."),
+        .init(.cantCreate, "The new catalog cannot be created."),
+        .init(.ioError, "The old catalog cannot be read, or writing failed (the old catalog stays in place)."),
+        .init(.tempFail, "Another process holds the store or its catalog."),
+      ],
+      examples: [
+        .init("Rebuild a store's catalog after a restore from backup.", "calldir repair --store /srv/calldir"),
+      ],
+      seeAlso: [
+        .init("Operating a store", "guides/operating-a-store.md"),
+        .init("The store in detail", "reference/store.md"),
       ]
     )
 

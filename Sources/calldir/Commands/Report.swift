@@ -9,20 +9,37 @@ extension Calldir {
       name: "report",
       abstract: "Write one self-contained HTML page showing a store's dataset over time.",
       discussion: """
-        The page shows the entries of each list per version, additions and removals per \
-        version, forced and refused builds, the latest version by country calling code, its \
-        sources with their rejects, and the fill of its extensions against the 2,000,000-entry \
-        limit. It is well-formed XHTML with inline SVG and CSS, no scripts and nothing fetched, \
-        and the same store always gives the same bytes. FILE is written atomically; a path \
-        that exists and is not a regular file is refused (exit 73). With --json, the gathered \
-        facts are printed as one JSON object: {"store", "dataset", "generatedAt", "extensionEntryLimit", \
-        "versions", "refusals", "latest"}; --output is then optional. A store without a \
-        catalog exits 66; a read-only store can be read.
+        The page shows the entries of each list per version, additions and removals per version, \
+        forced and refused builds, the latest version by country calling code, its sources with \
+        their rejects, and the fill of its extensions against the 2,000,000-entry limit.
+
+        It is well-formed XHTML with inline SVG and CSS, no scripts and nothing fetched, and the \
+        same store always gives the same bytes. FILE is written atomically; a path that exists and \
+        is not a regular file is refused (exit 73).
+
+        With --json, the gathered facts are printed as one JSON object: {"store", "dataset", \
+        "generatedAt", "extensionEntryLimit", "versions", "refusals", "latest"}; --output is then \
+        optional. A store without a catalog exits 66; a read-only store can be read.
         """,
       arguments: [
         .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
         .option("output", short: "o", valueName: "file", help: "Where to write the HTML page."),
         .flag("json", help: "Print the gathered facts as one JSON object (with or without --output)."),
+      ],
+      exitStatuses: [
+        .init(.success, "The page (or the JSON) is written."),
+        .init(.usage, "Neither --output nor --json."),
+        .init(.dataError, "The catalog is damaged (run repair)."),
+        .init(.noInput, "The store has no catalog."),
+        .init(.cantCreate, "FILE exists and is not a regular file, or its folder does not exist."),
+        .init(.ioError, "Writing failed."),
+      ],
+      examples: [
+        .init("Write the store's page next to its files.", "calldir report --store /srv/calldir --output /srv/calldir/report.html"),
+      ],
+      seeAlso: [
+        .init("Operating a store", "guides/operating-a-store.md"),
+        .init("The report command in detail", "reference/report.md"),
       ]
     )
 

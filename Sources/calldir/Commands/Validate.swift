@@ -9,26 +9,43 @@ extension Calldir {
       name: "validate",
       abstract: "Check a text list or blob for entries CallKit would reject.",
       discussion: """
-        FILE is a calldir blob (full snapshot or delta, detected by its CDIR magic) or \
-        text with one entry per line (LF or CRLF): `number` is a blocking entry, \
-        `number<TAB>label` an identification entry; lines starting with # are comments; \
-        empty lines are allowed only at the end. Numbers are digits only, country code \
-        first, no + or leading zero, in 1...9223372036854775806; each list must be \
-        strictly ascending. Violations go to standard output as `FILE:LINE: error: ...` \
-        (blobs: `FILE:entry N (SECTION): error: ...`), then notes and a summary line. \
+        FILE is a calldir blob (full snapshot or delta, detected by its CDIR magic) or text with \
+        one entry per line (LF or CRLF): `number` is a blocking entry, `number<TAB>label` an \
+        identification entry; lines starting with # are comments; empty lines are allowed only at \
+        the end.
+
+        Numbers are digits only, country code first, no + or leading zero, in \
+        1...9223372036854775806; each list must be strictly ascending. Violations go to standard \
+        output as `FILE:LINE: error: ...` (blobs: `FILE:entry N (SECTION): error: ...`), then \
+        notes and a summary line.
+
         FILE is read once, front to back, so a FIFO or a pipe works like a file: `-` (or \
-        /dev/stdin) reads standard input. A blob is read at random offsets, so one that is not \
-        a regular file is first copied to an unlinked temporary file in $TMPDIR (else /tmp), \
-        up to 256 MiB (a larger one exits 65: pass it as a regular file); memory stays flat. \
-        Exits 0 when valid (warnings allowed), 1 when violations were found, 65 for a \
-        corrupt blob, 66 when FILE cannot be opened or is a directory or a symbolic link \
-        loop, 74 when reading fails.
+        /dev/stdin) reads standard input.
+
+        A blob is read at random offsets, so one that is not a regular file is first copied to an \
+        unlinked temporary file in $TMPDIR (else /tmp), up to 256 MiB (a larger one exits 65: pass \
+        it as a regular file); memory stays flat.
         """,
       arguments: [
         .positional("file", help: "A calldir blob or a text list; - for standard input."),
         .flag("json", help: "Print one JSON object instead of diagnostics."),
         .option("max-errors", valueName: "n", defaultValue: "20",
                 help: "Report at most this many violations, 0 for all; counting continues."),
+      ],
+      exitStatuses: [
+        .init(.success, "Valid (warnings allowed)."),
+        .init(.failure, "Violations were found."),
+        .init(.dataError, "A corrupt blob, or one over 256 MiB read from a pipe."),
+        .init(.noInput, "FILE cannot be opened, or is a directory or a symbolic link loop."),
+        .init(.cantCreate, "A blob read from a pipe cannot be copied to a temporary file."),
+        .init(.ioError, "Reading failed."),
+      ],
+      examples: [
+        .init("Check a hand-made list before loading it.", "calldir validate list.txt"),
+        .init("Check a blob read from a pipe, as JSON.", "curl -s https://example.org/v3.cdir | calldir validate --json -"),
+      ],
+      seeAlso: [
+        .init("inspect, diff and validate in detail", "reference/blobs.md"),
       ]
     )
 

@@ -4,7 +4,7 @@ import CommandLineKit
 
 extension StoreReport {
   /// What `calldir report --json` prints: the gathered model, keys in a
-  /// fixed order (README, "calldir report").
+  /// fixed order (docs/reference/report.md).
   var json: JSONValue {
     [
       "store": .string(store),
