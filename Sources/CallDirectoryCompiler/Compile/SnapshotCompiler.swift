@@ -47,7 +47,7 @@ public struct SnapshotCompiler {
   /// Every source is read whatever its rejects: the guards that refuse a
   /// build (reject ratio, removals) are the publisher's, and they need the
   /// whole picture.
-  func compile(
+  package func compile(
     _ config: BuildConfig, rejects: RejectLog, conflicts: ConflictLog? = nil, absent: Set<Int> = []
   ) throws(CompileError) -> CompiledSnapshot {
     var lists = CollectedLists()
