@@ -246,94 +246,109 @@ public final class Catalog {
     Self.checkRecordInvariants(snapshot, deltas: deltas, shards: shards, shardDeltas: shardDeltas)
     try run {
       try database.withTransaction(.immediate) {
-        let changes = snapshot.changes
-        try database.execute(
-          """
-          INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
-            labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
-            read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
-            identification_removed, conflicts_path, max_range_size, dataset, pruned_at, as_of, default_region,
-            live_caller_id, identities_path, identities_checksum, identities_digest)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-          arguments: [
-            .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
-            .integer(snapshot.bytes), .text(snapshot.digest), .text(snapshot.fileChecksum),
-            .integer(Int64(snapshot.blocking)), .integer(Int64(snapshot.identification)),
-            .integer(Int64(snapshot.labels)), .integer(Int64(snapshot.rejected)),
-            .integer(Int64(snapshot.conflicts)), .integer(Int64(snapshot.allowed)),
-            .integer(Int64(snapshot.duplicates)), .text(snapshot.rejectsPath), .text(snapshot.configPath),
-            .integer(snapshot.forced ? 1 : 0), .integer(snapshot.timings.readMilliseconds),
-            .integer(snapshot.timings.compileMilliseconds), .integer(snapshot.timings.writeMilliseconds),
-            .integer(snapshot.timings.totalMilliseconds),
-            Self.optional(changes?.blockingAdded), Self.optional(changes?.blockingRemoved),
-            Self.optional(changes?.identificationAdded), Self.optional(changes?.identificationRemoved),
-            snapshot.conflictsPath.map { .text($0) } ?? .null,
-            snapshot.maxRangeSize.map { .integer($0) } ?? .null,
-            .text(snapshot.dataset), snapshot.prunedAt.map { .text($0) } ?? .null,
-            snapshot.asOf.map { .text($0) } ?? .null, snapshot.defaultRegion.map { .text($0) } ?? .null,
-            Self.optional(snapshot.liveCallerID), Self.optional(snapshot.identitiesPath),
-            Self.optional(snapshot.identitiesChecksum), Self.optional(snapshot.identitiesDigest),
-          ])
+        try insert(snapshot)
         for source in sources {
-          try database.execute(
-            """
-            INSERT INTO snapshot_sources (version, position, path, format, list, region, priority, bytes,
-              modified_at, checksum, data_lines, accepted, rejected, written_path, options, max_removal_ratio,
-              numbers, duplicates, unique_entries, absent, min_reports, max_age_days, label_policy)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            arguments: [
-              .integer(Int64(snapshot.version)), .integer(Int64(source.position)), .text(source.path),
-              .text(source.format), .text(source.list), .text(source.region), .integer(Int64(source.priority)),
-              .integer(source.bytes), .text(source.modifiedAt), .text(source.checksum),
-              .integer(Int64(source.dataLines)), .integer(Int64(source.accepted)), .integer(Int64(source.rejected)),
-              .text(source.writtenPath), .text(Self.encodeOptions(source.options)),
-              source.maxRemovalRatio.map { .real($0) } ?? .null,
-              Self.optional(source.contribution?.numbers), Self.optional(source.contribution?.duplicates),
-              Self.optional(source.contribution?.unique), .integer(source.isAbsent ? 1 : 0),
-              Self.optional(source.evidence?.minReports), Self.optional(source.evidence?.maxAgeDays),
-              source.evidence.map { .text($0.labelPolicy.rawValue) } ?? .null,
-            ])
-          for (reason, count) in (rejectReasons[source.position] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try database.execute(
-              "INSERT INTO source_rejects (version, position, reason, count) VALUES (?, ?, ?, ?)",
-              arguments: [
-                .integer(Int64(snapshot.version)), .integer(Int64(source.position)), .text(reason),
-                .integer(Int64(count)),
-              ])
-          }
+          try insert(source, version: snapshot.version, rejectReasons: rejectReasons[source.position] ?? [:])
         }
-        for delta in deltas {
-          try database.execute(
-            "INSERT INTO deltas (from_version, to_version, path, bytes, file_checksum) VALUES (?, ?, ?, ?, ?)",
-            arguments: [
-              .integer(Int64(delta.fromVersion)), .integer(Int64(delta.toVersion)), .text(delta.path),
-              .integer(delta.bytes), .text(delta.fileChecksum),
-            ])
-        }
-        for shard in shards {
-          try database.execute(
-            """
-            INSERT INTO shards (version, shard, lower_bound, upper_bound, path, bytes, digest, file_checksum,
-              blocking, identification)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            arguments: [
-              .integer(Int64(shard.version)), .integer(Int64(shard.shard)), .integer(shard.lowerBound),
-              .integer(shard.upperBound), .text(shard.path), .integer(shard.bytes), .text(shard.digest),
-              .text(shard.fileChecksum), .integer(Int64(shard.blocking)), .integer(Int64(shard.identification)),
-            ])
-        }
-        for delta in shardDeltas {
-          try database.execute(
-            "INSERT INTO shard_deltas (from_version, to_version, shard, path, bytes, file_checksum) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [
-              .integer(Int64(delta.fromVersion)), .integer(Int64(delta.toVersion)), .integer(Int64(delta.shard)),
-              .text(delta.path), .integer(delta.bytes), .text(delta.fileChecksum),
-            ])
-        }
+        try insert(deltas: deltas, shards: shards, shardDeltas: shardDeltas)
       }
+    }
+  }
+
+  /// The `snapshots` row of `snapshot`, in the transaction that records it.
+  private func insert(_ snapshot: SnapshotRecord) throws {
+    let changes = snapshot.changes
+    try database.execute(
+      """
+      INSERT INTO snapshots (version, created_at, path, bytes, digest, file_checksum, blocking, identification,
+        labels, rejected, conflicts, allowed, duplicates, rejects_path, config_path, forced,
+        read_ms, compile_ms, write_ms, total_ms, blocking_added, blocking_removed, identification_added,
+        identification_removed, conflicts_path, max_range_size, dataset, pruned_at, as_of, default_region,
+        live_caller_id, identities_path, identities_checksum, identities_digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      arguments: [
+        .integer(Int64(snapshot.version)), .text(snapshot.createdAt), .text(snapshot.path),
+        .integer(snapshot.bytes), .text(snapshot.digest), .text(snapshot.fileChecksum),
+        .integer(Int64(snapshot.blocking)), .integer(Int64(snapshot.identification)),
+        .integer(Int64(snapshot.labels)), .integer(Int64(snapshot.rejected)),
+        .integer(Int64(snapshot.conflicts)), .integer(Int64(snapshot.allowed)),
+        .integer(Int64(snapshot.duplicates)), .text(snapshot.rejectsPath), .text(snapshot.configPath),
+        .integer(snapshot.forced ? 1 : 0), .integer(snapshot.timings.readMilliseconds),
+        .integer(snapshot.timings.compileMilliseconds), .integer(snapshot.timings.writeMilliseconds),
+        .integer(snapshot.timings.totalMilliseconds),
+        Self.optional(changes?.blockingAdded), Self.optional(changes?.blockingRemoved),
+        Self.optional(changes?.identificationAdded), Self.optional(changes?.identificationRemoved),
+        snapshot.conflictsPath.map { .text($0) } ?? .null,
+        snapshot.maxRangeSize.map { .integer($0) } ?? .null,
+        .text(snapshot.dataset), snapshot.prunedAt.map { .text($0) } ?? .null,
+        snapshot.asOf.map { .text($0) } ?? .null, snapshot.defaultRegion.map { .text($0) } ?? .null,
+        Self.optional(snapshot.liveCallerID), Self.optional(snapshot.identitiesPath),
+        Self.optional(snapshot.identitiesChecksum), Self.optional(snapshot.identitiesDigest),
+      ])
+  }
+
+  /// The `snapshot_sources` row of `source` and its `source_rejects` rows.
+  private func insert(_ source: SourceRecordRow, version: Int, rejectReasons: [String: Int]) throws {
+    try database.execute(
+      """
+      INSERT INTO snapshot_sources (version, position, path, format, list, region, priority, bytes,
+        modified_at, checksum, data_lines, accepted, rejected, written_path, options, max_removal_ratio,
+        numbers, duplicates, unique_entries, absent, min_reports, max_age_days, label_policy)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      arguments: [
+        .integer(Int64(version)), .integer(Int64(source.position)), .text(source.path),
+        .text(source.format), .text(source.list), .text(source.region), .integer(Int64(source.priority)),
+        .integer(source.bytes), .text(source.modifiedAt), .text(source.checksum),
+        .integer(Int64(source.dataLines)), .integer(Int64(source.accepted)), .integer(Int64(source.rejected)),
+        .text(source.writtenPath), .text(Self.encodeOptions(source.options)),
+        source.maxRemovalRatio.map { .real($0) } ?? .null,
+        Self.optional(source.contribution?.numbers), Self.optional(source.contribution?.duplicates),
+        Self.optional(source.contribution?.unique), .integer(source.isAbsent ? 1 : 0),
+        Self.optional(source.evidence?.minReports), Self.optional(source.evidence?.maxAgeDays),
+        source.evidence.map { .text($0.labelPolicy.rawValue) } ?? .null,
+      ])
+    for (reason, count) in rejectReasons.sorted(by: { $0.key < $1.key }) {
+      try database.execute(
+        "INSERT INTO source_rejects (version, position, reason, count) VALUES (?, ?, ?, ?)",
+        arguments: [
+          .integer(Int64(version)), .integer(Int64(source.position)), .text(reason),
+          .integer(Int64(count)),
+        ])
+    }
+  }
+
+  /// The rows of the version's deltas, shards and shard deltas.
+  private func insert(deltas: [DeltaRecord], shards: [ShardRecord], shardDeltas: [ShardDeltaRecord]) throws {
+    for delta in deltas {
+      try database.execute(
+        "INSERT INTO deltas (from_version, to_version, path, bytes, file_checksum) VALUES (?, ?, ?, ?, ?)",
+        arguments: [
+          .integer(Int64(delta.fromVersion)), .integer(Int64(delta.toVersion)), .text(delta.path),
+          .integer(delta.bytes), .text(delta.fileChecksum),
+        ])
+    }
+    for shard in shards {
+      try database.execute(
+        """
+        INSERT INTO shards (version, shard, lower_bound, upper_bound, path, bytes, digest, file_checksum,
+          blocking, identification)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        arguments: [
+          .integer(Int64(shard.version)), .integer(Int64(shard.shard)), .integer(shard.lowerBound),
+          .integer(shard.upperBound), .text(shard.path), .integer(shard.bytes), .text(shard.digest),
+          .text(shard.fileChecksum), .integer(Int64(shard.blocking)), .integer(Int64(shard.identification)),
+        ])
+    }
+    for delta in shardDeltas {
+      try database.execute(
+        "INSERT INTO shard_deltas (from_version, to_version, shard, path, bytes, file_checksum) VALUES (?, ?, ?, ?, ?, ?)",
+        arguments: [
+          .integer(Int64(delta.fromVersion)), .integer(Int64(delta.toVersion)), .integer(Int64(delta.shard)),
+          .text(delta.path), .integer(delta.bytes), .text(delta.fileChecksum),
+        ])
     }
   }
 

@@ -26,97 +26,17 @@ struct ShardWriter {
 
   /// Writes shard k's entries (those inside `bounds[k]`) to `paths[k]`.
   func write(blocking: BlockingEntries, bounds: [ClosedRange<Int64>], paths: [String]) throws -> [Written] {
-    let numbers = identification.map(\.number)
-    var written: [Written] = []
-    var current = -1
-    var writer: FullSnapshotWriter?
-    var entries: [LabeledNumber] = []
-    var blockingCount = 0
-    // Spilled entries are read twice per shard: once for the labels it
-    // uses (`scan`), once as they are written (`feed`).
-    let scan = try spilled?.cursor()
-    let feed = try spilled?.cursor()
-    var shardLabels = RankSet(count: 0)
-
-    func open(_ shard: Int) throws {
-      if let spilled, let scan {
-        shardLabels = RankSet(count: spilled.used.capacity)
-        while let number = scan.number, number <= bounds[shard].upperBound {
-          shardLabels.insert(scan.rank)
-          try scan.advance()
-        }
-        shardLabels.index()
-        writer = try FullSnapshotWriter(
-          sink: FileBlobSink(path: paths[shard], deferringSyncsTo: deferredSyncs), version: UInt64(version),
-          dataset: dataset)
-        try writer?.setLabels(streaming: spilled.labels(shardLabels))
-        blockingCount = 0
-        current = shard
-        return
-      }
-      let slice = identification[
-        NumberSet.lowerBound(numbers, bounds[shard].lowerBound)..<NumberSet.upperBound(numbers, bounds[shard].upperBound)]
-      let (subset, remapped) = Self.labelSubset(slice, labels: labels)
-      writer = try FullSnapshotWriter(
-        sink: FileBlobSink(path: paths[shard], deferringSyncsTo: deferredSyncs), version: UInt64(version),
-        labels: subset, dataset: dataset)
-      entries = remapped
-      blockingCount = 0
-      current = shard
-    }
-    func close() throws {
-      guard let open = writer else { return }
-      var identificationCount = entries.count
-      if let feed {
-        identificationCount = 0
-        while let number = feed.number, number <= bounds[current].upperBound {
-          try open.appendIdentification(number, labelID: shardLabels.place(of: feed.rank), label: feed.label)
-          identificationCount += 1
-          try feed.advance()
-        }
-      }
-      for entry in entries { try open.appendIdentification(entry.number, labelID: entry.labelID) }
-      written.append(Written(header: try open.finish(), blocking: blockingCount, identification: identificationCount))
-      writer = nil
-    }
-    /// Moves on to the shard that holds `value`.
-    func advance(to value: Int64) throws {
-      while current < 0 || value > bounds[current].upperBound {
-        try close()
-        try open(current + 1)
-      }
-    }
-
+    let walk = try _ShardWalk(self, bounds: bounds, paths: paths)
     try blocking.forEachChunk(
-      singles: { buffer in
-        var start = 0
-        while start < buffer.count {
-          try advance(to: buffer[start])
-          let upper = bounds[current].upperBound
-          let end = buffer[start...].partitionPoint { $0 <= upper }
-          try writer?.appendBlocking(ascending: UnsafeBufferPointer(rebasing: buffer[start..<end]), hashingAside: false)
-          blockingCount += end - start
-          start = end
-        }
-      },
-      range: { range in
-        var lower = range.lowerBound
-        while true {
-          try advance(to: lower)
-          let upper = min(range.upperBound, bounds[current].upperBound)
-          try writer?.appendBlocking(lower...upper)
-          blockingCount += Int(upper - lower) + 1
-          if upper == range.upperBound { return }
-          lower = upper + 1
-        }
-      })
+      singles: { buffer in try walk.appendBlocking(buffer) },
+      range: { range in try walk.appendBlocking(range) })
     // The shards after the last blocking number (identification only, or empty).
-    while current + 1 < bounds.count {
-      try close()
-      try open(current + 1)
+    while walk.current + 1 < bounds.count {
+      try walk.close()
+      try walk.open(walk.current + 1)
     }
-    try close()
-    return written
+    try walk.close()
+    return walk.written
   }
 
   /// The labels a slice of identification entries uses, and the entries
@@ -131,5 +51,113 @@ struct ShardWriter {
     }
     let remapped = entries.map { LabeledNumber(number: $0.number, labelID: newID[Int($0.labelID)] ?? 0) }
     return (subset, remapped)
+  }
+}
+
+/// One ascending walk of ``ShardWriter/write(blocking:bounds:paths:)``:
+/// the shard open (its writer and what it holds so far) and the shards
+/// written.
+private final class _ShardWalk {
+  let shards: ShardWriter
+  let bounds: [ClosedRange<Int64>]
+  let paths: [String]
+  let numbers: [Int64]
+  private(set) var written: [ShardWriter.Written] = []
+  /// The shard open, -1 before the first.
+  private(set) var current = -1
+  private var writer: FullSnapshotWriter?
+  private var entries: [LabeledNumber] = []
+  private var blockingCount = 0
+  // Spilled entries are read twice per shard: once for the labels it
+  // uses (`scan`), once as they are written (`feed`).
+  private let scan: SpilledEntryCursor?
+  private let feed: SpilledEntryCursor?
+  private var shardLabels = RankSet(count: 0)
+
+  init(_ shards: ShardWriter, bounds: [ClosedRange<Int64>], paths: [String]) throws {
+    self.shards = shards
+    self.bounds = bounds
+    self.paths = paths
+    numbers = shards.identification.map(\.number)
+    scan = try shards.spilled?.cursor()
+    feed = try shards.spilled?.cursor()
+  }
+
+  func open(_ shard: Int) throws {
+    if let spilled = shards.spilled, let scan {
+      shardLabels = RankSet(count: spilled.used.capacity)
+      while let number = scan.number, number <= bounds[shard].upperBound {
+        shardLabels.insert(scan.rank)
+        try scan.advance()
+      }
+      shardLabels.index()
+      writer = try FullSnapshotWriter(
+        sink: FileBlobSink(path: paths[shard], deferringSyncsTo: shards.deferredSyncs),
+        version: UInt64(shards.version), dataset: shards.dataset)
+      try writer?.setLabels(streaming: spilled.labels(shardLabels))
+      blockingCount = 0
+      current = shard
+      return
+    }
+    let slice = shards.identification[
+      NumberSet.lowerBound(numbers, bounds[shard].lowerBound)..<NumberSet.upperBound(numbers, bounds[shard].upperBound)]
+    let (subset, remapped) = ShardWriter.labelSubset(slice, labels: shards.labels)
+    writer = try FullSnapshotWriter(
+      sink: FileBlobSink(path: paths[shard], deferringSyncsTo: shards.deferredSyncs),
+      version: UInt64(shards.version), labels: subset, dataset: shards.dataset)
+    entries = remapped
+    blockingCount = 0
+    current = shard
+  }
+
+  func close() throws {
+    guard let open = writer else { return }
+    var identificationCount = entries.count
+    if let feed {
+      identificationCount = 0
+      while let number = feed.number, number <= bounds[current].upperBound {
+        try open.appendIdentification(number, labelID: shardLabels.place(of: feed.rank), label: feed.label)
+        identificationCount += 1
+        try feed.advance()
+      }
+    }
+    for entry in entries { try open.appendIdentification(entry.number, labelID: entry.labelID) }
+    written.append(
+      ShardWriter.Written(header: try open.finish(), blocking: blockingCount, identification: identificationCount))
+    writer = nil
+  }
+
+  /// Moves on to the shard that holds `value`.
+  func advance(to value: Int64) throws {
+    while current < 0 || value > bounds[current].upperBound {
+      try close()
+      try open(current + 1)
+    }
+  }
+
+  /// Single blocking numbers, ascending, into the shards that hold them.
+  func appendBlocking(_ buffer: UnsafeBufferPointer<Int64>) throws {
+    var start = 0
+    while start < buffer.count {
+      try advance(to: buffer[start])
+      let upper = bounds[current].upperBound
+      let end = buffer[start...].partitionPoint { $0 <= upper }
+      try writer?.appendBlocking(ascending: UnsafeBufferPointer(rebasing: buffer[start..<end]), hashingAside: false)
+      blockingCount += end - start
+      start = end
+    }
+  }
+
+  /// A blocking range, cut at the shards' bounds.
+  func appendBlocking(_ range: ClosedRange<Int64>) throws {
+    var lower = range.lowerBound
+    while true {
+      try advance(to: lower)
+      let upper = min(range.upperBound, bounds[current].upperBound)
+      try writer?.appendBlocking(lower...upper)
+      blockingCount += Int(upper - lower) + 1
+      if upper == range.upperBound { return }
+      lower = upper + 1
+    }
   }
 }
