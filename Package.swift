@@ -124,12 +124,22 @@ let package = Package(
     .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem", "CCurlShim"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
-    // Config, source readers, label hygiene, compile, diff, catalog, publishing.
+    // Config, source readers, label hygiene, evidence, compile, diff: from
+    // a config to a compiled snapshot, and what two blobs differ by.
     .target(
       name: "CallDirectoryCompiler",
+      dependencies: ["CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "CallDirectoryFormat"],
+      swiftSettings: hotPath
+    ),
+    // The store a build publishes into: the catalog, the build's stages
+    // (blobs, shards, deltas, the signed manifest), history, explain,
+    // report, prune, repair, and the Live Caller ID details a version
+    // records. It stands on CallDirectoryCompiler, never the reverse.
+    .target(
+      name: "CallDirectoryStore",
       dependencies: [
-        "CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "SQLiteDatabase", "CallDirectoryFormat",
-        "CallDirectorySync", "Sodium",
+        "CalldirSystem", "CalldirHost", "CallDirectoryCompiler", "PhoneNumbers", "UnicodeText", "SQLiteDatabase",
+        "CallDirectoryFormat", "CallDirectorySync", "Sodium",
       ],
       swiftSettings: hotPath
     ),
@@ -138,14 +148,16 @@ let package = Package(
     // protobuf rows, sha256 shards, cuckoo sizing, the export plan.
     .target(
       name: "LiveCallerID",
-      dependencies: ["CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "PhoneNumbers", "Sodium"]
+      dependencies: [
+        "CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryStore", "PhoneNumbers", "Sodium",
+      ]
     ),
     // The thin executable: argument parsing, one file per command, exit codes.
     .executableTarget(
       name: "calldir",
       dependencies: [
         "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler",
-        "CallDirectoryValidation",
+        "CallDirectoryStore", "CallDirectoryValidation",
         "CallDirectoryProvider", "CallKitMock", "CalldirDevice", "CallDirectorySync", "CalldirTransport", "Sodium",
         "LiveCallerID",
       ],
@@ -188,11 +200,20 @@ let package = Package(
       name: "CallDirectoryFormatTests", dependencies: ["CalldirSystem", "CallDirectoryFormat", "FormatFixtures"],
       resources: [.copy("Fixtures")]
     ),
+    // A few compile tests weigh what they compiled with the store's guards
+    // (BuildGuards): the one use of CallDirectoryStore here.
     .testTarget(
       name: "CallDirectoryCompilerTests",
       dependencies: [
-        "CalldirSystem", "CallDirectoryCompiler", "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase",
-        "Sodium", "CallDirectorySync",
+        "CalldirSystem", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryFormat", "FormatFixtures",
+        "PhoneNumbers",
+      ]
+    ),
+    .testTarget(
+      name: "CallDirectoryStoreTests",
+      dependencies: [
+        "CalldirSystem", "CallDirectoryStore", "CallDirectoryCompiler", "CallDirectoryFormat", "CallDirectorySync",
+        "FormatFixtures", "PhoneNumbers", "SQLiteDatabase", "Sodium",
       ]
     ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "CalldirSystem", "mockext"]),
@@ -201,7 +222,8 @@ let package = Package(
     .testTarget(
       name: "LiveCallerIDTests",
       dependencies: [
-        "LiveCallerID", "CallDirectoryCompiler", "CallDirectoryFormat", "CalldirSystem", "PhoneNumbers", "Sodium",
+        "LiveCallerID", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryFormat", "CalldirSystem",
+        "PhoneNumbers", "Sodium",
       ],
       resources: [.copy("Fixtures")]
     ),
@@ -234,12 +256,12 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     // Runs the built binary on real files; `swift build --build-tests` builds it first.
-    // Also gathers reports with CallDirectoryCompiler from stores the binary built.
+    // Also gathers reports with CallDirectoryStore from stores the binary built.
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
         "CallDirectoryFormat", "CallDirectoryProvider", "CallKitMock", "CalldirSystem", "CallDirectoryCompiler",
-        "SQLiteDatabase", "CallDirectorySync", "Sodium", "LiveCallerID",
+        "CallDirectoryStore", "SQLiteDatabase", "CallDirectorySync", "Sodium", "LiveCallerID",
       ],
       resources: [.copy("Fixtures")]),
     // Every seed of Tests/Fuzz/Corpus, decoded by its harness's own option
@@ -248,7 +270,7 @@ let package = Package(
     .testTarget(
       name: "FuzzCorpusTests",
       dependencies: [
-        "CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryValidation",
+        "CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryValidation",
         "CallDirectorySync", "CallKitMock", "LiveCallerID", "PhoneNumbers",
       ],
       path: "Tests/Fuzz",

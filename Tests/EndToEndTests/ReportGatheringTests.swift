@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectoryStore
 import Foundation
 import Testing
 

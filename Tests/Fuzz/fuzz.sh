@@ -52,7 +52,7 @@ declare -A MODULES=(
   [wire-decoder]="CalldirSystem CalldirHost CallKitMock"
   [json-parser]="CalldirSystem"
   [sync-manifest]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync"
-  [protobuf-decoder]="$COMPILER LiveCallerID"
+  [protobuf-decoder]="$COMPILER CallDirectoryStore LiveCallerID"
 )
 declare -A SUPPORT=(
   [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading StretchReading"

@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectoryStore
 import CalldirSystem
 import Foundation
 import Testing

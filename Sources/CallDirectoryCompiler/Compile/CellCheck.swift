@@ -47,7 +47,7 @@ struct CellFinding: Equatable {
 ///
 /// Without a finding the field goes on to the other checks and the
 /// normalizer's verdict.
-enum CellCheck {
+package enum CellCheck {
   /// Separators of several numbers, in the order they are tried.
   static let numberSeparators = ["|", ";", ":::", "\n", " oder ", " or ", " und ", " and ", " & ", "/", ","]
   /// Separators of a range's two ends, in the order they are tried; the
@@ -128,7 +128,7 @@ enum CellCheck {
   /// The cell keys a reject reason asks to set (those
   /// ``finding(_:wholeIsNumber:normalizer:region:keys:)`` names), in
   /// ``CellRules/keys`` order.
-  static func keys(in reason: String) -> [String] {
+  package static func keys(in reason: String) -> [String] {
     guard reason.contains("; set \"") else { return [] }
     return CellRules.keys.filter { reason.contains("\"\($0)\"") }
   }
@@ -287,7 +287,7 @@ enum CellCheck {
 
 extension Int {
   /// `self + other`, or `Int.max` past it.
-  func addingSaturating(_ other: Int) -> Int {
+  package func addingSaturating(_ other: Int) -> Int {
     let (sum, overflow) = addingReportingOverflow(other)
     return overflow ? .max : sum
   }
@@ -301,8 +301,10 @@ extension Int {
 
 /// The cell keys (``CellRules``) a source may set, so that a reject names
 /// only keys that would read its cells.
-struct CellKeys: OptionSet, Sendable, Hashable {
-  let rawValue: UInt8
+package struct CellKeys: OptionSet, Sendable, Hashable {
+  package let rawValue: UInt8
+
+  package init(rawValue: UInt8) { self.rawValue = rawValue }
 
   static let numberSeparator = CellKeys(rawValue: 1)
   static let wildcard = CellKeys(rawValue: 2)

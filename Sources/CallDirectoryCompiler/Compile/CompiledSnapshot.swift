@@ -24,7 +24,7 @@ public struct CompiledSnapshot: Sendable {
   /// The identification entries and their labels in temporary files,
   /// when they passed the build's memory limit; nil when they are held in
   /// `identification` and `labels`.
-  var spilledIdentification: SpilledIdentification? = nil
+  package var spilledIdentification: SpilledIdentification? = nil
 
   /// Calls `body` with each identification entry in ascending order: its
   /// number, its label id in the dictionary and the label's UTF-8 bytes

@@ -410,30 +410,30 @@ final class RankedCandidates {
 
 /// A set of label ranks (``IdentificationSpill``) as a bitmap, with the
 /// place of each member among them once ``index()`` has run.
-struct RankSet: Sendable {
+package struct RankSet: Sendable {
   private var words: [UInt64]
   /// Members before each word.
   private var before: [UInt32] = []
   /// Ranks the set can hold (0..<capacity).
-  let capacity: Int
+  package let capacity: Int
 
-  init(count: Int) {
+  package init(count: Int) {
     capacity = count
     words = [UInt64](repeating: 0, count: (count + 63) / 64)
   }
 
   @inline(__always)
-  mutating func insert(_ rank: UInt32) {
+  package mutating func insert(_ rank: UInt32) {
     words[Int(rank >> 6)] |= 1 << UInt64(rank & 63)
   }
 
   @inline(__always)
-  func contains(_ rank: UInt32) -> Bool {
+  package func contains(_ rank: UInt32) -> Bool {
     words[Int(rank >> 6)] & (1 << UInt64(rank & 63)) != 0
   }
 
   /// Counts the members before each word (after the last insert).
-  mutating func index() {
+  package mutating func index() {
     before = []
     before.reserveCapacity(words.count + 1)
     var total: UInt32 = 0
@@ -445,12 +445,12 @@ struct RankSet: Sendable {
   }
 
   /// Members of the set (after ``index()``).
-  var count: Int { Int(before.last ?? 0) }
+  package var count: Int { Int(before.last ?? 0) }
 
   /// How many members are below `rank` (after ``index()``): a member's
   /// label id in a dictionary of the members.
   @inline(__always)
-  func place(of rank: UInt32) -> UInt32 {
+  package func place(of rank: UInt32) -> UInt32 {
     let word = Int(rank >> 6)
     let below = words[word] & ((1 << UInt64(rank & 63)) &- 1)
     return before[word] + UInt32(below.nonzeroBitCount)
@@ -461,47 +461,47 @@ struct RankSet: Sendable {
 /// number order, each with its label's rank and bytes and its source, in
 /// a temporary file, and the dictionary of every label read, in rank
 /// (byte) order, in another. Walked as many times as the blobs need.
-struct SpilledIdentification: Sendable {
+package struct SpilledIdentification: Sendable {
   /// The winners: varint number gaps, ranks, winning sources (ZigZag) and
   /// length-prefixed labels.
-  let entriesPath: String
+  package let entriesPath: String
   /// Entries (winners).
-  let count: Int
+  package let count: Int
   /// Every label read, length-prefixed, in rank order.
-  let dictionaryPath: String
+  package let dictionaryPath: String
   /// The ranks of the labels that won.
-  let used: RankSet
+  package let used: RankSet
   /// Keeps the files until the last copy is gone.
   let files: SpillFiles
 
   /// Labels in the dictionary (those that won).
-  var labelCount: Int { used.count }
+  package var labelCount: Int { used.count }
 
   /// Reads the entries front to back.
-  func cursor() throws(CompileError) -> SpilledEntryCursor {
+  package func cursor() throws(CompileError) -> SpilledEntryCursor {
     try SpilledEntryCursor(path: entriesPath)
   }
 
   /// The labels of `members` (ranks), in rank order, streamed to a blob writer.
-  func labels(_ members: RankSet) -> SpilledLabels {
+  package func labels(_ members: RankSet) -> SpilledLabels {
     SpilledLabels(path: dictionaryPath, members: members)
   }
 
   /// The labels that won (the snapshot's dictionary).
-  var allLabels: SpilledLabels { labels(used) }
+  package var allLabels: SpilledLabels { labels(used) }
 }
 
 /// The entries of a ``SpilledIdentification``, one at a time.
-final class SpilledEntryCursor {
+package final class SpilledEntryCursor {
   private let reader: SpillByteReader
   /// The current entry's number, nil past the end.
-  private(set) var number: Int64?
+  package private(set) var number: Int64?
   /// The current entry's label rank.
-  private(set) var rank: UInt32 = 0
+  package private(set) var rank: UInt32 = 0
   /// The config index of the source whose label the current entry carries.
-  private(set) var source: Int32 = 0
+  package private(set) var source: Int32 = 0
   /// The current entry's label, valid until the next ``advance()``.
-  private(set) var label = UnsafeRawBufferPointer(start: nil, count: 0)
+  package private(set) var label = UnsafeRawBufferPointer(start: nil, count: 0)
 
   init(path: String) throws(CompileError) {
     reader = try SpillByteReader(path: path, bufferBytes: 1 << 18)
@@ -509,7 +509,7 @@ final class SpilledEntryCursor {
   }
 
   /// Moves to the next entry.
-  func advance() throws(CompileError) {
+  package func advance() throws(CompileError) {
     guard try !reader.isAtEnd() else {
       number = nil
       return
@@ -524,13 +524,13 @@ final class SpilledEntryCursor {
 
 /// Some labels of a spilled dictionary, streamed to a blob writer
 /// (``LabelStream``): those whose ranks are `members`, in rank order.
-struct SpilledLabels: LabelStream {
+package struct SpilledLabels: LabelStream {
   let path: String
   let members: RankSet
 
-  var labelCount: Int { members.count }
+  package var labelCount: Int { members.count }
 
-  func forEachLabel(_ body: (UnsafeRawBufferPointer) throws(BlobError) -> Void) throws(BlobError) {
+  package func forEachLabel(_ body: (UnsafeRawBufferPointer) throws(BlobError) -> Void) throws(BlobError) {
     let reader: SpillByteReader
     do {
       reader = try SpillByteReader(path: path, bufferBytes: 1 << 18)

@@ -60,12 +60,12 @@ public struct NumberSet: Sendable, Equatable {
   }
 
   /// The first index whose value is ≥ `value`.
-  static func lowerBound(_ values: [Int64], _ value: Int64) -> Int {
+  package static func lowerBound(_ values: [Int64], _ value: Int64) -> Int {
     values.partitionPoint { $0 < value }
   }
 
   /// The first index whose value is > `value`.
-  static func upperBound(_ values: [Int64], _ value: Int64) -> Int {
+  package static func upperBound(_ values: [Int64], _ value: Int64) -> Int {
     values.partitionPoint { $0 <= value }
   }
 
@@ -190,7 +190,7 @@ public struct NumberSet: Sendable, Equatable {
 extension RandomAccessCollection {
   /// The first index whose element is not `isBelow`, for a collection
   /// where every element that is comes first (a binary search).
-  func partitionPoint(_ isBelow: (Element) -> Bool) -> Index {
+  package func partitionPoint(_ isBelow: (Element) -> Bool) -> Index {
     var low = startIndex
     var count = self.count
     while count > 0 {

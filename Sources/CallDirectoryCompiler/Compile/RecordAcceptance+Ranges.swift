@@ -2,7 +2,7 @@ import PhoneNumbers
 
 extension RecordAcceptance {
   /// What a range row's two number fields give.
-  enum RangeVerdict {
+  package enum RangeVerdict {
     case range(NumberRange)
     case rejected(String)
   }
@@ -18,7 +18,7 @@ extension RecordAcceptance {
   ///
   /// The range is exact: `0590100000`–`0590100099` read in `FR` is
   /// `33590100000...33590100099`, never a prefix.
-  static func range(
+  package static func range(
     _ start: UnsafeBufferPointer<UInt8>, _ end: UnsafeBufferPointer<UInt8>,
     normalizer: PhoneNumberNormalizer, region: RegionMetadata?, wildcardDigits: Int = 0
   ) -> RangeVerdict {

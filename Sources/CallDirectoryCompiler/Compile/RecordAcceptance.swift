@@ -4,9 +4,9 @@ import UnicodeText
 /// The compiler's verdict on one record: what `build` takes from a line and
 /// what it rejects, in one place, so that `explain` finds exactly the lines
 /// a build used.
-enum RecordAcceptance {
+package enum RecordAcceptance {
   /// What a record's number field gives.
-  enum Verdict {
+  package enum Verdict {
     case number(Int64)
     /// Why the field is rejected, and how many numbers it holds (more than
     /// one for a field of several numbers, a wildcard block or a range:
@@ -22,7 +22,7 @@ enum RecordAcceptance {
   /// number. `cellKeys`: the cell keys (`numberSeparator`, `wildcard`,
   /// `rangeSeparator`) the source may set, which a reject names.
   @inline(__always)
-  static func number(
+  package static func number(
     _ field: UnsafeBufferPointer<UInt8>, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
     cellKeys: CellKeys = []
   ) -> Verdict {
@@ -151,7 +151,7 @@ enum RecordAcceptance {
   /// reason for its first number, as `lines` rejects such a number
   /// (``NumberingPlan/possibilityRejection(ofRange:_:)``).
   @inline(__always)
-  static func rangeRejection(_ range: NumberRange, maxRangeSize: Int64, plan: NumberingPlan) -> String? {
+  package static func rangeRejection(_ range: NumberRange, maxRangeSize: Int64, plan: NumberingPlan) -> String? {
     if range.upper - range.lower >= maxRangeSize {
       return "range of \(range.upper - range.lower + 1) numbers is larger than maxRangeSize \(maxRangeSize) "
         + "(split it, or raise maxRangeSize)"
@@ -161,7 +161,7 @@ enum RecordAcceptance {
 
   /// A record's cleaned label, or why the record is rejected: identification
   /// entries need a label that survives ``LabelSanitizer``.
-  static func label(_ bytes: UnsafeBufferPointer<UInt8>?, sanitizer: LabelSanitizer) -> Result<String, LabelRejectionReason> {
+  package static func label(_ bytes: UnsafeBufferPointer<UInt8>?, sanitizer: LabelSanitizer) -> Result<String, LabelRejectionReason> {
     guard let bytes else { return .failure(LabelRejectionReason(description: "missing label")) }
     switch sanitizer.sanitize(bytes: bytes) {
     case .success(let label): return .success(label)
@@ -171,6 +171,6 @@ enum RecordAcceptance {
 }
 
 /// Why a record's label was refused, lowercase.
-struct LabelRejectionReason: Error {
-  let description: String
+package struct LabelRejectionReason: Error {
+  package let description: String
 }

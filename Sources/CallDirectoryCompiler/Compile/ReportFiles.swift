@@ -46,16 +46,16 @@ final class ReportFile {
 
 /// The rejects report: one line per rejected data line,
 /// `file:line: reason<TAB>text` (`schemas/reports.md`), in the order met.
-final class RejectLog {
+package final class RejectLog {
   let file: ReportFile
 
   /// Creates the report in `directory` (a temporary name).
-  init(directory: String) throws(CompileError) {
+  package init(directory: String) throws(CompileError) {
     file = try ReportFile(directory: directory, prefix: "rejects")
   }
 
-  var path: String { file.path }
-  var count: Int { file.count }
+  package var path: String { file.path }
+  package var count: Int { file.count }
 
   /// Records one rejected line: `path` as written in the config, `text`
   /// already escaped and cut (``_LineText``). The path and the reason are
@@ -65,26 +65,26 @@ final class RejectLog {
     try file.addLine(ShownText.escaped(path), ":", String(line), ": ", ShownText.escaped(reason), "\t", text)
   }
 
-  func finish() throws(CompileError) { try file.finish() }
-  func discard() { file.discard() }
+  package func finish() throws(CompileError) { try file.finish() }
+  package func discard() { file.discard() }
 }
 
 /// The label conflicts of a build: one line per losing label,
 /// `number<TAB>winning label<TAB>file:line<TAB>losing label<TAB>file:line`
 /// (`schemas/reports.md`), ascending by number.
-final class ConflictLog {
+package final class ConflictLog {
   let file: ReportFile
   /// Each source's path as written in the config, escaped
   /// (``ShownText``), by config index.
   let paths: [Int: String]
 
-  init(directory: String, paths: [Int: String]) throws(CompileError) {
+  package init(directory: String, paths: [Int: String]) throws(CompileError) {
     file = try ReportFile(directory: directory, prefix: "conflicts")
     self.paths = paths.mapValues(ShownText.escaped)
   }
 
-  var path: String { file.path }
-  var count: Int { file.count }
+  package var path: String { file.path }
+  package var count: Int { file.count }
 
   /// Records that `loser`'s label lost to `winner`'s for `number`.
   func add(
@@ -96,6 +96,6 @@ final class ConflictLog {
       String(loser.line))
   }
 
-  func finish() throws(CompileError) { try file.finish() }
-  func discard() { file.discard() }
+  package func finish() throws(CompileError) { try file.finish() }
+  package func discard() { file.discard() }
 }

@@ -47,7 +47,7 @@ public struct SnapshotCompiler {
   /// Every source is read whatever its rejects: the guards that refuse a
   /// build (reject ratio, removals) are the publisher's, and they need the
   /// whole picture.
-  func compile(
+  package func compile(
     _ config: BuildConfig, rejects: RejectLog, conflicts: ConflictLog? = nil, absent: Set<Int> = []
   ) throws(CompileError) -> CompiledSnapshot {
     var lists = CollectedLists()
@@ -59,56 +59,10 @@ public struct SnapshotCompiler {
     let started = MonotonicInstant.now()
 
     for spec in config.sources {
-      let region = try self.region(for: spec)
-      var tally = SourceTally(spec: spec, rejects: rejects)
-      lists.begin(source: spec.index, list: spec.list)
-      defer { lists.endSource() }
-      guard !absent.contains(spec.index) else {
-        reports.append(SourceReport(spec: spec, summary: SourceSummary(), accepted: 0, rejected: 0, isAbsent: true))
-        continue
-      }
-      let reader: any SourceReader
-      do {
-        reader = try registry.makeReader(for: spec)
-      } catch {
-        throw .config(error)
-      }
-      progress?("reading \(tally.path)")
-      let summary: SourceSummary
-      var evidence: EvidenceCounts?
-      let check = NumberCheck(rules: spec.numberRules, region: region, plan: normalizer.plan)
-      // Rejects name the cell keys only where the source may set them.
-      let cellKeys = CellKeys.of(spec, registry: registry)
-      do {
-        if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
-          summary = try readInPieces(
-            lineReader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
-        } else {
-          (summary, evidence) = try readInBatches(
-            reader, region: region, maxRangeSize: config.maxRangeSize, check: check, cellKeys: cellKeys,
-            into: &lists, tally: &tally)
-        }
-      } catch let error as SourceError {
-        throw .source(error)
-      } catch let error as CompileError {
-        throw error
-      } catch {
-        throw .source(.file(FileError(operation: "read", path: spec.path, errno: .ioError, detail: "\(error)")))
-      }
-      if let region, let finding = WrongRegionFinding.check(
-        tally.national, source: tally.path, shownAs: spec.shownName, region: region,
-        limit: spec.numberRules.maxInvalidRatio ?? config.maxInvalidRatio, normalizer: normalizer)
-      {
-        throw .wrongRegion(finding)
-      }
-      statistics.rejected += tally.rejected
-      var report = SourceReport(
-        spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons,
-        evidence: evidence)
-      report.typeFiltered = tally.typeFiltered
-      report.acceptedNumbers = tally.acceptedNumbers
-      report.rejectedNumbers = tally.rejectedNumbers
-      reports.append(report)
+      reports.append(
+        try compileSource(
+          spec, config: config, rejects: rejects, skipped: absent.contains(spec.index), into: &lists,
+          statistics: &statistics))
     }
 
     let readMilliseconds = MonotonicInstant.now().milliseconds(since: started)
@@ -142,6 +96,63 @@ public struct SnapshotCompiler {
       snapshot.spilledIdentification = resolution.entries
     }
     return snapshot
+  }
+
+  /// Reads one source of `config` into `lists`: its report (an absent
+  /// source's, when `skipped`), its rejects counted in `statistics`.
+  private func compileSource(
+    _ spec: SourceSpec, config: BuildConfig, rejects: RejectLog, skipped: Bool, into lists: inout CollectedLists,
+    statistics: inout CompileStatistics
+  ) throws(CompileError) -> SourceReport {
+    let region = try self.region(for: spec)
+    var tally = SourceTally(spec: spec, rejects: rejects)
+    lists.begin(source: spec.index, list: spec.list)
+    defer { lists.endSource() }
+    guard !skipped else {
+      return SourceReport(spec: spec, summary: SourceSummary(), accepted: 0, rejected: 0, isAbsent: true)
+    }
+    let reader: any SourceReader
+    do {
+      reader = try registry.makeReader(for: spec)
+    } catch {
+      throw .config(error)
+    }
+    progress?("reading \(tally.path)")
+    let summary: SourceSummary
+    var evidence: EvidenceCounts?
+    let check = NumberCheck(rules: spec.numberRules, region: region, plan: normalizer.plan)
+    // Rejects name the cell keys only where the source may set them.
+    let cellKeys = CellKeys.of(spec, registry: registry)
+    do {
+      if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
+        summary = try readInPieces(
+          lineReader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
+      } else {
+        (summary, evidence) = try readInBatches(
+          reader, region: region, maxRangeSize: config.maxRangeSize, check: check, cellKeys: cellKeys,
+          into: &lists, tally: &tally)
+      }
+    } catch let error as SourceError {
+      throw .source(error)
+    } catch let error as CompileError {
+      throw error
+    } catch {
+      throw .source(.file(FileError(operation: "read", path: spec.path, errno: .ioError, detail: "\(error)")))
+    }
+    if let region, let finding = WrongRegionFinding.check(
+      tally.national, source: tally.path, shownAs: spec.shownName, region: region,
+      limit: spec.numberRules.maxInvalidRatio ?? config.maxInvalidRatio, normalizer: normalizer)
+    {
+      throw .wrongRegion(finding)
+    }
+    statistics.rejected += tally.rejected
+    var report = SourceReport(
+      spec: spec, summary: summary, accepted: tally.accepted, rejected: tally.rejected, rejectReasons: tally.reasons,
+      evidence: evidence)
+    report.typeFiltered = tally.typeFiltered
+    report.acceptedNumbers = tally.acceptedNumbers
+    report.rejectedNumbers = tally.rejectedNumbers
+    return report
   }
 
   /// Reads a line-by-line blocking or allow source: this thread cuts the

@@ -569,7 +569,7 @@ private func _readConfigFile(_ path: String) throws(ConfigError) -> [UInt8] {
 }
 
 /// `path` made absolute against the working directory, `.`/`..` removed.
-func _absolutePath(_ path: String) -> String {
+package func _absolutePath(_ path: String) -> String {
   if path.hasPrefix("/") { return _normalize(path) }
   return _normalize(CurrentProcess.workingDirectory + "/" + path)
 }

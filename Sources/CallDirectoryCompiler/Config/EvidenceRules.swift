@@ -27,7 +27,7 @@ public struct EvidenceRules: Sendable, Hashable {
 
   /// The days (since 1970) whose reports count as of `asOf`:
   /// `[asOf − maxAgeDays, asOf]`, or up to `asOf` without `maxAgeDays`.
-  func countedDays(asOf: CalendarDay) -> ClosedRange<Int32> {
+  package func countedDays(asOf: CalendarDay) -> ClosedRange<Int32> {
     let newest = asOf.daysSince1970
     return (maxAgeDays.map { Int32(clamping: Int64(newest) - Int64(max(0, $0))) } ?? Int32.min)...newest
   }

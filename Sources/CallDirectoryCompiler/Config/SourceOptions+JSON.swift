@@ -3,13 +3,13 @@ import CalldirSystem
 extension SourceOptions {
   /// The options as a JSON object with sorted keys (string options as
   /// strings, so string-only options serialize as they always have).
-  var json: JSONValue {
+  package var json: JSONValue {
     .object(keys.compactMap { key in values[key].map { (key, $0.json) } })
   }
 
   /// Options read back from ``json``; nil when `json` is not an object of
   /// strings, arrays of strings and such objects.
-  init?(json: JSONValue) {
+  package init?(json: JSONValue) {
     guard case .object(let members) = json else { return nil }
     var values: [String: SourceOptionValue] = [:]
     for (key, member) in members {

@@ -60,6 +60,20 @@ public enum SnapshotDiffer {
       sink: FileBlobSink(path: path, deferringSyncsTo: deferredSyncs),
       baseVersion: old.header.version, baseDigest: old.header.contentDigest,
       targetVersion: new.header.version, targetDigest: new.header.contentDigest, dataset: new.header.dataset)
+    try writeBlockingChanges(from: old, to: new, into: writer, summary: &summary)
+    try writeIdentificationChanges(from: old, to: new, labels: labels, into: writer, summary: &summary)
+    let header = try writer.finish()
+    summary.header = header
+    summary.bytes = Int64(header.fileSize)
+    checkInvariants(summary, header: header, base: old.header, target: new.header)
+    return summary
+  }
+
+  /// The blocking changes of ``writeDelta(from:to:path:deferringSyncsTo:)``:
+  /// the removes, then the adds.
+  private static func writeBlockingChanges(
+    from old: BlobReader, to new: BlobReader, into writer: DeltaWriter, summary: inout Summary
+  ) throws(BlobError) {
     // The removes are written as the merge finds them; the adds, which
     // come after them in the delta, are kept meanwhile up to
     // `maximumHeldAdds` ranges, past which a second merge finds them again.
@@ -95,7 +109,13 @@ public enum SnapshotDiffer {
       summary.blockingAdded = blockingAdds.numbers
     }
     try adds.flush()
+  }
 
+  /// The identification changes of ``writeDelta(from:to:path:deferringSyncsTo:)``
+  /// and the delta's dictionary.
+  private static func writeIdentificationChanges(
+    from old: BlobReader, to new: BlobReader, labels: LabelMapping, into writer: DeltaWriter, summary: inout Summary
+  ) throws(BlobError) {
     // Identification, merged twice, holding none of its changes: the first
     // merge writes the removes and marks the labels the adds use; the
     // delta's dictionary is those labels (in the new blob's order), and the
@@ -133,11 +153,6 @@ public enum SnapshotDiffer {
         add: { (range, label) throws(BlobError) in try identificationAdds.append(range, label: label) }, relabeled: { _ in })
       try identificationAdds.flush()
     }
-    let header = try writer.finish()
-    summary.header = header
-    summary.bytes = Int64(header.fileSize)
-    checkInvariants(summary, header: header, base: old.header, target: new.header)
-    return summary
   }
 
   /// Checks, in debug builds, that a delta just written joins its base to

@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectoryStore
 import CallDirectoryFormat
 import CalldirSystem
 import CommandLineKit

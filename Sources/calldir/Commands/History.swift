@@ -1,5 +1,6 @@
 import CalldirSystem
 import CallDirectoryCompiler
+import CallDirectoryStore
 import CommandLineKit
 import Foundation
 

@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectoryStore
 import CallDirectorySync
 import CalldirSystem
 import CommandLineKit

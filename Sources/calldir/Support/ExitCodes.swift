@@ -1,5 +1,6 @@
 import CalldirSystem
 import CallDirectoryCompiler
+import CallDirectoryStore
 import CallDirectoryFormat
 import CalldirSystem
 import CommandLineKit
