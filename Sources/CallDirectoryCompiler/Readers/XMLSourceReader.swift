@@ -32,6 +32,9 @@ import CalldirSystem
 /// - A record's line is that of the element holding the number (the
 ///   selected element, an attribute's or text node's element).
 /// - The label is the first selected node with non-empty text.
+/// - A number that starts with `**` (`**610`: what a FRITZ!Box or another
+///   phone system dials to reach one of its own extensions) is an issue,
+///   `an internal number`.
 /// - The encoding comes from the document (byte-order mark, XML
 ///   declaration: UTF-8, UTF-16, ISO-8859-1, …), unless ``encoding`` names
 ///   one.
@@ -471,6 +474,17 @@ private final class _XPathEvaluator {
     }
     for value in try values(numberPath, key: "number", expression: number, record: record, line: line)
     where !value.text.isEmpty {
+      if value.text.starts(with: [0x2A, 0x2A]) {
+        // `**610`: what a phone system (a FRITZ!Box) dials to reach one
+        // of its own extensions, never a caller's number.
+        summary.issues += 1
+        try body(
+          .issue(
+            SourceIssue(
+              line: value.line, reason: "an internal number ('**' dials an extension of the phone system)",
+              text: value.shown.withUnsafeBufferPointer { _LineText.escaped($0) })))
+        continue
+      }
       summary.records += 1
       try value.text.withUnsafeBufferPointer { numberBytes in
         try labelText.withUnsafeBufferPointer { labelBytes in

@@ -41,11 +41,11 @@ import Testing
         SourceRecord(number: "+4930123456", label: "Spam GmbH & Co. KG", line: 8),
         SourceRecord(number: "0171 2345678", label: "Spam GmbH & Co. KG", line: 9),
         SourceRecord(number: "030 9876543", label: "Müller & Söhne", line: 17),
-        SourceRecord(number: "**610", label: "Müller & Söhne", line: 17),
         SourceRecord(number: "089 111", label: "Müller & Söhne", line: 17),
       ])
-    #expect(contents.issues.isEmpty)
-    #expect(contents.summary.records == 5)
+    #expect(contents.issues == [SourceIssue(line: 17, reason: "an internal number ('**' dials an extension of the phone system)", text: contents.issues.first?.text)])
+    #expect(contents.issues.first?.text?.contains("**610") == true)
+    #expect(contents.summary.records == 4)
     #expect(contents.summary.physicalLines == 19)
     #expect(contents.summary.bytes == Self.phonebook.utf8.count)
   }
@@ -58,9 +58,9 @@ import Testing
     #expect(contents.records == [SourceRecord(number: "+4930123456", label: "Telefonbuch: Spam GmbH & Co. KG", line: 8)])
     let byAttribute = try readAll(
       reader(Self.phonebook, records: "//phonebook", number: "contact/telephony/number", label: "@name"))
-    #expect(byAttribute.records.map(\.label) == ["Telefonbuch", "Telefonbuch", "Sperrliste", "Sperrliste", "Sperrliste"])
+    #expect(byAttribute.records.map(\.label) == ["Telefonbuch", "Telefonbuch", "Sperrliste", "Sperrliste"])
     let alternatives = try readAll(reader(Self.phonebook, records: "//nothing | //phonebook/contact", label: nil))
-    #expect(alternatives.records.count == 5 && alternatives.records.allSatisfy { $0.label == nil })
+    #expect(alternatives.records.count == 4 && alternatives.records.allSatisfy { $0.label == nil })
   }
 
   @Test func rejectsShowTheElementAsWritten() throws {
@@ -68,8 +68,8 @@ import Testing
     _ = try reader(Self.phonebook).read { event in
       if case .record(let record) = event { shown.append(record.reportedText) }
     }
-    #expect(shown[0] == #"<number type=\"work\" prio=\"1\" id=\"0\">+4930123456</number>"# || shown[0].contains("+4930123456"))
-    #expect(shown[3].contains("**610") && shown[3].contains("intern"))
+    #expect(shown[0] == #"<number type="work" prio="1" id="0">+4930123456</number>"#)
+    #expect(shown[3].contains("089 111"))
   }
 
   @Test func declaredEncodingsAreDecoded() throws {
@@ -208,7 +208,7 @@ import Testing
           let text = index % 2 == 0 ? Self.phonebook : "<a>\n<contact>\n</a>"
           do {
             let contents = try XMLSourceReader(input: input(text), records: "//contact", number: "telephony/number").readAll()
-            return contents.records.count == 5
+            return contents.records.count == 4
           } catch SourceError.invalidDocument(_, let line, _) {
             return line == 3
           }
@@ -224,7 +224,7 @@ import Testing
     let preset = try #require(registry["fritzbox-phonebook"])
     #expect(preset.preset?.region == "DE")
     let contents = try preset.makeReader(input: input(Self.phonebook)).readAll()
-    #expect(contents.records.count == 5)
+    #expect(contents.records.count == 4)
     #expect(contents.records.first?.label == "Spam GmbH & Co. KG")
   }
 }
