@@ -20,3 +20,17 @@
 /// libxml2's deallocator (a global function pointer Swift cannot read
 /// safely across threads; it is set once, before any parse).
 static inline void calldir_xmlFree(void *pointer) { xmlFree(pointer); }
+
+static inline void calldir_xmlIgnoreGenericError(void *context, const char *message, ...) {
+  (void)context;
+  (void)message;
+}
+
+/// Sends libxml2's generic messages (a few XPath evaluation errors, which
+/// bypass the structured handlers) nowhere instead of standard error, on
+/// the calling thread (libxml2 keeps the handler per thread) and for the
+/// threads it creates later.
+static inline void calldir_xmlSilenceGenericErrors(void) {
+  xmlSetGenericErrorFunc(NULL, calldir_xmlIgnoreGenericError);
+  xmlThrDefSetGenericErrorFunc(NULL, calldir_xmlIgnoreGenericError);
+}

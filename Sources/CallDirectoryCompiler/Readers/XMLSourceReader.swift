@@ -207,7 +207,12 @@ private let _xmlSetUp: Void = {
   xmlSetExternalEntityLoader(_xmlRefuseExternalEntity)
 }()
 
-func _xmlPrepare() { _ = _xmlSetUp }
+/// libxml2 set up, and its generic messages silenced on this thread (the
+/// structured handlers of each reader and XPath context get the rest).
+func _xmlPrepare() {
+  _ = _xmlSetUp
+  calldir_xmlSilenceGenericErrors()
+}
 
 private let _xmlRefuseExternalEntity: xmlExternalEntityLoader = { _, _, _ in nil }
 
@@ -555,11 +560,26 @@ private let _xpathError: xmlStructuredErrorFunc = { context, error in
   guard let context, let error else { return }
   let errors = Unmanaged<_XPathErrors>.fromOpaque(context).takeUnretainedValue()
   guard errors.message == nil else { return }
-  var message = error.pointee.message.map { String(cString: $0) } ?? "invalid xpath"
+  // libxml2's XPath errors carry their code, not their message.
+  let index = Int(error.pointee.code) - Int(XML_XPATH_EXPRESSION_OK.rawValue)
+  var message =
+    error.pointee.message.map { String(cString: $0) }
+    ?? (_xpathErrorMessages.indices.contains(index) ? _xpathErrorMessages[index] : "invalid xpath")
   while let last = message.last, last.isWhitespace { message.removeLast() }
   if error.pointee.int1 > 0 { message += " at character \(error.pointee.int1 + 1)" }
   errors.message = _lowercasingFirst(message)
 }
+
+/// libxml2's messages for its XPath error codes, from
+/// `XML_XPATH_EXPRESSION_OK` on (xpath.c's `xmlXPathErrorMessages`).
+private let _xpathErrorMessages = [
+  "Ok", "Number encoding", "Unfinished literal", "Start of literal", "Expected $ for variable reference",
+  "Undefined variable", "Invalid predicate", "Invalid expression", "Missing closing curly brace",
+  "Unregistered function", "Invalid operand", "Invalid type", "Invalid number of arguments", "Invalid context size",
+  "Invalid context position", "Memory allocation error", "Syntax error", "Resource error", "Sub resource error",
+  "Undefined namespace prefix", "Encoding error", "Char out of XML range", "Invalid or incomplete context",
+  "Stack usage error", "Forbidden variable",
+]
 
 private func _xmlCompile(_ expression: String, _ context: xmlXPathContextPtr) -> OpaquePointer? {
   guard !expression.utf8.contains(0) else { return nil }
