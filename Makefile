@@ -4,7 +4,7 @@
 SWIFT      ?= swift
 CONFIG     ?= data/sample/calldir.json
 STORE      ?= out/store
-DEB_PACKAGES = libsqlite3-dev libicu-dev sqlite3 libsodium-dev libssl-dev libcurl4-openssl-dev busybox time
+DEB_PACKAGES = libsqlite3-dev libicu-dev libxml2-dev sqlite3 libsodium-dev libssl-dev libcurl4-openssl-dev busybox time
 RELEASE_BIN  = .build/release/calldir
 # Release binaries link the Swift runtime and Foundation statically: a
 # command starts in about a third of the time (no dynamic symbol binding),

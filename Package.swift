@@ -43,6 +43,9 @@ let package = Package(
     .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc", .when(platforms: [.macOS]))]),
     .target(name: "UnicodeText", dependencies: ["CICUShim"]),
     .systemLibrary(name: "CSQLite"),
+    // libxml2 for the `xml` source format (streaming reader, patterns,
+    // XPath); only the server-side compiler links it, never a device module.
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
     // libsodium for Ed25519 and SHA-256 on the server and in calldir's
     // device simulation; the modules an app embeds never link it (they take
     // a verifier: CryptoKit on iOS).
@@ -128,7 +131,7 @@ let package = Package(
     // a config to a compiled snapshot, and what two blobs differ by.
     .target(
       name: "CallDirectoryCompiler",
-      dependencies: ["CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "CallDirectoryFormat"],
+      dependencies: ["CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "CallDirectoryFormat", "CLibXML2"],
       swiftSettings: hotPath
     ),
     // The store a build publishes into: the catalog, the build's stages

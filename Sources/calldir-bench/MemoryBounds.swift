@@ -91,6 +91,28 @@ enum MemoryBoundsBenchmark {
       "identification",
       "build --memory-limit \(limitText), \(Double(entries) / 1e6)M identification entries, \(entries / 10_000)k labels",
       entries: identify, data: data, binary: binary))
+    // A FRITZ!Box phonebook export of 250,000 contacts with one to three
+    // national numbers each (about 100 MB of XML, 500,000 numbers), read
+    // by the fritzbox-phonebook preset as it streams.
+    let contacts = 250_000 / scale
+    let phonebook = try data.file("bound-fritzbox-\(contacts).xml") { sink in
+      var generator = SplitMix64(seed: 300)
+      sink.write("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<phonebooks>\n<phonebook owner=\"1\" name=\"Telefonbuch\">")
+      for index in 0..<contacts {
+        sink.write(
+          "<contact>\n<category>0</category>\n<person>\n<realName>Kontakt \(index) &amp; Söhne</realName>\n</person>\n"
+            + "<telephony nid=\"\(1 + index % 3)\">")
+        for slot in 0...(index % 3) {
+          let prefix = ["030", "0171", "089"][slot]
+          sink.write("<number type=\"home\" prio=\"1\" id=\"\(slot)\">\(prefix) \(1_000_000 + generator.next(below: 8_999_999))</number>")
+        }
+        sink.write("</telephony>\n<services />\n<setup />\n<mod_time>1700000000</mod_time>\n<uniqueid>\(index)</uniqueid>\n</contact>")
+      }
+      sink.write("</phonebook>\n</phonebooks>")
+    }
+    rows.append(try build(
+      "fritzbox", "build --memory-limit \(limitText), a \(contacts / 1000)k-contact FRITZ!Box phonebook (xml)",
+      sources: [(phonebook, "fritzbox-phonebook")], data: data, binary: binary))
     rows.append(try validateStream(data, binary: binary))
     return rows
   }

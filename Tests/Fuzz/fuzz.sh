@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest protobuf-decoder"
+ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest protobuf-decoder xml-document"
 command=${1:-run}
 shift || true
 harnesses=${*:-$ALL_HARNESSES}
@@ -53,6 +53,7 @@ declare -A MODULES=(
   [json-parser]="CalldirSystem"
   [sync-manifest]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync"
   [protobuf-decoder]="$COMPILER CallDirectoryStore LiveCallerID"
+  [xml-document]=$COMPILER
 )
 declare -A SUPPORT=(
   [blob-reader]="BlobReadingLimits BlobResealing LookupProbing SectionReading StretchReading"
@@ -92,6 +93,7 @@ SWIFTC_FLAGS=(-O -use-ld=lld -I "$MODULES_DIR/Modules"
   -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap
   -Xcc -fmodule-map-file=Sources/CSodium/module.modulemap
   -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap
+  -Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap -Xcc -I/usr/include/libxml2
   -Xcc "-fmodule-map-file=$MODULES_DIR/CICUShim.build/module.modulemap"
   -Xcc "-fmodule-map-file=$MODULES_DIR/CHardwareCRC.build/module.modulemap"
   -Xcc "-fmodule-map-file=$MODULES_DIR/CVectorCodec.build/module.modulemap")
@@ -106,11 +108,11 @@ link() {
     # -sanitize=fuzzer,…: links libFuzzer, whose main calls the harness's
     #   LLVMFuzzerTestOneInput; -parse-as-library: the harness has no main of
     #   its own and its globals initialize lazily.
-    # -licuuc -lsqlite3 -lsodium -lcrypto: what CICUShim, SQLiteDatabase,
-    #   Sodium and CallDirectoryFormat (SHA-256) link against.
+    # -licuuc -lsqlite3 -lsodium -lcrypto -lxml2: what CICUShim, SQLiteDatabase,
+    #   Sodium, CallDirectoryFormat (SHA-256) and the xml reader link against.
     # shellcheck disable=SC2046
     "$SWIFTC" "-sanitize=$SANITIZE" -parse-as-library "${SWIFTC_FLAGS[@]}" "${sources[@]}" \
-      $(objects_of ${MODULES[$harness]}) -licuuc -lsqlite3 -lsodium -lcrypto -o "$BIN/$harness"
+      $(objects_of ${MODULES[$harness]}) -licuuc -lsqlite3 -lsodium -lcrypto -lxml2 -o "$BIN/$harness"
   done
 }
 
@@ -126,12 +128,12 @@ seeds() {
   # The option code of the harnesses whose seeds it writes encodes their
   # option bytes (Tests/Fuzz/Options).
   local options=()
-  for harness in blob-reader provider-loader dataset-validator normalizer wire-decoder source-readers; do
+  for harness in blob-reader provider-loader dataset-validator normalizer wire-decoder source-readers xml-document; do
     options+=("Tests/Fuzz/Options/$harness-options.swift")
   done
   "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/main.swift \
     Tests/Fuzz/Support/FuzzInput.swift "${options[@]}" \
-    $(objects_of $COMPILER) "$runtime" -lstdc++ -licuuc -lsqlite3 -lsodium -lcrypto \
+    $(objects_of $COMPILER) "$runtime" -lstdc++ -licuuc -lsqlite3 -lsodium -lcrypto -lxml2 \
     -o "$FUZZ/write-seeds"
   "$FUZZ/write-seeds" Tests/Fuzz/Corpus
   for blob in Tests/CallDirectoryFormatTests/Fixtures/version1-*.cdir; do

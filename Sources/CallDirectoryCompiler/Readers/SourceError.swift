@@ -20,6 +20,10 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
     path: String, column: String, available: [String], suggestion: String?)
   /// A configured column appears more than once in the header.
   case duplicateColumn(path: String, column: String)
+  /// An `xml` source that cannot be used: not well-formed (libxml2's
+  /// message), an external or undeclared entity, entity expansion or a
+  /// record element past their bounds. `line` is where, when known.
+  case invalidDocument(path: String, line: Int?, reason: String)
 
   /// The source path the error is about.
   public var path: String {
@@ -27,7 +31,8 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
     case .file(let error): return error.path
     case .unsupportedEncoding(let path, _), .missingHeader(let path),
       .invalidHeader(let path, _),
-      .columnNotFound(let path, _, _, _), .duplicateColumn(let path, _):
+      .columnNotFound(let path, _, _, _), .duplicateColumn(let path, _),
+      .invalidDocument(let path, _, _):
       return path
     }
   }
@@ -52,6 +57,8 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
       return message
     case .duplicateColumn(let path, let column):
       return "\(path):1: column '\(column)' appears more than once in header"
+    case .invalidDocument(let path, let line, let reason):
+      return "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
     }
   }
 }

@@ -57,8 +57,8 @@ public struct SourceFormatRegistry: Sendable {
   }
 
   /// The built-in formats: `csv`, `jsonl`, `lines`, `patterns`, `tsv`,
-  /// `vcard`, and the presets `arcep-majnum`, `ftc-dnc` and
-  /// `fcc-complaints` (``SourcePresets``).
+  /// `vcard`, `xml`, and the presets `arcep-majnum`, `ftc-dnc`,
+  /// `fcc-complaints` and `fritzbox-phonebook` (``SourcePresets``).
   public static let standard = SourceFormatRegistry([
     SourceFormat(
       name: "lines",
@@ -109,8 +109,36 @@ public struct SourceFormatRegistry: Sendable {
           input: input, numberKey: try _requiredOption("number", options),
           labelKey: options["label"])
       }),
+    _xmlFormat,
+    SourcePresets.fritzboxPhonebook,
   ])
 }
+
+/// `xml`: records chosen by a streamable pattern, numbers and labels by
+/// XPaths relative to a record (``XMLSourceReader``).
+let _xmlFormat = SourceFormat(
+  name: "xml",
+  summary: "xml elements chosen by a streamable pattern, numbers and labels by xpath",
+  options: [
+    .init(
+      name: "records", isRequired: true,
+      summary: "streamable pattern of the record elements: //contact, /phonebooks/phonebook/contact"),
+    .init(
+      name: "number", isRequired: true,
+      summary: "xpath of a record's numbers, relative to it (each selected node is a number): telephony/number"),
+    .init(
+      name: "label", isRequired: false,
+      summary: "xpath of a record's label, relative to it (its first non-empty node): person/realName"),
+    .init(
+      name: "encoding", isRequired: false,
+      summary: "character set of a document that declares none (default: its declaration, else UTF-8)"),
+  ],
+  labels: .column(option: "label"),
+  factory: { input, options throws(SourceOptionError) in
+    try XMLSourceReader(
+      input: input, records: try _requiredOption("records", options), number: try _requiredOption("number", options),
+      label: options["label"], encoding: options["encoding"])
+  })
 
 /// `csv` or `tsv`; `csv` also takes a `delimiter`. Both take the keys of
 /// published files: `encoding`, `rangeStart`/`rangeEnd`, `where`,

@@ -94,6 +94,21 @@ public enum SourcePresets {
       ],
       region: "US"))
 
+  /// AVM's FRITZ!Box phonebook export (`<phonebooks><phonebook><contact>`):
+  /// every `<contact>` is a record, each of its `telephony/number`
+  /// elements a number, labelled with `person/realName`. A FRITZ!Box
+  /// writes numbers as they were dialled, mostly national (`0171 2345678`,
+  /// `030 123456`): they are read as German (AVM's home market) unless the
+  /// source sets its `region` (`AT`, `CH`, …); internal numbers (`**610`)
+  /// are rejected.
+  public static let fritzboxPhonebook = preset(
+    name: "fritzbox-phonebook",
+    summary: "a fritz!box phonebook export (//contact, telephony/number, person/realName)",
+    base: _xmlFormat,
+    preset: SourceFormat.Preset(
+      options: ["records": "//contact", "number": "telephony/number", "label": "person/realName"],
+      region: "DE"))
+
   /// A preset of `base`: its options, none required (the preset sets
   /// them), plus `extraOptions`.
   private static func preset(

@@ -7,7 +7,10 @@ import Testing
   @Test func standardFormats() {
     #expect(
       SourceFormatRegistry.standard.names
-        == ["arcep-majnum", "csv", "fcc-complaints", "ftc-dnc", "jsonl", "lines", "patterns", "tsv", "vcard"])
+        == [
+          "arcep-majnum", "csv", "fcc-complaints", "fritzbox-phonebook", "ftc-dnc", "jsonl", "lines", "patterns", "tsv",
+          "vcard", "xml",
+        ])
     #expect(
       SourceFormatRegistry.standard["csv"]?.labels == .column(option: "label"))
     #expect(SourceFormatRegistry.standard["vcard"]?.labels == .intrinsic)
@@ -37,8 +40,8 @@ import Testing
     #expect(
       throws: ConfigError.invalidValue(
         keyPath: "sources[3].format",
-        reason: "unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, ftc-dnc, jsonl, lines, "
-          + "patterns, tsv, vcard)")
+        reason: "unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, fritzbox-phonebook, ftc-dnc, "
+          + "jsonl, lines, patterns, tsv, vcard, xml)")
     ) {
       try SourceFormatRegistry.standard.makeReader(for: unknown)
     }

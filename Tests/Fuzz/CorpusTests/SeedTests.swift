@@ -39,10 +39,48 @@ private func decoded<Options>(_ bytes: [UInt8], _ decode: (inout FuzzInput) -> O
   @Test func everyHarnessHasOptionCodeAndSeeds() throws {
     let harnesses = try FileManager.default.contentsOfDirectory(atPath: "\(fuzzDirectory)/Harnesses")
       .map { String($0.dropLast(".swift".count)) }.sorted()
-    #expect(harnesses.count == 11)
+    #expect(harnesses.count == 12)
     for harness in harnesses {
       #expect(FileManager.default.fileExists(atPath: "\(fuzzDirectory)/Options/\(harness)-options.swift"), "\(harness)")
       #expect(try !seeds(harness).isEmpty, "\(harness) has no seeds")
+    }
+  }
+
+  // MARK: xml-document
+
+  @Test func xmlDocumentSeedsAreWrittenFromTheirHeaders() throws {
+    let directory = "\(fuzzDirectory)/Seeds/xml-document"
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    let corpus = Dictionary(uniqueKeysWithValues: try seeds("xml-document").map { ($0.name, $0.bytes) })
+    #expect(names.count >= 9 && names.count == corpus.count)
+    for name in names {
+      let source = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
+      let seed = try #require(XMLDocumentOptions.seed(fromSource: source), "\(name): its header encodes to no option bytes")
+      #expect(corpus[name] == seed, "Corpus/xml-document/\(name) is not what its source writes (Tests/Fuzz/fuzz.sh seeds)")
+      let newline = try #require(source.firstIndex(of: 0x0A))
+      let header = try #require(XMLDocumentOptions(header: try JSONParser().parse(Array(source[..<newline]))))
+      let (options, payload) = decoded(seed, XMLDocumentOptions.init)
+      #expect(options == header, "\(name)")
+      #expect(payload == Array(source[(newline + 1)...]), "\(name)")
+    }
+  }
+
+  /// Each seed reaches the records of its document; the attack and
+  /// malformed documents (`external-entity`, `billion-laughs`,
+  /// `malformed`) reach the refusal instead.
+  @Test func xmlDocumentSeedsReachTheirRecordsOrTheirRefusal() throws {
+    for (name, bytes) in try seeds("xml-document") {
+      let (options, document) = decoded(bytes, XMLDocumentOptions.init)
+      let reader = try XMLSourceReader(
+        input: .bytes(document), records: options.records, number: options.number, label: options.label,
+        encoding: options.encoding)
+      if ["external-entity", "billion-laughs", "malformed"].contains(name) {
+        #expect(throws: SourceError.self, "\(name)") { try reader.readAll() }
+      } else {
+        let contents = try reader.readAll()
+        #expect(!contents.records.isEmpty, "\(name)")
+        #expect(contents.records.allSatisfy { !$0.number.isEmpty }, "\(name)")
+      }
     }
   }
 

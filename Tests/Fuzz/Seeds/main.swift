@@ -1,9 +1,9 @@
 // Writes the generated seeds of Tests/Fuzz/Corpus (`Tests/Fuzz/fuzz.sh
 // seeds`): blobs written by the format's own writers, normalizer inputs
 // for a few regions, device wire streams encoded by the protocol's rules,
-// and the source-readers seeds from their sources in
-// Tests/Fuzz/Seeds/source-readers (a readable header of options, then the
-// payload). Each seed starts with its harness's option bytes, encoded by
+// and the source-readers and xml-document seeds from their sources in
+// Tests/Fuzz/Seeds/source-readers and Tests/Fuzz/Seeds/xml-document (a
+// readable header of options, then the payload). Each seed starts with its harness's option bytes, encoded by
 // the harness's own option code (Tests/Fuzz/Options). The other text seeds
 // (configs, JSON, validator lists) are files copied from data/sample or
 // written by hand, and the version 1 blobs come from
@@ -109,4 +109,14 @@ for name in try FileSystem.contentsOfDirectory(seedSources) {
     fatalError("\(seedSources)/\(name): its header names no options the harness decodes")
   }
   try save(seed, "source-readers", name)
+}
+
+/// The xml-document seeds, from their sources: a header line naming the
+/// options (`XMLDocumentOptions(header:)`), then the document.
+let xmlSeedSources = "Tests/Fuzz/Seeds/xml-document"
+for name in try FileSystem.contentsOfDirectory(xmlSeedSources) {
+  guard let seed = XMLDocumentOptions.seed(fromSource: try FileSystem.contents(of: "\(xmlSeedSources)/\(name)")) else {
+    fatalError("\(xmlSeedSources)/\(name): its header names no options the harness decodes")
+  }
+  try save(seed, "xml-document", name)
 }
