@@ -7,7 +7,7 @@ import Testing
   @Test func standardFormats() {
     #expect(
       SourceFormatRegistry.standard.names
-        == ["arcep-majnum", "csv", "fcc-complaints", "ftc-dnc", "jsonl", "lines", "patterns", "tsv", "vcard"])
+        == ["arcep-majnum", "csv", "fcc-complaints", "ftc-dnc", "json", "jsonl", "lines", "patterns", "tsv", "vcard"])
     #expect(
       SourceFormatRegistry.standard["csv"]?.labels == .column(option: "label"))
     #expect(SourceFormatRegistry.standard["vcard"]?.labels == .intrinsic)
@@ -37,7 +37,7 @@ import Testing
     #expect(
       throws: ConfigError.invalidValue(
         keyPath: "sources[3].format",
-        reason: "unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, ftc-dnc, jsonl, lines, "
+        reason: "unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, ftc-dnc, json, jsonl, lines, "
           + "patterns, tsv, vcard)")
     ) {
       try SourceFormatRegistry.standard.makeReader(for: unknown)
