@@ -183,4 +183,60 @@ import Testing
         "\(result.standardError)")
     }
   }
+
+  @Test func aRecordPastTheBoundStopsTheBuild() throws {
+    let huge = String(repeating: "x", count: 17 << 20)
+    let build = try Build(
+      file: "list.json", "[\n  {\"pattern\": \"0162000001\"},\n  {\"pattern\": \"0162000002\", \"note\": \"\(huge)\"}\n]\n",
+      source: #"{"path": "list.json", "format": "json", "list": "block", "number": "pattern"}"#)
+    let result = try build.build()
+    #expect(result.status == 65)
+    #expect(result.standardError.contains("list.json:3:"), "\(result.standardError)")
+    #expect(result.standardError.contains("longer than 16777216 bytes"), "\(result.standardError)")
+  }
+
+  /// A read that fails part way through the document fails the build
+  /// (74) and publishes nothing; a short read changes nothing.
+  @Test func aFailedReadPublishesNothing() throws {
+    let numbers = (0..<300_000).map { "  \"0162\(String(format: "%06d", $0))\"" }.joined(separator: ",\n")
+    let build = try Build(
+      file: "numbers.json", "[\n\(numbers)\n]\n", source: #"{"path": "numbers.json", "format": "json", "list": "block"}"#)
+    // Reads 1–6 are the config and the catalog; the document is read in
+    // 1 MiB chunks from the 7th.
+    let failed = try CalldirProcess.run(
+      ["build", "--config", build.config, "--store", build.store], environment: ["CALLDIR_FAULTS": "read:9:EIO"])
+    #expect(failed.status == 74, "\(failed.standardError)")
+    #expect(failed.standardError.contains("numbers.json: input/output error"), "\(failed.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: build.store + "/snapshots/snapshot-000001.cdir"))
+    let short = try CalldirProcess.run(
+      ["build", "--config", build.config, "--store", build.store], environment: ["CALLDIR_FAULTS": "read:9:short"])
+    #expect(short.status == 0, "\(short.standardError)")
+    let snapshot = try Snapshot(contentsOf: build.store + "/snapshots/snapshot-000001.cdir")
+    #expect(snapshot.blocking.count == 300_000)
+  }
+
+  /// A 62 MB document of 24 records, each holding 2.5 MB the keys do not
+  /// name, builds within 1.5 times --memory-limit 64M (about 35 MiB): the
+  /// reader holds one record, not the document (held whole, as bytes and
+  /// decoded strings, past 120 MiB).
+  @Test func aLargeDocumentStaysWithinTheMemoryLimit() throws {
+    let directory = try TemporaryDirectory()
+    let filler = String(repeating: "abcdefghij", count: 250_000)
+    var text = "{\"meta\": {\"note\": \"\(filler)\"},\n \"records\": [\n"
+    for index in 0..<24 {
+      text += "  {\n    \"note\": \"\(filler)\",\n    \"pattern\": \"01620000\(String(format: "%02d", index))\"\n  }"
+      text += index == 23 ? "\n" : ",\n"
+    }
+    text += "]}\n"
+    try directory.write("big.json", text)
+    try directory.write(
+      "calldir.json",
+      #"{"defaultRegion": "FR", "sources": [{"path": "big.json", "format": "json", "list": "block", "records": "/records", "number": "pattern"}]}"#)
+    let config = directory.path("calldir.json")
+    let measured = try MemoryBoundTests.measure(
+      "exec \"$0\" build --json --config '\(config)' --store '\(directory.path("store"))' --memory-limit 64M")
+    #expect(measured.status == 0, "\(measured.standardError)")
+    #expect((try parseJSON(measured.standardOutput)["counts"] as? [String: Any])?["blocking"] as? Int == 24)
+    #expect(measured.peakBytes <= (64 << 20) * 3 / 2, "peak \(measured.peakBytes >> 20) MiB")
+  }
 }
