@@ -3,8 +3,8 @@ import Foundation
 
 /// The memory bounds a command is given or documents, held: `build
 /// --memory-limit 64M` on numbers, two-number ranges, `#` patterns, many
-/// sources and caller-ID entries with their labels (each far past 64 MiB
-/// when held whole), and `validate -`
+/// sources, caller-ID entries with their labels and one JSON document
+/// (each far past 64 MiB when held whole), and `validate -`
 /// of a blob on a pipe past its documented 256 MiB. Each row's floor is a
 /// peak RSS within 1.5 times the bound; a row above it fails the bench.
 /// A new row is one more `rows.append(try build(…))` (or `row(…)` of a
@@ -113,6 +113,25 @@ enum MemoryBoundsBenchmark {
     rows.append(try build(
       "fritzbox", "build --memory-limit \(limitText), a \(contacts / 1000)k-contact FRITZ!Box phonebook (xml)",
       sources: [(phonebook, "fritzbox-phonebook")], data: data, binary: binary))
+
+    // One JSON document (format json): a pretty-printed array of operator
+    // records as a French blocker app ships them, about 140 MB for 1M
+    // records, read one record at a time.
+    let records = 1_000_000 / scale
+    let document = try data.file("bound-operators-\(records).json") { sink in
+      sink.write("[")
+      for index in 0..<records {
+        sink.write("  {\n    \"operator_name\": \"Opérateur \(index % 40)\",")
+        sink.write("    \"pattern\": \"\(33_100_000_000 + 13 * Int64(index))\",")
+        sink.write("    \"start\": \"2023-01-01T00:00:00+01:00\",\n    \"end\": null")
+        sink.write(index == records - 1 ? "  }" : "  },")
+      }
+      sink.write("]")
+    }
+    rows.append(try build(
+      "json", "build --memory-limit \(limitText), one json document of \(Double(records) / 1e6)M records",
+      entries: [#"{"path": "\#(document)", "format": "json", "list": "block", "number": "pattern"}"#], data: data,
+      binary: binary))
     rows.append(try validateStream(data, binary: binary))
     return rows
   }

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest protobuf-decoder xml-document"
+ALL_HARNESSES="blob-reader blob-writer provider-loader normalizer source-readers build-config dataset-validator wire-decoder json-parser sync-manifest protobuf-decoder xml-document json-document"
 command=${1:-run}
 shift || true
 harnesses=${*:-$ALL_HARNESSES}
@@ -51,6 +51,7 @@ declare -A MODULES=(
   [dataset-validator]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectoryValidation"
   [wire-decoder]="CalldirSystem CalldirHost CallKitMock"
   [json-parser]="CalldirSystem"
+  [json-document]=$COMPILER
   [sync-manifest]="CalldirSystem CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync"
   [protobuf-decoder]="$COMPILER CallDirectoryStore LiveCallerID"
   [xml-document]=$COMPILER
@@ -128,7 +129,7 @@ seeds() {
   # The option code of the harnesses whose seeds it writes encodes their
   # option bytes (Tests/Fuzz/Options).
   local options=()
-  for harness in blob-reader provider-loader dataset-validator normalizer wire-decoder source-readers xml-document; do
+  for harness in blob-reader provider-loader dataset-validator normalizer wire-decoder source-readers xml-document json-document; do
     options+=("Tests/Fuzz/Options/$harness-options.swift")
   done
   "$SWIFTC" ${sanitizers:+"-sanitize=$sanitizers"} "${SWIFTC_FLAGS[@]}" Tests/Fuzz/Seeds/main.swift \

@@ -133,7 +133,7 @@ public struct SnapshotCompiler {
           into: &lists, tally: &tally)
       }
     } catch let error as SourceError {
-      throw .source(error)
+      throw .source(error.locating(source: spec.keyPath))
     } catch let error as CompileError {
       throw error
     } catch {

@@ -400,6 +400,8 @@ private struct _ConfigParser {
       let text = try string(value, at: keyPath)
       if text.isEmpty { throw .invalidValue(keyPath: keyPath, reason: "must not be empty") }
       return .string(text)
+    case .text:
+      return .string(try string(value, at: keyPath))
     case .stringArraysByKey:
       let members = try nonEmptyObject(value, at: keyPath)
       var result: [String: SourceOptionValue] = [:]

@@ -63,7 +63,7 @@ public struct SourceSpec: Sendable, Hashable {
     self.options = options
   }
 
-  /// The number column or key (`csv`, `tsv`, `jsonl`); the first one when
+  /// The number column or key (`csv`, `tsv`, `jsonl`, `json`); the first one when
   /// a delimited source names several.
   public var number: String? { options["number"] ?? options[value: "number"]?.strings?.first }
   /// The label column or key, if any.

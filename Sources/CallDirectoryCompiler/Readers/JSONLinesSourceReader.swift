@@ -13,7 +13,10 @@ import CalldirSystem
 ///
 /// # Issues
 ///
-/// Invalid UTF-8, invalid JSON, a value that is not an object, a missing or
+/// A file whose first data line opens an array, or is `{` without the rest
+/// of its object, is one JSON document (format `json`): reading it stops
+/// with ``SourceError/jsonDocumentInJSONLines(path:line:keyPath:)``
+/// rather than rejecting each of its lines. Otherwise: invalid UTF-8, invalid JSON, a value that is not an object, a missing or
 /// `null` number key, an empty number, a number of another type (a
 /// fractional or too large JSON number must be quoted), and a label that is
 /// not a string.
@@ -39,6 +42,7 @@ public struct JSONLinesSourceReader: SourceReader {
   ) throws -> SourceSummary {
     let bytes = try _ByteInput(input, chunkSize: _chunkSize)
     var summary = SourceSummary()
+    var isFirstDataLine = true
     summary.physicalLines = try _forEachLine(
       bytes,
       onLine: { p, count, line in
@@ -47,6 +51,12 @@ public struct JSONLinesSourceReader: SourceReader {
         _trim(p, &lower, &upper)
         if lower == upper { return }
         let text = UnsafeBufferPointer(start: p + lower, count: upper - lower)
+        if isFirstDataLine {
+          isFirstDataLine = false
+          if Self.startsJSONDocument(text) {
+            throw SourceError.jsonDocumentInJSONLines(path: bytes.name, line: line, keyPath: nil)
+          }
+        }
         let lineBytes = UnsafeBufferPointer(start: p, count: count)
         switch extract(text) {
         case .success(let record):
@@ -82,6 +92,23 @@ public struct JSONLinesSourceReader: SourceReader {
       })
     bytes.sign(&summary)
     return summary
+  }
+
+  /// Whether a first data line starts one JSON document rather than a
+  /// line of JSON lines: it opens an array, or holds no whole value (`{`
+  /// alone, the first line of a pretty-printed object).
+  static func startsJSONDocument(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    var bytes = Array(text)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+    guard let first = bytes.first else { return false }
+    if first == UInt8(ascii: "[") { return true }
+    guard first == UInt8(ascii: "{") else { return false }
+    do {
+      _ = try JSONParser(maxDepth: 32).parse(bytes)
+      return false
+    } catch {
+      return error.reason == .unexpectedEndOfInput
+    }
   }
 
   /// Decodes one line into a number and label.

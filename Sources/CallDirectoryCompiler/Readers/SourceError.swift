@@ -24,6 +24,16 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
   /// message), an external or undeclared entity, entity expansion or a
   /// record element past their bounds. `line` is where, when known.
   case invalidDocument(path: String, line: Int?, reason: String)
+  /// A `json` source is not a JSON document, or one beyond the reader's
+  /// limits (nesting, a record's size): `reason` at `line`:`column`.
+  case invalidJSON(path: String, line: Int, column: Int, reason: String)
+  /// A `json` source's `records` pointer does not lead to an array: what
+  /// it found instead, or where it got lost.
+  case recordsNotFound(path: String, pointer: String, reason: String)
+  /// A `jsonl` source that is one JSON document (its first data line is
+  /// `[`, or not a whole value): it wants `"format": "json"`. `keyPath` is
+  /// the source's `format` key (`sources[2].format`), once known.
+  case jsonDocumentInJSONLines(path: String, line: Int, keyPath: String?)
 
   /// The source path the error is about.
   public var path: String {
@@ -32,7 +42,8 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
     case .unsupportedEncoding(let path, _), .missingHeader(let path),
       .invalidHeader(let path, _),
       .columnNotFound(let path, _, _, _), .duplicateColumn(let path, _),
-      .invalidDocument(let path, _, _):
+      .invalidDocument(let path, _, _),
+      .invalidJSON(let path, _, _, _), .recordsNotFound(let path, _, _), .jsonDocumentInJSONLines(let path, _, _):
       return path
     }
   }
@@ -59,6 +70,24 @@ public enum SourceError: Error, Hashable, CustomStringConvertible {
       return "\(path):1: column '\(column)' appears more than once in header"
     case .invalidDocument(let path, let line, let reason):
       return "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+    case .invalidJSON(let path, let line, let column, let reason):
+      return "\(path):\(line):\(column): invalid json: \(reason)"
+    case .recordsNotFound(let path, let pointer, let reason):
+      return "\(path): records '\(pointer)' does not lead to an array of records: \(reason)"
+    case .jsonDocumentInJSONLines(let path, let line, let keyPath):
+      return "\(path):\(line): this looks like one JSON document, not JSON lines (one object per line): "
+        + "set \"format\": \"json\"" + (keyPath.map { " at \($0)" } ?? "")
+    }
+  }
+
+  /// The error with the config key path of its source filled in, where the
+  /// message names one (`sources[2].format`).
+  public func locating(source keyPath: String) -> SourceError {
+    switch self {
+    case .jsonDocumentInJSONLines(let path, let line, nil):
+      return .jsonDocumentInJSONLines(path: path, line: line, keyPath: "\(keyPath).format")
+    default:
+      return self
     }
   }
 }

@@ -31,6 +31,9 @@ public struct SourceFormat: Sendable {
     public enum Kind: Sendable, Hashable {
       /// A non-empty string.
       case string
+      /// A string, possibly empty (`records`: the JSON Pointer `""` is the
+      /// whole document).
+      case text
       /// An object whose values are non-empty arrays of strings (`where`).
       case stringArraysByKey
       /// An object whose values are region codes (`regions`).

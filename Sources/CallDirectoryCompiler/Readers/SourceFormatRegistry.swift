@@ -56,8 +56,8 @@ public struct SourceFormatRegistry: Sendable {
     }
   }
 
-  /// The built-in formats: `csv`, `jsonl`, `lines`, `patterns`, `tsv`,
-  /// `vcard`, `xml`, and the presets `arcep-majnum`, `ftc-dnc`,
+  /// The built-in formats: `csv`, `json`, `jsonl`, `lines`, `patterns`,
+  /// `tsv`, `vcard`, `xml`, and the presets `arcep-majnum`, `ftc-dnc`,
   /// `fcc-complaints` and `fritzbox-phonebook` (``SourcePresets``).
   public static let standard = SourceFormatRegistry([
     SourceFormat(
@@ -108,6 +108,40 @@ public struct SourceFormatRegistry: Sendable {
         JSONLinesSourceReader(
           input: input, numberKey: try _requiredOption("number", options),
           labelKey: options["label"])
+      }),
+    SourceFormat(
+      name: "json",
+      summary: "one json document: an array of records (objects, or the numbers themselves)",
+      options: [
+        .init(
+          name: "records", isRequired: false,
+          summary: "json pointer (rfc 6901) to the array of records, such as '/data' (default '': the document)",
+          kind: .text),
+        .init(
+          name: "number", isRequired: false,
+          summary: "member of each record holding its number (a string, an integer, or an array of them), "
+            + "or a json pointer into the record such as '/phones/0', or an array of them; "
+            + "left out, each record is a number",
+          kind: .stringOrStrings),
+        .init(
+          name: "label", isRequired: false,
+          summary: "member (or json pointer into the record) holding the label"),
+        .init(
+          name: "rangeStart", isRequired: false,
+          summary: "member holding each record's first number (with rangeEnd)"),
+        .init(
+          name: "rangeEnd", isRequired: false,
+          summary: "member holding each record's last number (with rangeStart)"),
+        .init(
+          name: "dateColumn", isRequired: false,
+          summary: "member holding each record's date (for maxAgeDays and --as-of)"),
+        .init(
+          name: "dateFormat", isRequired: false,
+          summary: "how dateColumn writes dates: YYYY-MM-DD (default), MM/DD/YYYY or DD/MM/YYYY"),
+      ] + CellRules.options,
+      labels: .column(option: "label"),
+      factory: { input, options throws(SourceOptionError) in
+        try JSONDocumentSourceReader(input: input, options: options)
       }),
     _xmlFormat,
     SourcePresets.fritzboxPhonebook,

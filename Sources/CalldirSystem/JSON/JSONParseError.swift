@@ -38,6 +38,9 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
     case tooDeeplyNested(limit: Int)
     /// Non-whitespace text after the top-level value.
     case trailingCharacters
+    /// A token or value (a record of a streamed document) longer than the
+    /// limit, in bytes (``JSONTokenizer``).
+    case tooLong(limit: Int)
   }
 
   /// The 1-based line.
@@ -79,6 +82,7 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
     case .duplicateKey(let key): return "duplicate key '\(key)'"
     case .tooDeeplyNested(let limit): return "nesting deeper than \(limit) levels"
     case .trailingCharacters: return "unexpected characters after the json value"
+    case .tooLong(let limit): return "a value longer than \(limit) bytes"
     }
   }
 }

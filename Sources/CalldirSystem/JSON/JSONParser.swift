@@ -160,29 +160,8 @@ struct _JSONParserState {
 
   private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
     let start = index
-    var isInteger = true
-    if peek() == UInt8(ascii: "-") { index += 1 }
-    guard let first = peek() else { throw error(.unexpectedEndOfInput) }
-    if first == UInt8(ascii: "0") {
-      index += 1
-      if let next = peek(), isDigit(next) { throw error(.invalidNumber, at: start) }
-    } else if isDigit(first) {
-      skipDigits()
-    } else {
-      throw error(.invalidNumber, at: start)
-    }
-    if peek() == UInt8(ascii: ".") {
-      isInteger = false
-      index += 1
-      guard let digit = peek(), isDigit(digit) else { throw error(.invalidNumber, at: start) }
-      skipDigits()
-    }
-    if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-      isInteger = false
-      index += 1
-      if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
-      guard let digit = peek(), isDigit(digit) else { throw error(.invalidNumber, at: start) }
-      skipDigits()
+    let isInteger = try shared { (p, count, index) throws(_JSONScalars.Failure) in
+      try _JSONScalars.scanNumber(p, count, &index)
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     if isInteger, let value = Int64(text) { return .int(value) }
@@ -190,111 +169,31 @@ struct _JSONParserState {
     return .double(value)
   }
 
-  private func isDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-  }
-
-  private mutating func skipDigits() {
-    while let byte = peek(), isDigit(byte) { index += 1 }
+  /// Runs one of the shared scalar routines (``_JSONScalars``) at the
+  /// cursor, moving it past what the routine read.
+  private mutating func shared<Result>(
+    _ body: (UnsafePointer<UInt8>, Int, inout Int) throws(_JSONScalars.Failure) -> Result
+  ) throws(JSONParseError) -> Result {
+    var cursor = index
+    let outcome: Result
+    do {
+      outcome = try bytes.withUnsafeBufferPointer { (buffer) throws(_JSONScalars.Failure) -> Result in
+        // The cursor is on a character, so the buffer is not empty.
+        guard let base = buffer.baseAddress else { throw _JSONScalars.Failure(reason: .unexpectedEndOfInput, offset: 0) }
+        return try body(base, buffer.count, &cursor)
+      }
+    } catch {
+      throw self.error(error.reason, at: error.offset)
+    }
+    index = cursor
+    return outcome
   }
 
   // MARK: Strings
 
   /// Parses a string starting at the opening quote.
   private mutating func parseString() throws(JSONParseError) -> String {
-    let start = index
-    index += 1
-    var buffer: [UInt8] = []
-    var segmentStart = index
-    while true {
-      guard let byte = peek() else { throw error(.unexpectedEndOfInput) }
-      if byte == UInt8(ascii: "\"") {
-        buffer.append(contentsOf: bytes[segmentStart..<index])
-        index += 1
-        break
-      }
-      if byte < 0x20 { throw error(.controlCharacterInString) }
-      if byte == UInt8(ascii: "\\") {
-        buffer.append(contentsOf: bytes[segmentStart..<index])
-        try parseEscape(into: &buffer)
-        segmentStart = index
-        continue
-      }
-      index += 1
-    }
-    // Not `String(validating:as:)`, which needs iOS 18 / macOS 15: the
-    // device side parses JSON too and runs on iOS 15. Decoding replaces
-    // every invalid sequence, so the bytes differ exactly when it had one.
-    let string = String(decoding: buffer, as: UTF8.self)
-    guard string.utf8.elementsEqual(buffer) else {
-      throw error(.invalidUTF8, at: start)
-    }
-    return string
-  }
-
-  private mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONParseError) {
-    let escapeStart = index
-    index += 1
-    guard let byte = peek() else { throw error(.unexpectedEndOfInput) }
-    index += 1
-    let simple: UInt8
-    switch byte {
-    case UInt8(ascii: "\""): simple = 0x22
-    case UInt8(ascii: "\\"): simple = 0x5C
-    case UInt8(ascii: "/"): simple = 0x2F
-    case UInt8(ascii: "b"): simple = 0x08
-    case UInt8(ascii: "f"): simple = 0x0C
-    case UInt8(ascii: "n"): simple = 0x0A
-    case UInt8(ascii: "r"): simple = 0x0D
-    case UInt8(ascii: "t"): simple = 0x09
-    case UInt8(ascii: "u"):
-      let scalar = try parseUnicodeEscape(escapeStart: escapeStart)
-      buffer.append(contentsOf: String(Character(scalar)).utf8)
-      return
-    default:
-      throw error(.invalidEscape, at: escapeStart)
-    }
-    buffer.append(simple)
-  }
-
-  /// Parses the `XXXX` of a `\uXXXX` escape (and a following low surrogate escape).
-  private mutating func parseUnicodeEscape(escapeStart: Int) throws(JSONParseError) -> Unicode.Scalar {
-    let high = try parseHex4(escapeStart: escapeStart)
-    switch high {
-    case 0xD800...0xDBFF:
-      let lowStart = index
-      guard peek() == UInt8(ascii: "\\"), peek(at: index + 1) == UInt8(ascii: "u") else {
-        throw error(.unpairedSurrogate, at: escapeStart)
-      }
-      index += 2
-      let low = try parseHex4(escapeStart: lowStart)
-      guard (0xDC00...0xDFFF).contains(low) else { throw error(.unpairedSurrogate, at: escapeStart) }
-      let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-      guard let scalar = Unicode.Scalar(value) else { throw error(.unpairedSurrogate, at: escapeStart) }
-      return scalar
-    case 0xDC00...0xDFFF:
-      throw error(.unpairedSurrogate, at: escapeStart)
-    default:
-      guard let scalar = Unicode.Scalar(high) else { throw error(.invalidUnicodeEscape, at: escapeStart) }
-      return scalar
-    }
-  }
-
-  private mutating func parseHex4(escapeStart: Int) throws(JSONParseError) -> UInt32 {
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      guard let byte = peek() else { throw error(.unexpectedEndOfInput) }
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: throw error(.invalidUnicodeEscape, at: escapeStart)
-      }
-      value = value << 4 | UInt32(digit)
-      index += 1
-    }
-    return value
+    try shared { (p, count, index) throws(_JSONScalars.Failure) in try _JSONScalars.decodeString(p, count, &index) }
   }
 
   // MARK: Cursor and errors
@@ -314,22 +213,10 @@ struct _JSONParserState {
   }
 
   private func unexpectedCharacter() -> JSONParseError {
-    var decoder = UTF8()
-    var iterator = bytes[index...].makeIterator()
-    let shown: String
-    if case .scalarValue(let scalar) = decoder.decode(&iterator), scalar.value >= 0x20, scalar.value != 0x7F {
-      shown = "'\(Character(scalar))'"
-    } else {
-      shown = Self.describe(byte: bytes[index])
+    let shown = bytes.withUnsafeBufferPointer { buffer in
+      buffer.baseAddress.map { _JSONScalars.shownCharacter($0, buffer.count, at: index) } ?? ""
     }
     return error(.unexpectedCharacter(shown))
-  }
-
-  /// `U+001F` for an ASCII control character, `byte 0xFF` for a byte that is not valid UTF-8.
-  private static func describe(byte: UInt8) -> String {
-    let hex = String(byte, radix: 16, uppercase: true)
-    let padded = hex.count < 2 ? "0" + hex : hex
-    return byte < 0x80 ? "U+00" + padded : "byte 0x" + padded
   }
 
   private func error(_ reason: JSONParseError.Reason) -> JSONParseError {

@@ -168,13 +168,13 @@ private func withSource(_ entry: String) -> String {
       json:
         #"{"sources": [{"path": "a", "format": "lines", "list": "block"}, {"path": "b", "format": "lines", "list": "block"}, {"path": "c", "format": "xls", "list": "block"}]}"#,
       message:
-        "sources[2].format: unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, fritzbox-phonebook, ftc-dnc, jsonl, lines, patterns, tsv, vcard, xml)"
+        "sources[2].format: unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, fritzbox-phonebook, ftc-dnc, json, jsonl, lines, patterns, tsv, vcard, xml)"
     ),
     .init(
       name: "unknown format with hint",
       json: withSource(#"{"path": "a", "format": "cvs", "list": "block"}"#),
       message:
-        "sources[0].format: unknown format 'cvs' (expected one of: arcep-majnum, csv, fcc-complaints, fritzbox-phonebook, ftc-dnc, jsonl, lines, patterns, tsv, vcard, xml); did you mean 'csv'?"
+        "sources[0].format: unknown format 'cvs' (expected one of: arcep-majnum, csv, fcc-complaints, fritzbox-phonebook, ftc-dnc, json, jsonl, lines, patterns, tsv, vcard, xml); did you mean 'csv'?"
     ),
     .init(
       name: "option of another format",
@@ -390,7 +390,7 @@ private func withSource(_ entry: String) -> String {
     for key in [
       "path", "format", "list", "region", "priority", "number", "require", "types", "maxInvalidRatio",
       "label", "delimiter", "category", "icon", "useCase", "keywordForms", "cacheExpiryMinutes", "rlweParameters",
-      "trialsPerShard", "maxEntries", "shardCount",
+      "trialsPerShard", "maxEntries", "shardCount", "records",
     ] {
       #expect(text.contains("\"\(key)\""))
     }

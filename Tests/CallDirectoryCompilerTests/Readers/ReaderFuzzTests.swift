@@ -45,9 +45,26 @@ import Testing
     for bytes in Self.samples(seed: 3) {
       _ = try readAll(
         VCardSourceReader(input: .bytes(Array("BEGIN:VCARD\n".utf8) + bytes)))
-      _ = try readAll(
-        JSONLinesSourceReader(
-          input: .bytes(bytes), numberKey: "n", labelKey: "l"))
+      // A first line that opens an array, or a `{` without the rest of
+      // its object, stops the read: it is one JSON document.
+      do {
+        _ = try readAll(
+          JSONLinesSourceReader(
+            input: .bytes(bytes), numberKey: "n", labelKey: "l"))
+      } catch SourceError.jsonDocumentInJSONLines(_, let line, nil) {
+        #expect(line >= 1)
+      }
+    }
+  }
+
+  @Test func jsonDocuments() throws {
+    for bytes in Self.samples(seed: 4) {
+      for options: SourceOptions in [[:], ["number": "n", "label": "/l"]] {
+        // Broken documents stop the read with a SourceError, never a crash.
+        do {
+          _ = try readAll(JSONDocumentSourceReader(input: .bytes(bytes), options: options))
+        } catch is SourceError {}
+      }
     }
   }
 }

@@ -8,7 +8,7 @@ import Testing
     #expect(
       SourceFormatRegistry.standard.names
         == [
-          "arcep-majnum", "csv", "fcc-complaints", "fritzbox-phonebook", "ftc-dnc", "jsonl", "lines", "patterns", "tsv",
+          "arcep-majnum", "csv", "fcc-complaints", "fritzbox-phonebook", "ftc-dnc", "json", "jsonl", "lines", "patterns", "tsv",
           "vcard", "xml",
         ])
     #expect(
@@ -41,7 +41,7 @@ import Testing
       throws: ConfigError.invalidValue(
         keyPath: "sources[3].format",
         reason: "unknown format 'xls' (expected one of: arcep-majnum, csv, fcc-complaints, fritzbox-phonebook, ftc-dnc, "
-          + "jsonl, lines, patterns, tsv, vcard, xml)")
+          + "json, jsonl, lines, patterns, tsv, vcard, xml)")
     ) {
       try SourceFormatRegistry.standard.makeReader(for: unknown)
     }

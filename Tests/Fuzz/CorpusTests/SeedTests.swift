@@ -161,6 +161,50 @@ private func decoded<Options>(_ bytes: [UInt8], _ decode: (inout FuzzInput) -> O
     #expect(SourceReadersOptions(header: try JSONParser().parse(#"{"format": "csv", "delimter": ";"}"#)) == nil)
   }
 
+  // MARK: json-document
+
+  @Test func jsonDocumentSeedsAreWrittenFromTheirHeaders() throws {
+    let directory = "\(fuzzDirectory)/Seeds/json-document"
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    let corpus = Dictionary(uniqueKeysWithValues: try seeds("json-document").map { ($0.name, $0.bytes) })
+    #expect(names.count >= 5 && names == corpus.keys.sorted())
+    for name in names {
+      let source = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
+      let seed = try #require(JSONDocumentOptions.seed(fromSource: source), "\(name): its header encodes to no option bytes")
+      #expect(corpus[name] == seed, "Corpus/json-document/\(name) is not what its source writes (Tests/Fuzz/fuzz.sh seeds)")
+      let newline = try #require(source.firstIndex(of: 0x0A))
+      let header = try #require(JSONDocumentOptions(header: try JSONParser().parse(Array(source[..<newline]))))
+      let (options, payload) = decoded(seed, JSONDocumentOptions.init)
+      #expect(options == header, "\(name)")
+      #expect(payload == Array(source[(newline + 1)...]), "\(name)")
+    }
+  }
+
+  /// Each document gives the json reader records; one named `broken…` is
+  /// refused by the parser and the tokenizer alike, at the same place.
+  @Test func jsonDocumentSeedsReachRecords() throws {
+    for (name, bytes) in try seeds("json-document") {
+      let (options, document) = decoded(bytes, JSONDocumentOptions.init)
+      let format = try #require(SourceFormatRegistry.standard["json"])
+      let reader = try format.makeReader(input: .bytes(document), options: options.sourceOptions)
+      var records = 0
+      var failure: (any Error)?
+      do {
+        _ = try reader.read { event in
+          if case .record = event { records += 1 }
+        }
+      } catch {
+        failure = error
+      }
+      if name.hasPrefix("broken") {
+        #expect(failure is SourceError, "\(name)")
+        #expect(throws: JSONParseError.self) { try JSONParser(maxDepth: options.maxDepth).parse(document) }
+      } else {
+        #expect(failure == nil && records > 0, "\(name): \(records) records, \(String(describing: failure))")
+      }
+    }
+  }
+
   // MARK: blobs
 
   @Test func blobReaderSeedsAreBlobsForTheReadTheyName() throws {

@@ -1,8 +1,9 @@
 // Writes the generated seeds of Tests/Fuzz/Corpus (`Tests/Fuzz/fuzz.sh
 // seeds`): blobs written by the format's own writers, normalizer inputs
 // for a few regions, device wire streams encoded by the protocol's rules,
-// and the source-readers and xml-document seeds from their sources in
-// Tests/Fuzz/Seeds/source-readers and Tests/Fuzz/Seeds/xml-document (a
+// and the source-readers, xml-document and json-document seeds from their
+// sources in Tests/Fuzz/Seeds/source-readers, Tests/Fuzz/Seeds/xml-document
+// and Tests/Fuzz/Seeds/json-document (a
 // readable header of options, then the payload). Each seed starts with its harness's option bytes, encoded by
 // the harness's own option code (Tests/Fuzz/Options). The other text seeds
 // (configs, JSON, validator lists) are files copied from data/sample or
@@ -119,4 +120,14 @@ for name in try FileSystem.contentsOfDirectory(xmlSeedSources) {
     fatalError("\(xmlSeedSources)/\(name): its header names no options the harness decodes")
   }
   try save(seed, "xml-document", name)
+}
+
+/// The json-document seeds, from their sources: a header line naming the
+/// options (`JSONDocumentOptions(header:)`), then the document.
+let documentSources = "Tests/Fuzz/Seeds/json-document"
+for name in try FileSystem.contentsOfDirectory(documentSources) {
+  guard let seed = JSONDocumentOptions.seed(fromSource: try FileSystem.contents(of: "\(documentSources)/\(name)")) else {
+    fatalError("\(documentSources)/\(name): its header names no options the harness decodes")
+  }
+  try save(seed, "json-document", name)
 }

@@ -217,3 +217,4 @@ protocol _ChunkSizeAdjustable {
 extension DelimitedSourceReader: _ChunkSizeAdjustable {}
 extension VCardSourceReader: _ChunkSizeAdjustable {}
 extension JSONLinesSourceReader: _ChunkSizeAdjustable {}
+extension JSONDocumentSourceReader: _ChunkSizeAdjustable {}
