@@ -239,14 +239,10 @@ public enum CommandLineTool {
       && tokens.prefix(while: { $0 != "--" }).contains("--json")
   }
 
-  /// `{"error": {"kind", "message"}}`: `kind` names the exit status
-  /// (``ExitCode/jsonKind``), `message` is what `error:` prints.
+  /// The failure's ``CommandLineError/jsonEnvelope``; an error that is not
+  /// a ``CommandLineError`` is an internal one.
   private static func errorJSON(_ error: any Error) -> JSONValue {
-    let (code, message): (ExitCode, String) =
-      if let failure = error as? any CommandLineError { (failure.exitCode, failure.message) } else {
-        (.software, String(describing: error))
-      }
-    return ["error": ["kind": .string(code.jsonKind), "message": .string(message)]]
+    ((error as? any CommandLineError) ?? CommandFailure(.software, String(describing: error))).jsonEnvelope
   }
 
   private static func resolveHelpTarget(

@@ -121,11 +121,10 @@ extension Calldir {
         result = try publisher.build()
       } catch {
         progress.finish()
-        if json { context.standardOutput.writeJSONLine(Self.errorObject(error)) }
         if case .refused(_, let rejects?, _) = error {
           context.standardError.writeLine("rejected lines of the refused build: \(rejects)")
         }
-        throw ExitCodes.mapped(error)
+        throw error
       }
       progress.finish()
       for warning in result.warnings { context.standardError.writeLine("warning: \(warning)") }
@@ -133,8 +132,7 @@ extension Calldir {
       if json {
         var object = BuildSummary(result: result, store: publisher.store, asOf: asOf).json
         if let first = refusals.first, case .object(let members) = object {
-          let error = Self.errorFields(kind: first.kind.rawValue, message: first.message, source: first.source)
-          object = .object([("error", error)] + members)
+          object = .object([("error", BuildError.refusalJSON(first))] + members)
         }
         context.standardOutput.writeJSONLine(object)
       } else if verbose || context.standardOutput.isTerminal {
@@ -142,29 +140,8 @@ extension Calldir {
       }
       // A dry run that a guard would refuse ends as the build would.
       if let first = refusals.first, dryRun, !force {
-        throw MappedError(exitCode: .dataError, message: "dry run: the build would be refused: " + first.message)
+        throw CommandFailure(.dataError, "dry run: the build would be refused: " + first.message)
       }
-    }
-
-    /// `{"error": {"kind", "message", "source"}, "refusals": […], "rejects": …}` for a failed build.
-    static func errorObject(_ error: BuildError) -> JSONValue {
-      var message = error.description
-      if case .refused(let refusals, _, _) = error, let first = refusals.first { message = first.message }
-      var members: [(key: String, value: JSONValue)] = [
-        ("error", errorFields(kind: error.kind, message: message, source: error.source))
-      ]
-      if case .refused(let refusals, let rejects, let conflicts) = error {
-        members.append(("refusals", .array(refusals.map { errorFields(kind: $0.kind.rawValue, message: $0.message, source: $0.source) })))
-        members.append(("rejects", rejects.map { .string($0) } ?? .null))
-        members.append(("conflicts", conflicts.map { .string($0) } ?? .null))
-      }
-      return .object(members)
-    }
-
-    static func errorFields(kind: String, message: String, source: String?) -> JSONValue {
-      var fields: [(key: String, value: JSONValue)] = [("kind", .string(kind)), ("message", .string(message))]
-      if let source { fields.append(("source", .string(source))) }
-      return .object(fields)
     }
   }
 }

@@ -60,45 +60,34 @@ enum DeviceSupport {
   /// `dump` and `reset` read. Only `device load` and `device sync` make a
   /// device (``open(_:)``).
   ///
-  /// - Throws: `ToolError.noInput` when `path` is not a device's directory
+  /// - Throws: A 66 failure when `path` is not a device's directory
   ///   (missing, not a directory, or without `device.json`).
   static func openExisting(_ path: String) throws -> SimulatedDevice {
-    let noDevice = ToolError.noInput(
-      "no device at '\(path)': 'calldir device load' or 'calldir device sync' makes one")
+    let noDevice = CommandFailure(
+      .noInput, "no device at '\(path)': 'calldir device load' or 'calldir device sync' makes one")
     guard (try? FileSystem.status(path))?.kind == .directory else { throw noDevice }
     do {
       return try SimulatedDevice(existingDirectoryURL: URL(fileURLWithPath: path, isDirectory: true))
-    } catch .noDevice {
-      throw noDevice
     } catch {
-      throw deviceFailure(error)
+      guard case .noDevice = error else { throw error }
+      throw noDevice
     }
   }
 
   /// Opens a device directory, creating it when missing.
-  static func open(_ path: String) throws -> SimulatedDevice {
-    do {
-      return try SimulatedDevice(directoryURL: URL(fileURLWithPath: path, isDirectory: true))
-    } catch {
-      throw deviceFailure(error)
-    }
+  static func open(_ path: String) throws(SimulatedDeviceError) -> SimulatedDevice {
+    try SimulatedDevice(directoryURL: URL(fileURLWithPath: path, isDirectory: true))
   }
 
   /// The installed extensions: calldir's by index, then any others by name.
-  static func extensions(of device: SimulatedDevice) throws -> [String] {
-    do {
-      return CalldirExtensions.sorted(try device.installedExtensionIdentifiers())
-    } catch {
-      throw deviceFailure(error)
-    }
+  static func extensions(of device: SimulatedDevice) throws(SimulatedDeviceError) -> [String] {
+    CalldirExtensions.sorted(try device.installedExtensionIdentifiers())
   }
 
   /// The provider state of an installed extension as its provider plans
   /// with it (see ``DeviceLoader/providerState(in:_:)``).
   static func providerState(_ device: SimulatedDevice, _ identifier: String) throws -> ProviderState {
-    try mapped { () throws(DeviceLoadError) in
-      try DeviceLoader.providerState(in: try DeviceLoader.layout(device, identifier), identifier)
-    }
+    try DeviceLoader.providerState(in: try DeviceLoader.layout(device, identifier), identifier)
   }
 
   /// How calldir's extensions run: this executable's hidden
@@ -117,16 +106,10 @@ enum DeviceSupport {
     return URL(fileURLWithPath: CommandLine.arguments.first ?? "calldir").standardizedFileURL.path
   }
 
-  /// A device management error as a tool error.
-  static func deviceFailure(_ error: any Error) -> any Error {
-    guard let error = error as? SimulatedDeviceError else { return error }
-    switch error {
-    case .storage: return MappedError(exitCode: .ioError, message: error.description)
-    case .noSuchExtension, .noDevice: return MappedError(exitCode: .noInput, message: error.description)
-    case .extensionBusy: return MappedError(exitCode: .tempFail, message: error.description)
-    case .invalidIdentifier, .alreadyInstalled, .invalidSettings:
-      return MappedError(exitCode: .software, message: error.description)
-    }
+  /// A failed request's full text, including what the system saw.
+  static func detail(_ error: any Error) -> String {
+    if let error = error as? ExtensionCancellationError { return error.message }
+    return String(describing: error)
   }
 
   /// A date as ISO 8601 (UTC), or JSON `null`.

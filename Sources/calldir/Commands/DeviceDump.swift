@@ -40,24 +40,20 @@ extension Calldir.Device {
       let identifiers = try DeviceSupport.extensions(of: device)
       let output = context.standardOutput
       // A reader that goes away (`dump | head`) ends the merge quietly.
-      do {
-        try device.forEachMergedEntry(
-          inExtensionsWithIdentifiers: identifiers, while: { output.isWritable },
-          blocking: { number in
-            output.write("block\t")
-            output.write(String(number))
-            output.write("\n")
-          },
-          identification: { entry in
-            output.write("identify\t")
-            output.write(String(entry.number))
-            output.write("\t")
-            output.write(entry.label)
-            output.write("\n")
-          })
-      } catch {
-        throw DeviceSupport.deviceFailure(error)
-      }
+      try device.forEachMergedEntry(
+        inExtensionsWithIdentifiers: identifiers, while: { output.isWritable },
+        blocking: { number in
+          output.write("block\t")
+          output.write(String(number))
+          output.write("\n")
+        },
+        identification: { entry in
+          output.write("identify\t")
+          output.write(String(entry.number))
+          output.write("\t")
+          output.write(entry.label)
+          output.write("\n")
+        })
     }
   }
 }

@@ -77,23 +77,16 @@ extension Calldir.Device {
     /// A device that syncs a dataset refuses another dataset's blob (exit
     /// 65): its extensions would hold data its sync does not know.
     private static func checkDataset(of candidates: [BlobCandidate], on device: SimulatedDevice) throws {
-      let state: SyncState?
-      do {
-        state = try DeviceSupport.syncDirectory(of: device).stateStore.load()
-      } catch {
-        throw SyncFailure(error)
-      }
+      let state = try DeviceSupport.syncDirectory(of: device).stateStore.load()
       guard let (candidate, followed) = DeviceLoader.otherDataset(among: candidates, syncing: state) else { return }
-      throw MappedError(
-        exitCode: .dataError,
-        message: "\(candidate.path) is of dataset '\(candidate.header.dataset)'; the device syncs '\(followed)'; "
+      throw CommandFailure(
+        .dataError,
+        "\(candidate.path) is of dataset '\(candidate.header.dataset)'; the device syncs '\(followed)'; "
           + "run 'calldir device reset' to adopt another dataset")
     }
 
     func run(context: CommandContext) throws {
-      let candidates = try files.map { path in
-        try DeviceSupport.mapped { () throws(DeviceLoadError) in try DeviceLoader.candidate(path) }
-      }
+      let candidates = try files.map { path in try DeviceLoader.candidate(path) }
       let device = try DeviceSupport.open(devicePath)
       try Self.checkDataset(of: candidates, on: device)
       let loader = DeviceLoader(
@@ -104,11 +97,11 @@ extension Calldir.Device {
       // any of them fails with currentlyLoading instead of mixing its blobs
       // with these, and what is planned here is what the requests see.
       let reservations = try candidates.indices.map { index in
-        try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.reserve(extension: index + 1) }
+        try loader.reserve(extension: index + 1)
       }
       defer { reservations.forEach { $0.release() } }
       let loads = try candidates.enumerated().map { index, candidate in
-        try DeviceSupport.mapped { () throws(DeviceLoadError) in try loader.plan(candidate, forExtension: index + 1) }
+        try loader.plan(candidate, forExtension: index + 1)
       }
 
       var results: [JSONValue] = []
@@ -118,7 +111,7 @@ extension Calldir.Device {
         do {
           result = try loader.load(load, under: reservation)
         } catch {
-          failure = DeviceSupport.mapped(error)
+          failure = error
           break
         }
         results.append(Self.json(result))
@@ -126,7 +119,7 @@ extension Calldir.Device {
           context.standardError.writeLine("\(load.identifier): request failed: \(DeviceSupport.detail(error))")
         }
         if let error = result.failure {
-          failure = DeviceSupport.mapped(error)
+          failure = error
           break
         }
         if !json { context.standardOutput.writeLine(Self.describe(result)) }
@@ -134,9 +127,10 @@ extension Calldir.Device {
       if json {
         var document: [(key: String, value: JSONValue)] = [(key: "extensions", value: .array(results))]
         // A failure no extension's result carries (the device's own I/O).
-        if let failure = failure as? any CommandLineError, !results.contains(where: { ($0["error"] ?? .null) != .null }) {
-          document.append((
-            key: "error", value: ["kind": .string(failure.exitCode.jsonKind), "message": .string(failure.message)]))
+        if let failure = failure as? any CommandLineError, !results.contains(where: { ($0["error"] ?? .null) != .null }),
+          case .object(let envelope) = failure.jsonEnvelope
+        {
+          document += envelope
         }
         context.standardOutput.writeJSONLine(.object(document))
       }

@@ -52,27 +52,19 @@ extension Calldir.Device {
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)
       let directory = DeviceSupport.syncDirectory(of: device)
-      let lock: SyncLock
-      let previous: SyncState?
-      do {
-        lock = try directory.lock()
-        previous = try? directory.stateStore.load()
-        // The state goes first: a reset cut short leaves a device whose
-        // next sync is a first sync, and running reset again finishes it.
-        try directory.clear()
-      } catch {
-        throw SyncFailure(error)
-      }
+      let lock = try directory.lock()
       defer { withExtendedLifetime(lock) {} }
+      let previous = try? directory.stateStore.load()
+      // The state goes first: a reset cut short leaves a device whose
+      // next sync is a first sync, and running reset again finishes it.
+      try directory.clear()
       var removed: [String] = []
       for identifier in try DeviceSupport.extensions(of: device) where CalldirExtensions.index(of: identifier) != nil {
         do {
           try device.uninstallExtension(withIdentifier: identifier)
-        } catch .extensionBusy {
-          throw MappedError(
-            exitCode: .failure, message: CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
         } catch {
-          throw DeviceSupport.deviceFailure(error)
+          guard case .extensionBusy = error else { throw error }
+          throw CommandFailure(.failure, CXErrorCodeCallDirectoryManagerError.Code.currentlyLoading.description)
         }
         removed.append(identifier)
       }

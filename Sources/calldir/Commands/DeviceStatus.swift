@@ -54,11 +54,7 @@ extension Calldir.Device {
       let device = try DeviceSupport.openExisting(devicePath)
       let sync: SyncState?
       let directory = DeviceSupport.syncDirectory(of: device)
-      do {
-        sync = try directory.stateStore.load()
-      } catch {
-        throw SyncFailure(error)
-      }
+      sync = try directory.stateStore.load()
       // A malformed floor is shown as such; only a sync refuses it.
       let floors = Result { () throws(SyncError) in try directory.rollbackFloorStore.load() }
       if !json {
@@ -75,11 +71,7 @@ extension Calldir.Device {
       var objects: [JSONValue] = []
       for identifier in try DeviceSupport.extensions(of: device) {
         let status: ExtensionStatus
-        do {
-          status = try device.status(forExtensionWithIdentifier: identifier)
-        } catch {
-          throw DeviceSupport.deviceFailure(error)
-        }
+        status = try device.status(forExtensionWithIdentifier: identifier)
         let state = try DeviceSupport.providerState(device, identifier)
         if json {
           objects.append(Self.json(status, state))

@@ -1,4 +1,5 @@
 import CallDirectorySync
+import CallKitMock
 import CalldirDevice
 import CalldirSystem
 import CalldirTransport
@@ -120,24 +121,9 @@ extension Calldir.Device {
       try limits.validate()
     }
 
-    /// What the refusal of a blob older than an extension holds advises
-    /// (never a reset: the extensions may hold the newer version of this
-    /// very dataset, and the manifest be a replay).
-    static let downgradeAdvice =
-      "a replay of an older manifest, or another store's data; 'calldir device sync --allow-downgrade' installs it anyway"
-
-    func run(context: CommandContext) throws {
-      do {
-        try sync(context)
-      } catch {
-        if json { context.standardOutput.writeJSONLine(Self.errorJSON(error)) }
-        throw error
-      }
-    }
-
     /// Options → the sync engine (``SyncCoordinator``) over the store and
     /// the simulated device → output.
-    private func sync(_ context: CommandContext) throws {
+    func run(context: CommandContext) throws {
       let publicKey = try PublicKeyFile.read(publicKeyPath)
       let source: any SyncSource
       do {
@@ -145,7 +131,12 @@ extension Calldir.Device {
       } catch {
         throw UsageError.invalid("--from: \(error)")
       }
-      let device = try DeviceSupport.open(devicePath)
+      let device: SimulatedDevice
+      do {
+        device = try DeviceSupport.open(devicePath)
+      } catch {
+        throw SyncRunError<DeviceLoadError>.device(.device(error))
+      }
       let session = SyncSession(
         directory: DeviceSupport.syncDirectory(of: device), source: source,
         trust: ManifestTrust(publicKey: publicKey, verifier: SodiumSignatureVerifier()), hashing: SodiumHashing(),
@@ -157,14 +148,7 @@ extension Calldir.Device {
       let reloader = DeviceSyncReloader(loader: loader) { identifier, error in
         if !json { context.standardError.writeLine("\(identifier): request failed: \(DeviceSupport.detail(error))") }
       }
-      let run: SyncRun<ExtensionLoadResult>
-      do {
-        run = try SyncCoordinator(session: session, reloader: reloader, allowsDowngrade: allowsDowngrade).run()
-      } catch .sync(let error) {
-        throw SyncFailure(error)
-      } catch .device(let error) {
-        throw DeviceSupport.mapped(error, downgradeAdvice: Self.downgradeAdvice)
-      }
+      let run = try SyncCoordinator(session: session, reloader: reloader, allowsDowngrade: allowsDowngrade).run()
       output(SyncOutcome(planned: run.planned, staged: run.staged, results: run.results, state: run.state), context)
     }
 
@@ -175,19 +159,5 @@ extension Calldir.Device {
         outcome.describe(to: context.standardOutput)
       }
     }
-  }
-}
-
-extension Calldir.Device.Sync {
-  /// `{"error": {"kind", "message"}}`, what `--json` prints when the sync fails.
-  static func errorJSON(_ error: any Error) -> JSONValue {
-    let kind: String
-    switch error {
-    case let failure as SyncFailure: kind = failure.kind
-    case is UsageError: kind = "usage"
-    default: kind = "device"
-    }
-    let message = (error as? any CommandLineError)?.message ?? String(describing: error)
-    return ["error": ["kind": .string(kind), "message": .string(message)]]
   }
 }

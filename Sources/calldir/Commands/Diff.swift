@@ -66,16 +66,12 @@ extension Calldir {
 
     func run(context: CommandContext) throws {
       let summary: SnapshotDiffer.Summary
-      do {
-        let published = try store.map { try PublishedVersions(store: StoreLayout(root: $0)) }
-        let inputs = [try resolve(old, in: published), try resolve(new, in: published)]
-        try checkOutput(against: inputs)
-        let oldReader = try BlobReader(path: inputs[0])
-        let newReader = try BlobReader(path: inputs[1])
-        summary = try SnapshotDiffer.writeDelta(from: oldReader, to: newReader, path: output)
-      } catch {
-        throw ExitCodes.mapped(error)
-      }
+      let published = try store.map { try PublishedVersions(store: StoreLayout(root: $0)) }
+      let inputs = [try resolve(old, in: published), try resolve(new, in: published)]
+      try checkOutput(against: inputs)
+      let oldReader = try BlobReader(path: inputs[0])
+      let newReader = try BlobReader(path: inputs[1])
+      summary = try SnapshotDiffer.writeDelta(from: oldReader, to: newReader, path: output)
       if json {
         context.standardOutput.writeJSONLine([
           "blocking": ["added": .int(Int64(summary.blockingAdded)), "removed": .int(Int64(summary.blockingRemoved))],
@@ -101,21 +97,20 @@ extension Calldir {
     /// 73, before any input is read).
     private func checkOutput(against inputs: [String]) throws {
       if let store, FileSystem.isWithin(output, directory: store) {
-        throw MappedError(
-          exitCode: .cantCreate, message: "\(output) is inside the store \(store); refusing to write a delta among its files")
+        throw CommandFailure(.cantCreate, "\(output) is inside the store \(store); refusing to write a delta among its files")
       }
       if FileSystem.holdsNonRegularFile(output) {
-        throw MappedError(exitCode: .cantCreate, message: "\(output) exists and is not a regular file; refusing to replace it")
+        throw CommandFailure(.cantCreate, "\(output) exists and is not a regular file; refusing to replace it")
       }
       let directory = FileSystem.directoryName(of: output)
       guard (try? FileSystem.status(directory))?.kind == .directory else {
-        throw MappedError(exitCode: .cantCreate, message: "cannot create \(output): \(directory) is not a directory")
+        throw CommandFailure(.cantCreate, "cannot create \(output): \(directory) is not a directory")
       }
       guard let written = try? FileSystem.status(output) else { return }
       for input in inputs {
         guard let read = try? FileSystem.status(input), read.device == written.device, read.inode == written.inode
         else { continue }
-        throw MappedError(exitCode: .cantCreate, message: "--output \(output) is the input \(input); refusing to replace it")
+        throw CommandFailure(.cantCreate, "--output \(output) is the input \(input); refusing to replace it")
       }
     }
 
@@ -134,10 +129,10 @@ extension Calldir {
     private func resolve(_ argument: String, in published: PublishedVersions?) throws -> String {
       guard let published, let version = Self.version(argument) else { return argument }
       guard let record = try published.catalog.snapshot(version: version) else {
-        throw MappedError(exitCode: .noInput, message: "version \(version) is not published in \(published.store.root)")
+        throw CommandFailure(.noInput, "version \(version) is not published in \(published.store.root)")
       }
       if let pruned = record.prunedAt {
-        throw MappedError(exitCode: .dataError, message: "version \(version) was pruned at \(pruned): its snapshot is gone")
+        throw CommandFailure(.dataError, "version \(version) was pruned at \(pruned): its snapshot is gone")
       }
       let path = published.store.path(record.path)
       // The file must be the version the catalog recorded (a replaced

@@ -38,17 +38,12 @@ extension Calldir {
     }
 
     func run(context: CommandContext) throws {
-      let bytes: [UInt8]
-      do {
-        bytes = try FileSystem.contents(of: schema, requiringRegularFile: true)
-      } catch {
-        throw MappedError(exitCode: ExitCodes.code(reading: error), message: error.description)
-      }
+      let bytes = try FileSystem.contents(of: schema, requiringRegularFile: true)
       let parsed: JSONValue
       do {
         parsed = try JSONParser.parse(bytes)
       } catch {
-        throw MappedError(exitCode: .dataError, message: "\(schema):\(error.description)")
+        throw CommandFailure(.dataError, "\(schema):\(error.description)")
       }
       var files = Self.files(schema: parsed, schemaPath: schema)
       let commands = output + "/reference/commands"
@@ -65,7 +60,7 @@ extension Calldir {
           try AtomicFile.write(Array(file.text.utf8), to: output + "/" + file.path)
         }
       } catch {
-        throw MappedError(exitCode: ExitCodes.code(writing: error), message: error.description)
+        throw error.writingFailure
       }
       context.standardOutput.writeLine("wrote \(files.count) files under \(output)")
     }

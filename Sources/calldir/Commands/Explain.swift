@@ -80,11 +80,7 @@ extension Calldir {
       let inputRegion: NumberExplainer.InputRegion =
         try regionCode.map { .given(try RegionArgument.resolve($0)) } ?? .asBuilt
       let report: NumberExplainer.Report
-      do {
-        report = try explainer.explain(numbers, version: version, inputRegion: inputRegion, provenance: provenance)
-      } catch {
-        throw ExitCodes.mapped(error)
-      }
+      report = try explainer.explain(numbers, version: version, inputRegion: inputRegion, provenance: provenance)
       let unusable = report.sources.filter { $0.state != .unchanged }
       let output = context.standardOutput
       for explanation in report.explanations {
@@ -99,9 +95,9 @@ extension Calldir {
         if let note = report.regionNote { output.writeLine("note: \(note)") }
       }
       if let invalid = report.explanations.first(where: { $0.number == nil }) {
-        throw MappedError(
-          exitCode: .dataError,
-          message: "'\(ShownText.escaped(invalid.input))' is not a phone number: \(invalid.rejection ?? "")")
+        throw CommandFailure(
+          .dataError,
+          "'\(ShownText.escaped(invalid.input))' is not a phone number: \(invalid.rejection ?? "")")
       }
     }
 

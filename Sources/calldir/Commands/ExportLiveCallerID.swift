@@ -77,12 +77,7 @@ extension Calldir.Export {
         options: LiveCallerIDExporter.Options(version: version, all: all, wait: !noWait, progress: { progress.update($0) }),
         nationalFormatter: LibphonenumberNationalDigits())
       let export: LiveCallerIDExport
-      do {
-        export = try exporter.export()
-      } catch {
-        progress.finish()
-        throw ExitCodes.mapped(error)
-      }
+      export = try exporter.export()
       progress.finish()
       if json {
         context.standardOutput.writeJSONLine(export.document)

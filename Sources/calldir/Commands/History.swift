@@ -46,13 +46,9 @@ extension Calldir {
       let store = StoreLayout(root: storePath)
       let snapshots: [SnapshotRecord]
       var deltas: [Int: [DeltaRecord]] = [:]
-      do {
-        let catalog = try Catalog.openForReading(store)
-        snapshots = try catalog.allSnapshots()
-        for snapshot in snapshots { deltas[snapshot.version] = try catalog.deltas(toVersion: snapshot.version) }
-      } catch {
-        throw ExitCodes.mapped(error)
-      }
+      let catalog = try Catalog.openForReading(store)
+      snapshots = try catalog.allSnapshots()
+      for snapshot in snapshots { deltas[snapshot.version] = try catalog.deltas(toVersion: snapshot.version) }
       let output = context.standardOutput
       if json {
         output.writeJSONLine([

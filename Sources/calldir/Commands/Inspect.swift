@@ -49,24 +49,20 @@ extension Calldir {
     }
 
     func run(context: CommandContext) throws {
-      do {
-        let reader = try BlobReader(path: path)
-        if entries {
-          // Entries only from a blob that verifies whole (checksums and
-          // content digest): a damaged one prints nothing, exit 65.
-          try reader.verify(recomputingDigest: true)
-          try BlobEntries.write(reader, to: context.standardOutput)
-          return
-        }
-        let verification = try reader.verify(recomputingDigest: true)
-        let header = verification.header
-        if json {
-          context.standardOutput.writeJSONLine(Self.json(header, path: path, labels: reader.labelCount))
-        } else {
-          Self.describe(header, path: path, labels: reader.labelCount, to: context.standardOutput)
-        }
-      } catch {
-        throw ExitCodes.mapped(error)
+      let reader = try BlobReader(path: path)
+      if entries {
+        // Entries only from a blob that verifies whole (checksums and
+        // content digest): a damaged one prints nothing, exit 65.
+        try reader.verify(recomputingDigest: true)
+        try BlobEntries.write(reader, to: context.standardOutput)
+        return
+      }
+      let verification = try reader.verify(recomputingDigest: true)
+      let header = verification.header
+      if json {
+        context.standardOutput.writeJSONLine(Self.json(header, path: path, labels: reader.labelCount))
+      } else {
+        Self.describe(header, path: path, labels: reader.labelCount, to: context.standardOutput)
       }
     }
 

@@ -60,7 +60,7 @@ extension Calldir {
         let made = try SigningKey.generate(prefix: prefix)
         generated = (made.secretPath, made.publicPath, Base64.encode(made.pair.publicKey))
       } catch {
-        throw MappedError(exitCode: ExitCodes.code(writing: error), message: error.description)
+        throw error.writingFailure
       }
       if json {
         context.standardOutput.writeJSONLine([

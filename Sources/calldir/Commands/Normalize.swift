@@ -128,15 +128,11 @@ extension Calldir {
       }
       if numbers.isEmpty {
         // Large chunks, the byte-level normalizer, all cores, input order.
-        do {
-          let batch = BatchNormalizer(
-            normalizer: normalizer, region: region, json: json, requireValid: requireValid, national: national)
-          try batch.run(input: .standardInput) { bytes in
-            output.write(bytes: bytes)
-            return output.isWritable
-          }
-        } catch {
-          throw MappedError(exitCode: ExitCodes.code(reading: error), message: error.description)
+        let batch = BatchNormalizer(
+          normalizer: normalizer, region: region, json: json, requireValid: requireValid, national: national)
+        try batch.run(input: .standardInput) { bytes in
+          output.write(bytes: bytes)
+          return output.isWritable
         }
       } else {
         for number in numbers where output.isWritable { emit(number) }

@@ -55,11 +55,7 @@ extension Calldir {
 
     func run(context: CommandContext) throws {
       let report: StorePruner.Report
-      do {
-        report = try StorePruner(store: StoreLayout(root: storePath)).prune(keep: keep, wait: !noWait)
-      } catch {
-        throw ExitCodes.mapped(error)
-      }
+      report = try StorePruner(store: StoreLayout(root: storePath)).prune(keep: keep, wait: !noWait)
       if json {
         context.standardOutput.writeJSONLine([
           "pruned": .array(report.prunedVersions.map { .int(Int64($0)) }),

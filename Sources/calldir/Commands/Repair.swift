@@ -57,11 +57,7 @@ extension Calldir {
 
     func run(context: CommandContext) throws {
       let report: StoreRepair.Report
-      do {
-        report = try StoreRepair(store: StoreLayout(root: storePath)).run(wait: !noWait)
-      } catch {
-        throw ExitCodes.mapped(error)
-      }
+      report = try StoreRepair(store: StoreLayout(root: storePath)).run(wait: !noWait)
       for warning in report.warnings { context.standardError.writeLine("warning: \(warning)") }
       let output = context.standardOutput
       if json {

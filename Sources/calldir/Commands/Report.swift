@@ -63,16 +63,12 @@ extension Calldir {
     func run(context: CommandContext) throws {
       let report: StoreReport
       var bytes = 0
-      do {
-        let store = StoreLayout(root: storePath)
-        report = try StoreReportGatherer(store: store).gather()
-        if let output {
-          let page = ReportPageRenderer().render(report)
-          try ReportPageWriter.write(page, to: output, reporting: store)
-          bytes = page.utf8.count
-        }
-      } catch {
-        throw ExitCodes.mapped(error)
+      let store = StoreLayout(root: storePath)
+      report = try StoreReportGatherer(store: store).gather()
+      if let output {
+        let page = ReportPageRenderer().render(report)
+        try ReportPageWriter.write(page, to: output, reporting: store)
+        bytes = page.utf8.count
       }
       if json {
         context.standardOutput.writeJSONLine(report.json)

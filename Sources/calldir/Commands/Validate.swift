@@ -70,14 +70,10 @@ extension Calldir {
       let writer = ValidationReportWriter(name: path == "-" ? "<stdin>" : path, style: json ? .json : .text) { output.write($0) }
       let validator = DatasetValidator(options: ValidationOptions(maxReported: maxErrors == 0 ? nil : maxErrors))
       let summary: ValidationSummary
-      do {
-        if path == "-" {
-          summary = try validator.validate(descriptor: .standardInput, name: "<stdin>") { writer.write($0) }
-        } else {
-          summary = try validator.validate(path: path) { writer.write($0) }
-        }
-      } catch {
-        throw MappedError(exitCode: ExitCodes.code(for: error), message: error.description)
+      if path == "-" {
+        summary = try validator.validate(descriptor: .standardInput, name: "<stdin>") { writer.write($0) }
+      } else {
+        summary = try validator.validate(path: path) { writer.write($0) }
       }
       writer.finish(summary)
       if !summary.isValid { throw ExitCode.failure }
@@ -85,17 +81,3 @@ extension Calldir {
   }
 }
 
-extension ExitCodes {
-  /// The exit code for a validation error: 66 when the input is missing,
-  /// a directory or a symbolic link loop, 74 when reading fails, 65 for a
-  /// damaged blob or one too large to read from a pipe; 73 or 74 when
-  /// the temporary copy of a blob from a pipe cannot be made or written.
-  static func code(for error: ValidationError) -> ExitCode {
-    switch error {
-    case .cannotRead(let error): code(reading: error)
-    case .blobTooLargeToSpool: .dataError
-    case .cannotSpool(let error): code(writing: error)
-    case .invalidBlob(_, let error): code(for: error)
-    }
-  }
-}
