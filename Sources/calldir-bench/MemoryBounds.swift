@@ -122,7 +122,7 @@ enum MemoryBoundsBenchmark {
       sink.write("[")
       for index in 0..<records {
         sink.write("  {\n    \"operator_name\": \"Opérateur \(index % 40)\",")
-        sink.write("    \"pattern\": \"\(33_100_000_000 + 13 * Int64(index))\",")
+        sink.write("    \"pattern\": \"+\(33_612_000_000 + 13 * Int64(index))\",")
         sink.write("    \"start\": \"2023-01-01T00:00:00+01:00\",\n    \"end\": null")
         sink.write(index == records - 1 ? "  }" : "  },")
       }
