@@ -14,10 +14,6 @@ private func installed(_ name: String) -> Bool {
 /// The generated documentation, the links of the hand-written one, help,
 /// completions and the man page, as a user meets them.
 @Suite struct DocsTests {
-  /// Files other branches add: a link to one of them is checked once it
-  /// exists (json and xml readers' guides, written in parallel).
-  static let pendingPages: Set<String> = ["docs/guides/json-documents.md", "docs/guides/xml-documents.md"]
-
   @Test func committedGeneratedDocsMatchTheBinary() throws {
     let scratch = try TemporaryDirectory()
     let run = try CalldirProcess.run(
@@ -54,7 +50,7 @@ private func installed(_ name: String) -> Bool {
     for page in pages {
       let text = try String(contentsOf: repositoryRoot.appendingPathComponent(page), encoding: .utf8)
       for link in MarkdownLinks.links(in: text) {
-        if let problem = MarkdownLinks.problem(link, from: page, root: repositoryRoot, pending: Self.pendingPages) {
+        if let problem = MarkdownLinks.problem(link, from: page, root: repositoryRoot) {
           broken.append("\(page): \(link): \(problem)")
         }
       }
@@ -67,15 +63,12 @@ private func installed(_ name: String) -> Bool {
     let scratch = try TemporaryDirectory()
     try scratch.write("a.md", "# Title\n\n## Some `code` (here), too\n\n## Some `code` (here), too\n")
     let root = scratch.url
-    #expect(MarkdownLinks.problem("a.md", from: "b.md", root: root, pending: []) == nil)
-    #expect(MarkdownLinks.problem("a.md#title", from: "b.md", root: root, pending: []) == nil)
-    #expect(MarkdownLinks.problem("a.md#some-code-here-too-1", from: "b.md", root: root, pending: []) == nil)
-    #expect(MarkdownLinks.problem("a.md#nope", from: "b.md", root: root, pending: []) != nil)
-    #expect(MarkdownLinks.problem("c.md", from: "b.md", root: root, pending: []) != nil)
-    #expect(MarkdownLinks.problem("c.md", from: "b.md", root: root, pending: ["c.md"]) == nil)
-    // A pending page, once there, is checked like any other.
-    #expect(MarkdownLinks.problem("a.md#nope", from: "b.md", root: root, pending: ["a.md"]) != nil)
-    #expect(MarkdownLinks.problem("https://example.org/x", from: "b.md", root: root, pending: []) == nil)
+    #expect(MarkdownLinks.problem("a.md", from: "b.md", root: root) == nil)
+    #expect(MarkdownLinks.problem("a.md#title", from: "b.md", root: root) == nil)
+    #expect(MarkdownLinks.problem("a.md#some-code-here-too-1", from: "b.md", root: root) == nil)
+    #expect(MarkdownLinks.problem("a.md#nope", from: "b.md", root: root) != nil)
+    #expect(MarkdownLinks.problem("c.md", from: "b.md", root: root) != nil)
+    #expect(MarkdownLinks.problem("https://example.org/x", from: "b.md", root: root) == nil)
     #expect(
       MarkdownLinks.links(in: "see [a](x.md) and `[b](y.md)` and\n```\n[c](z.md)\n```\n[d](w.md#k \"t\")")
         == ["x.md", "w.md#k"])
@@ -300,7 +293,7 @@ enum MarkdownLinks {
   }
 
   /// Why `link` of `page` does not resolve, or nil.
-  static func problem(_ link: String, from page: String, root: URL, pending: Set<String>) -> String? {
+  static func problem(_ link: String, from page: String, root: URL) -> String? {
     if link.contains("://") || link.hasPrefix("mailto:") { return nil }
     let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
     let pathPart = String(parts[0])
@@ -310,7 +303,7 @@ enum MarkdownLinks {
       pathPart.isEmpty ? page : ((pageDirectory as NSString).appendingPathComponent(pathPart) as NSString).standardizingPath
     let url = root.appendingPathComponent(target)
     guard FileManager.default.fileExists(atPath: url.path) else {
-      return pending.contains(target) ? nil : "no file \(target)"
+      return "no file \(target)"
     }
     guard let anchor, target.hasSuffix(".md") else { return nil }
     guard let text = try? String(contentsOf: url, encoding: .utf8) else { return "unreadable \(target)" }
