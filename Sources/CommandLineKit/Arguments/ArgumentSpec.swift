@@ -1,18 +1,11 @@
-/// The declaration of one positional argument, option or flag of a command.
+/// The description of one positional argument, option or flag of a command,
+/// as the parser, help, the manual and completions see it.
 ///
-/// Build specs with the static factories and list them in
-/// ``CommandConfiguration/arguments``:
+/// Commands do not write specs: their ``Argument``, ``Option`` and ``Flag``
+/// properties make them (``ParsableArguments``). The static factories
+/// remain for describing arguments directly.
 ///
-///     arguments: [
-///       .positional("file", help: "Input files.", arity: .oneOrMore),
-///       .option("region", valueName: "cc", defaultValue: "ZZ",
-///               help: "Default region for numbers without a country code."),
-///       .option("output", short: "o", valueName: "path", help: "Output file."),
-///       .flag("json", help: "Print one JSON object per line."),
-///     ]
-///
-/// The `name` is the key for ``ParsedArguments`` accessors; for options and
-/// flags it is also the long spelling (`--name`).
+/// For options and flags `name` is the long spelling (`--name`).
 public struct ArgumentSpec: Sendable, Hashable {
   /// How many values a positional argument takes.
   public enum Arity: Sendable, Hashable {
@@ -36,7 +29,7 @@ public struct ArgumentSpec: Sendable, Hashable {
     case flag
   }
 
-  /// The key used by ``ParsedArguments`` and the long option name.
+  /// The argument's name: for options and flags, the long spelling without dashes.
   public var name: String
   /// What kind of argument this is.
   public var kind: Kind
@@ -50,11 +43,14 @@ public struct ArgumentSpec: Sendable, Hashable {
   public var help: String
   /// What a shell completes for the value (see ``Completion``).
   public var completion: Completion
+  /// Every value the argument accepts (an enumeration's), listed in help;
+  /// empty when any value may do.
+  public var allowedValues: [String] = []
 
   /// Declares a positional argument.
   ///
   /// - Parameters:
-  ///   - name: The key used to read the value.
+  ///   - name: The argument's name.
   ///   - valueName: The help placeholder; defaults to `name`.
   ///   - arity: How many values it takes.
   ///   - defaultValue: The value used when an optional argument is absent.
@@ -79,13 +75,12 @@ public struct ArgumentSpec: Sendable, Hashable {
   /// Declares an option that takes a value.
   ///
   /// - Parameters:
-  ///   - name: The long name, written `--name`, and the key used to read it.
+  ///   - name: The long name, written `--name`.
   ///   - short: An optional one-letter alias, written `-c`.
   ///   - valueName: The help placeholder; defaults to `name`.
   ///   - defaultValue: The value used when the option is absent.
   ///   - isRequired: Whether leaving out the option is a usage error.
-  ///   - isRepeatable: Whether the option may be given several times;
-  ///     read all values with ``ParsedArguments/strings(_:)``.
+  ///   - isRepeatable: Whether the option may be given several times.
   ///   - completion: What shells complete for the value; by default
   ///     derived from `valueName` (``Completion/init(valueName:)``).
   ///   - help: A one-line description.
@@ -109,7 +104,7 @@ public struct ArgumentSpec: Sendable, Hashable {
   /// Declares a boolean flag.
   ///
   /// - Parameters:
-  ///   - name: The long name, written `--name`, and the key used to read it.
+  ///   - name: The long name, written `--name`.
   ///   - short: An optional one-letter alias, written `-c`.
   ///   - help: A one-line description.
   public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {

@@ -1,5 +1,32 @@
-/// Parsing of human-written byte sizes.
-public enum ByteSize {
+/// A human-written byte size, such as `4096`, `100k`, `512M` or `2G`.
+///
+/// Options of this type take such sizes (``ExpressibleByArgument``); a
+/// literal gives a default: `var memoryBudget: ByteSize = "16M"`.
+public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
+  /// The number of bytes.
+  public let bytes: Int
+  /// How the size was written (`16M`); help shows a default this way.
+  public let text: String
+
+  /// A size of `bytes` written as `text`.
+  public init(bytes: Int, text: String) {
+    self.bytes = bytes
+    self.text = text
+  }
+
+  /// A size written in the source, such as `"16M"`; a literal that is not
+  /// a size is a programming error.
+  public init(stringLiteral value: String) {
+    guard let bytes = ByteSize.parse(value) else { preconditionFailure("'\(value)' is not a byte size") }
+    self.init(bytes: bytes, text: value)
+  }
+
+  /// The size as it was written.
+  public var description: String { text }
+
+  /// Orders sizes by their number of bytes.
+  public static func < (lhs: ByteSize, rhs: ByteSize) -> Bool { lhs.bytes < rhs.bytes }
+
   /// Parses a size such as `4096`, `100k`, `512M`, `2G`, `1T`, `64KiB` or `8MB` into bytes.
   ///
   /// Units are binary and case-insensitive: `k` = 1024, `m` = 1024², `g` = 1024³,

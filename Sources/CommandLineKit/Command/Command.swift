@@ -18,56 +18,32 @@ public protocol Command: SendableMetatype {
 
 /// A command that is run with parsed arguments.
 ///
-/// The tool parses the command line against
-/// ``CommandConfiguration/arguments``, then calls ``init(arguments:)``,
-/// ``validate()`` and ``run(context:)`` in that order.
+/// Its arguments are its properties (``ParsableArguments``): the tool
+/// creates the command with ``ParsableArguments/init()``, parses the
+/// command line against the properties' declarations, stores the values,
+/// then calls ``ParsableArguments/validate()`` and ``run(context:)``.
 ///
 ///     struct Load: RunnableCommand {
 ///       static let configuration = CommandConfiguration(
 ///         name: "load",
-///         abstract: "Load a compiled dataset into the device store.",
-///         arguments: [
-///           .positional("file", arity: .oneOrMore, help: "Compiled dataset files."),
-///           .option("region", valueName: "cc", defaultValue: "ZZ",
-///                   help: "Default region for numbers without a country code."),
-///           .flag("json", help: "Print results as JSON lines."),
-///         ])
+///         abstract: "Load a compiled dataset into the device store.")
 ///
-///       var files: [String]
-///       var region: String
+///       @Argument(atLeastOne: true, help: "Compiled dataset files.")
+///       var file: [String]
+///       @Option(valueName: "cc", help: "Default region for numbers without a country code.")
+///       var region = "ZZ"
+///       @Flag(.json, help: "Print results as JSON lines.")
 ///       var json: Bool
 ///
-///       init(arguments: ParsedArguments) throws {
-///         files = arguments.strings("file")
-///         region = try arguments.requiredString("region")
-///         json = arguments.flag("json")
-///       }
-///
 ///       func run(context: CommandContext) throws {
-///         for file in files { context.standardOutput.write(file + "\n") }
+///         for file in file { context.standardOutput.write(file + "\n") }
 ///       }
 ///     }
-public protocol RunnableCommand: Command {
-  /// Reads the typed values this command needs.
-  ///
-  /// - Throws: Usually a ``UsageError`` from a typed accessor.
-  init(arguments: ParsedArguments) throws
-
-  /// Checks relationships between arguments before running.
-  ///
-  /// Throw ``UsageError/invalid(_:)`` to report a usage error with the
-  /// command's usage line. The default implementation does nothing.
-  func validate() throws
-
+public protocol RunnableCommand: Command, ParsableArguments {
   /// Does the command's work.
   ///
   /// Write results to `context.standardOutput`. Throw a
   /// ``CommandLineError`` to choose the exit code, or ``ExitCode`` to exit
   /// silently with a status.
   func run(context: CommandContext) throws
-}
-
-extension RunnableCommand {
-  /// Does nothing.
-  public func validate() throws {}
 }

@@ -1,4 +1,5 @@
-/// The static description of a command: its name, help and arguments.
+/// The static description of a command: its name and help. Its arguments
+/// are its properties (``ParsableArguments``).
 public struct CommandConfiguration: Sendable {
   /// The word that selects this command, e.g. `load`; for the root, the tool name.
   public var name: String
@@ -10,8 +11,6 @@ public struct CommandConfiguration: Sendable {
   public var discussion: String?
   /// The version printed by `--version`; only meaningful on the root command.
   public var version: String?
-  /// Positional arguments (in order), options and flags.
-  public var arguments: [ArgumentSpec]
   /// Child commands, in the order they appear in help.
   public var subcommands: [any Command.Type]
   /// Left out of help and suggestions (for internal entry points); still runs.
@@ -30,7 +29,6 @@ public struct CommandConfiguration: Sendable {
   ///   - abstract: A one-line summary ending with a period.
   ///   - discussion: Optional longer help.
   ///   - version: The version string for `--version` (root only).
-  ///   - arguments: The command's positional arguments, options and flags.
   ///   - subcommands: Child commands.
   ///   - isHidden: Whether help and "did you mean" leave the command out.
   ///   - exitStatuses: The exit statuses the command documents.
@@ -41,7 +39,6 @@ public struct CommandConfiguration: Sendable {
     abstract: String,
     discussion: String? = nil,
     version: String? = nil,
-    arguments: [ArgumentSpec] = [],
     subcommands: [any Command.Type] = [],
     isHidden: Bool = false,
     exitStatuses: [ExitStatusHelp] = [],
@@ -52,7 +49,6 @@ public struct CommandConfiguration: Sendable {
     self.abstract = abstract
     self.discussion = discussion
     self.version = version
-    self.arguments = arguments
     self.subcommands = subcommands
     self.isHidden = isHidden
     self.exitStatuses = exitStatuses

@@ -185,19 +185,19 @@ public enum CommandLineTool {
       throw _DeclarationError(command: _HelpGenerator.commandName(path), problem: "it is not runnable")
     }
     let configuration = command.configuration
+    let instance = command.init()
+    let declarations = _Declarations(of: instance)
     let parser = _ArgumentParser(
-      specs: configuration.arguments,
+      specs: declarations.specs,
       acceptsVersion: path.count == 1 && configuration.version != nil)
-    let instance: any RunnableCommand
+    let answersInJSON = wantsJSON(declarations.specs, tokens)
     do {
       let outcome = try parser.parse(tokens)
       guard case .parsed(let values, let flags) = outcome else { return answer(outcome, path, report) }
-      let arguments = ParsedArguments(
-        commandPath: path.map { $0.configuration.name }, specs: configuration.arguments, values: values, flags: flags)
-      instance = try command.init(arguments: arguments)
+      try declarations.assign(ParsedArguments(values: values, flags: flags))
       try instance.validate()
     } catch {
-      if wantsJSON(configuration, tokens) { report.standardOutput.writeJSONLine(errorJSON(error)) }
+      if answersInJSON { report.standardOutput.writeJSONLine(errorJSON(error)) }
       throw error
     }
     let output = _WriteTrackingSink(report.standardOutput)
@@ -207,7 +207,7 @@ public enum CommandLineTool {
       try instance.run(context: context)
     } catch {
       // A command that failed before printing its own document.
-      if !output.hasWritten, !(error is ExitCode), wantsJSON(configuration, tokens) {
+      if !output.hasWritten, !(error is ExitCode), answersInJSON {
         report.standardOutput.writeJSONLine(errorJSON(error))
       }
       throw error
@@ -230,13 +230,14 @@ public enum CommandLineTool {
     return report.finish(.success)
   }
 
-  /// Whether the command has a `--json` flag and was run with it: then a
+  /// Whether the command has the `--json` flag (``FlagDeclaration/json``) and was run with it: then a
   /// failure it did not answer with a document of its own is answered with
   /// ``errorJSON(_:)`` on standard output, so that a script reading the
   /// output always gets one document.
-  private static func wantsJSON(_ configuration: CommandConfiguration, _ tokens: ArraySlice<String>) -> Bool {
-    configuration.arguments.contains(where: { $0.kind == .flag && $0.name == "json" })
-      && tokens.prefix(while: { $0 != "--" }).contains("--json")
+  private static func wantsJSON(_ specs: [ArgumentSpec], _ tokens: ArraySlice<String>) -> Bool {
+    let json = FlagDeclaration.json.name
+    return specs.contains(where: { $0.kind == .flag && $0.name == json })
+      && tokens.prefix(while: { $0 != "--" }).contains("--" + json)
   }
 
   /// The failure's ``CommandLineError/jsonEnvelope``; an error that is not
@@ -277,7 +278,8 @@ public enum CommandLineTool {
   private static func checkDeclaration(_ path: [any Command.Type]) throws {
     guard let command = path.last else { return }
     let problems = _DeclarationChecker.problems(
-      in: command.configuration, isRoot: path.count == 1, isRunnable: command is any RunnableCommand.Type)
+      in: command.configuration, arguments: _Declarations.specs(of: command), isRoot: path.count == 1,
+      isRunnable: command is any RunnableCommand.Type)
     if let first = problems.first {
       throw _DeclarationError(command: _HelpGenerator.commandName(path), problem: first)
     }

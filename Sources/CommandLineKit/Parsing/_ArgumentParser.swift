@@ -30,102 +30,28 @@ struct _ArgumentParser {
   }
 
   func parse(_ tokens: ArraySlice<String>) throws(UsageError) -> Outcome {
-    for token in tokens {
-      if token == "--" { break }
-      if token == "--help" || token == "-h" { return .help }
-      if acceptsVersion, token == "--version" { return .version }
-    }
-
-    let longs = longNames
-    let shorts = shortNames
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
-    var positionals: [String] = []
-    var index = tokens.startIndex
-    var optionsEnded = false
-
-    // No option takes an empty value: `--store ''` is a mistake (an unset
-    // shell variable), never a path or a setting.
-    func record(_ spec: ArgumentSpec, _ value: String) throws(UsageError) {
-      if value.isEmpty { throw .invalidValue(value, argument: spec._longSpelling, expected: "a value that is not empty") }
-      if spec._isRepeatable {
-        values[spec.name, default: []].append(value)
-      } else {
-        values[spec.name] = [value]
-      }
-    }
-
-    func nextValue(for spelling: String) throws(UsageError) -> String {
-      guard index < tokens.endIndex, looksLikeValue(tokens[index], shorts: shorts) else {
-        throw .missingValue(option: spelling)
-      }
-      defer { index += 1 }
-      return tokens[index]
-    }
-
-    while index < tokens.endIndex {
-      let token = tokens[index]
-      index += 1
-      if optionsEnded || looksLikeValue(token, shorts: shorts) {
-        positionals.append(token)
-      } else if token == "--" {
-        optionsEnded = true
-      } else if token.hasPrefix("--") {
-        let body = token.dropFirst(2)
-        let name: String
-        let inlineValue: String?
-        if let equals = body.firstIndex(of: "=") {
-          name = String(body[..<equals])
-          inlineValue = String(body[body.index(after: equals)...])
-        } else {
-          name = String(body)
-          inlineValue = nil
-        }
-        guard let spec = longs[name] else {
-          let spelling = "--" + name
-          throw .unknownOption(
-            spelling, suggestion: _Suggestions.bestMatch(for: spelling, among: knownLongSpellings))
-        }
-        if spec.kind == .flag {
-          if let inlineValue { throw .unexpectedValue(option: spec._longSpelling, value: inlineValue) }
-          flags.insert(spec.name)
-        } else {
-          if let inlineValue {
-            try record(spec, inlineValue)
-          } else {
-            try record(spec, try nextValue(for: spec._longSpelling))
-          }
-        }
-      } else {
-        // A cluster of short names: `-v`, `-vq`, `-o file`, `-ofile`, `-o=file`.
-        let characters = Array(token.dropFirst())
-        var position = 0
-        while position < characters.count {
-          let short = characters[position]
-          position += 1
-          guard let spec = shorts[short] else {
-            throw .unknownOption("-" + String(short), suggestion: nil)
-          }
-          if spec.kind == .flag {
-            flags.insert(spec.name)
-            continue
-          }
-          var rest = characters[position...]
-          if rest.first == "=" { rest = rest.dropFirst() }
-          let spelling = "-" + String(short)
-          try record(spec, rest.isEmpty ? try nextValue(for: spelling) : String(rest))
-          break
-        }
-      }
-    }
-
+    if let request = helpOrVersion(in: tokens) { return request }
+    var scanner = _TokenScanner(tokens: tokens, longs: longNames, shorts: shortNames, parser: self)
+    try scanner.scan()
+    var values = scanner.values
     for spec in specs {
       if case .option(isRequired: true, _) = spec.kind, values[spec.name] == nil, spec.defaultValue == nil {
         throw .missingArgument(spec._displayName)
       }
     }
-    try assign(positionals[...], to: &values)
-    return .parsed(values: values, flags: flags)
+    try assign(scanner.positionals[...], to: &values)
+    return .parsed(values: values, flags: scanner.flags)
+  }
+
+  /// `--help` or `-h` (or `--version` where accepted) anywhere before `--`
+  /// answers instead of parsing.
+  private func helpOrVersion(in tokens: ArraySlice<String>) -> Outcome? {
+    for token in tokens {
+      if token == "--" { break }
+      if token == "--help" || token == "-h" { return .help }
+      if acceptsVersion, token == "--version" { return .version }
+    }
+    return nil
   }
 
   private func assign(_ positionals: ArraySlice<String>, to values: inout [String: [String]]) throws(UsageError) {
@@ -153,12 +79,117 @@ struct _ArgumentParser {
   /// Whether `token` is a value rather than an option: it does not start
   /// with `-`, is `-` alone (stdin), or is a negative number when no short
   /// option is a digit.
-  private func looksLikeValue(_ token: String, shorts: [Character: ArgumentSpec]) -> Bool {
+  func looksLikeValue(_ token: String, shorts: [Character: ArgumentSpec]) -> Bool {
     guard token.hasPrefix("-") else { return true }
     if token == "-" { return true }
     let rest = token.dropFirst()
     guard let first = rest.first, first.isASCII, first.isNumber || first == "." else { return false }
     if shorts.keys.contains(where: { $0.isNumber }) { return false }
     return Double(rest) != nil
+  }
+}
+
+/// One pass over a command's words: options with their values, flags, and
+/// the positional words left for ``_ArgumentParser`` to assign.
+private struct _TokenScanner {
+  let tokens: ArraySlice<String>
+  let longs: [String: ArgumentSpec]
+  let shorts: [Character: ArgumentSpec]
+  let parser: _ArgumentParser
+  private(set) var values: [String: [String]] = [:]
+  private(set) var flags: Set<String> = []
+  private(set) var positionals: [String] = []
+  private var index: ArraySlice<String>.Index
+
+  init(tokens: ArraySlice<String>, longs: [String: ArgumentSpec], shorts: [Character: ArgumentSpec], parser: _ArgumentParser) {
+    self.tokens = tokens
+    self.longs = longs
+    self.shorts = shorts
+    self.parser = parser
+    index = tokens.startIndex
+  }
+
+  mutating func scan() throws(UsageError) {
+    var optionsEnded = false
+    while index < tokens.endIndex {
+      let token = tokens[index]
+      index += 1
+      if optionsEnded || parser.looksLikeValue(token, shorts: shorts) {
+        positionals.append(token)
+      } else if token == "--" {
+        optionsEnded = true
+      } else if token.hasPrefix("--") {
+        try scanLong(token.dropFirst(2))
+      } else {
+        try scanShortCluster(Array(token.dropFirst()))
+      }
+    }
+  }
+
+  /// `--name`, `--name value` or `--name=value`.
+  private mutating func scanLong(_ body: Substring) throws(UsageError) {
+    let name: String
+    let inlineValue: String?
+    if let equals = body.firstIndex(of: "=") {
+      name = String(body[..<equals])
+      inlineValue = String(body[body.index(after: equals)...])
+    } else {
+      name = String(body)
+      inlineValue = nil
+    }
+    guard let spec = longs[name] else {
+      let spelling = "--" + name
+      throw .unknownOption(
+        spelling, suggestion: _Suggestions.bestMatch(for: spelling, among: parser.knownLongSpellings))
+    }
+    if spec.kind == .flag {
+      if let inlineValue { throw .unexpectedValue(option: spec._longSpelling, value: inlineValue) }
+      flags.insert(spec.name)
+    } else if let inlineValue {
+      try record(spec, inlineValue)
+    } else {
+      try record(spec, try nextValue(for: spec._longSpelling))
+    }
+  }
+
+  /// A cluster of short names: `-v`, `-vq`, `-o file`, `-ofile`, `-o=file`.
+  private mutating func scanShortCluster(_ characters: [Character]) throws(UsageError) {
+    var position = 0
+    while position < characters.count {
+      let short = characters[position]
+      position += 1
+      guard let spec = shorts[short] else {
+        throw .unknownOption("-" + String(short), suggestion: nil)
+      }
+      if spec.kind == .flag {
+        flags.insert(spec.name)
+        continue
+      }
+      var rest = characters[position...]
+      if rest.first == "=" { rest = rest.dropFirst() }
+      let spelling = "-" + String(short)
+      try record(spec, rest.isEmpty ? try nextValue(for: spelling) : String(rest))
+      return
+    }
+  }
+
+  /// No option takes an empty value: `--store ''` is a mistake (an unset
+  /// shell variable), never a path or a setting.
+  private mutating func record(_ spec: ArgumentSpec, _ value: String) throws(UsageError) {
+    if value.isEmpty { throw .invalidValue(value, argument: spec._longSpelling, expected: "a value that is not empty") }
+    if spec._isRepeatable {
+      values[spec.name, default: []].append(value)
+    } else {
+      values[spec.name] = [value]
+    }
+  }
+
+  /// The word after an option as its value, when it is one.
+  private mutating func nextValue(for spelling: String) throws(UsageError) -> String {
+    guard index < tokens.endIndex, parser.looksLikeValue(tokens[index], shorts: shorts) else {
+      throw .missingValue(option: spelling)
+    }
+    defer { index += 1 }
+    return tokens[index]
   }
 }

@@ -4,9 +4,12 @@ enum _DeclarationChecker {
   ///
   /// - Parameters:
   ///   - configuration: The command to check.
+  ///   - arguments: Its declared arguments (``_Declarations``).
   ///   - isRoot: Whether it is the root command (which owns `--version` and `help`).
   ///   - isRunnable: Whether the command type adopts ``RunnableCommand``.
-  static func problems(in configuration: CommandConfiguration, isRoot: Bool, isRunnable: Bool) -> [String] {
+  static func problems(
+    in configuration: CommandConfiguration, arguments: [ArgumentSpec], isRoot: Bool, isRunnable: Bool
+  ) -> [String] {
     var problems: [String] = []
     var names: Set<String> = []
     var shorts: Set<Character> = []
@@ -20,7 +23,7 @@ enum _DeclarationChecker {
     if !isValidName(configuration.name) {
       problems.append("invalid command name '\(configuration.name)'")
     }
-    for spec in configuration.arguments {
+    for spec in arguments {
       if !isValidName(spec.name) { problems.append("invalid argument name '\(spec.name)'") }
       if !names.insert(spec.name).inserted { problems.append("argument '\(spec.name)' is declared twice") }
       if !spec.isPositional, reservedLong.contains(spec.name) {
@@ -35,7 +38,7 @@ enum _DeclarationChecker {
         if !shorts.insert(short).inserted { problems.append("short name '-\(short)' is declared twice") }
       }
     }
-    problems += positionalProblems(configuration.arguments)
+    problems += positionalProblems(arguments)
 
     var subcommandNames: Set<String> = []
     for subcommand in configuration.subcommands {
@@ -46,9 +49,6 @@ enum _DeclarationChecker {
     }
     if !isRunnable, configuration.subcommands.isEmpty {
       problems.append("a command that is not runnable must have subcommands")
-    }
-    if !isRunnable, !configuration.arguments.isEmpty {
-      problems.append("a command that is not runnable cannot declare arguments")
     }
     return problems
   }

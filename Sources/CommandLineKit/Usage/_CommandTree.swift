@@ -13,11 +13,17 @@ enum _CommandTree {
     return result
   }
 
+  /// The positional arguments of a command, in order.
+  static func positionals(_ path: [any Command.Type]) -> [ArgumentSpec] {
+    guard let command = path.last else { return [] }
+    return _Declarations.specs(of: command).filter(\.isPositional)
+  }
+
   /// The options and flags of a command as completions and the manual list
   /// them: its own, the root's generators, and `--help`.
   static func options(_ path: [any Command.Type]) -> [ArgumentSpec] {
     guard let command = path.last else { return [] }
-    var options = command.configuration.arguments.filter { !$0.isPositional }
+    var options = _Declarations.specs(of: command).filter { !$0.isPositional }
     if path.count == 1 {
       if command.configuration.version != nil { options.append(.flag("version", help: "Show the version.")) }
       options.append(

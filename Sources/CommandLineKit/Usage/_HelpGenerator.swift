@@ -26,7 +26,7 @@ enum _HelpGenerator {
     let configuration = command.configuration
     var parts = [commandName(path)]
     if command is any RunnableCommand.Type {
-      parts += configuration.arguments.map(usageElement)
+      parts += _Declarations.specs(of: command).map(usageElement)
       if !configuration.subcommands.isEmpty { parts.append("[<subcommand>]") }
     } else {
       parts.append("<subcommand>")
@@ -116,13 +116,14 @@ enum _HelpGenerator {
     sections.append(overview)
     sections.append(usageLines(path, prefix: "USAGE: ", width: width).joined(separator: "\n"))
 
-    let positionals = configuration.arguments.filter(\.isPositional)
+    let arguments = _Declarations.specs(of: command)
+    let positionals = arguments.filter(\.isPositional)
     if !positionals.isEmpty {
       sections.append(
         "ARGUMENTS:\n" + positionals.map { row($0._displayName, describe($0), descriptionWidth) }.joined())
     }
 
-    var options = configuration.arguments.filter { !$0.isPositional }
+    var options = arguments.filter { !$0.isPositional }
       .map { row(optionLabel($0), describe($0), descriptionWidth) }
     if isRoot {
       options += rootOptions(configuration).map { row($0.label, $0.help, descriptionWidth) }
@@ -228,9 +229,14 @@ enum _HelpGenerator {
     return "-\(short), " + spec._displayName
   }
 
+  /// The help of an argument with what it accepts and its default:
+  /// `Help. (values: a, b; default: a)`.
   static func describe(_ spec: ArgumentSpec) -> String {
-    guard let defaultValue = spec.defaultValue else { return spec.help }
-    return spec.help + (spec.help.isEmpty ? "" : " ") + "(default: \(defaultValue))"
+    var notes: [String] = []
+    if !spec.allowedValues.isEmpty { notes.append("values: " + spec.allowedValues.joined(separator: ", ")) }
+    if let defaultValue = spec.defaultValue { notes.append("default: \(defaultValue)") }
+    guard !notes.isEmpty else { return spec.help }
+    return spec.help + (spec.help.isEmpty ? "" : " ") + "(" + notes.joined(separator: "; ") + ")"
   }
 
   /// One section row: label padded to the description column, wrapped description, newline.

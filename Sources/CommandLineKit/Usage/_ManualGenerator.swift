@@ -34,7 +34,7 @@ enum _ManualGenerator {
     text += escaped(configuration.abstract) + "\n"
     text += usageBlock(path)
     text += paragraphs(configuration.discussion)
-    let arguments = configuration.arguments
+    let arguments = _Declarations.specs(of: command)
     if !arguments.isEmpty {
       text += ".PP\n.B Arguments and options:\n"
       text += options(path)
@@ -91,8 +91,9 @@ enum _ManualGenerator {
 
   private static func options(_ path: [any Command.Type]) -> String {
     guard let command = path.last else { return "" }
-    var specs = command.configuration.arguments.filter(\.isPositional)
-    specs += path.count == 1 ? _CommandTree.options(path) : command.configuration.arguments.filter { !$0.isPositional }
+    let arguments = _Declarations.specs(of: command)
+    var specs = arguments.filter(\.isPositional)
+    specs += path.count == 1 ? _CommandTree.options(path) : arguments.filter { !$0.isPositional }
     var text = ""
     for spec in specs {
       text += ".TP\n"

@@ -36,7 +36,7 @@ enum _MarkdownGenerator {
     }
     text += "## Usage\n\n```\n\(_HelpGenerator.usage(path))\n```\n\n"
 
-    let positionals = configuration.arguments.filter(\.isPositional)
+    let positionals = _Declarations.specs(of: command).filter(\.isPositional)
     if !positionals.isEmpty {
       text += "## Arguments\n\n"
       text += positionals.map { "- `\($0._displayName)`: \(prose(_HelpGenerator.describe($0)))\n" }.joined() + "\n"

@@ -23,28 +23,6 @@ extension Calldir {
         --dry-run computes everything and publishes nothing. Prints a summary when standard output \
         is a terminal (or with --verbose); quiet otherwise.
         """,
-      arguments: [
-        .option("config", valueName: "file", isRequired: true, help: "The build config (JSON, schemas/config.schema.json)."),
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory (created when missing)."),
-        .flag("json", help: "Print the result (or the refusal) as one JSON object."),
-        .flag("force", help: "Publish even when a guard refuses."),
-        .flag("dry-run", help: "Compute everything (sources, rejects, conflicts, guards, shards) and publish nothing."),
-        .flag("no-wait", help: "Exit 75 at once when another build holds the store."),
-        .option(
-          "signing-key", valueName: "file",
-          help: "Sign the manifest with this Ed25519 key ('calldir keygen'; overrides the config's signingKey)."),
-        .option(
-          "memory-limit", valueName: "size",
-          help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
-            + "Past it, sorted runs of numbers, ranges and reports are spilled into the store and merged."),
-        .option(
-          "as-of", valueName: "YYYY-MM-DD",
-          help: "The build's reference date (default: today, UTC): complaint reports are weighed as of this day "
-            + "(maxAgeDays) and reports dated after it do not count; recorded with the version, which counts as "
-            + "published at its midnight (UTC), so a rebuild with the same inputs and --as-of publishes the same "
-            + "bytes, manifest included. A date whose manifest would expire after 9999-12-31 is refused (exit 64)."),
-        .flag("verbose", short: "v", help: "Print the summary, with every source, even when standard output is not a terminal."),
-      ],
       exitStatuses: [
         .init(.success, "Published a version, or nothing changed, or a dry run that would publish."),
         .init(.usage, "Bad arguments: a --memory-limit under 64M, an --as-of that is not a date or whose manifest would expire after 9999-12-31."),
@@ -66,46 +44,60 @@ extension Calldir {
       ]
     )
 
-    let configPath: String
-    let storePath: String
-    let json: Bool
-    let force: Bool
-    let dryRun: Bool
-    let noWait: Bool
-    let signingKey: String?
-    let verbose: Bool
-    let memoryLimit: Int
-    let asOf: CalendarDay
-    /// The publication time an explicit `--as-of` fixes (its midnight, UTC).
-    let publishedAt: String?
+    @Option(name: "config", valueName: "file", help: "The build config (JSON, schemas/config.schema.json).")
+    var configPath: String
+    @Option(.store, help: "The store directory (created when missing).")
+    var storePath: String
+    @Flag(.json, help: "Print the result (or the refusal) as one JSON object.")
+    var json: Bool
+    @Flag(help: "Publish even when a guard refuses.")
+    var force: Bool
+    @Flag(help: "Compute everything (sources, rejects, conflicts, guards, shards) and publish nothing.")
+    var dryRun: Bool
+    @Flag(.noWait, help: "Exit 75 at once when another build holds the store.")
+    var noWait: Bool
+    @Option(
+      valueName: "file",
+      help: "Sign the manifest with this Ed25519 key ('calldir keygen'; overrides the config's signingKey).")
+    var signingKey: String?
+    @Option(
+      name: "memory-limit", valueName: "size",
+      help: "Peak memory for the build (e.g. 512M, 4G; at least 64M; default: half of the machine's). "
+        + "Past it, sorted runs of numbers, ranges and reports are spilled into the store and merged.",
+      transform: { try Build.memoryLimit($0) })
+    var explicitMemoryLimit: Int?
+    @Option(
+      name: "as-of", valueName: "YYYY-MM-DD",
+      help: "The build's reference date (default: today, UTC): complaint reports are weighed as of this day "
+        + "(maxAgeDays) and reports dated after it do not count; recorded with the version, which counts as "
+        + "published at its midnight (UTC), so a rebuild with the same inputs and --as-of publishes the same "
+        + "bytes, manifest included. A date whose manifest would expire after 9999-12-31 is refused (exit 64).",
+      transform: { try Build.day($0) })
+    var explicitAsOf: CalendarDay?
+    @Flag(.verbose, help: "Print the summary, with every source, even when standard output is not a terminal.")
+    var verbose: Bool
+    /// Today (UTC) as the command starts: the reference date without --as-of.
+    private let today = CalendarDay.today()
 
-    init(arguments: ParsedArguments) throws {
-      configPath = try arguments.requiredString("config")
-      storePath = try arguments.requiredString("store")
-      json = arguments.flag("json")
-      force = arguments.flag("force")
-      dryRun = arguments.flag("dry-run")
-      noWait = arguments.flag("no-wait")
-      signingKey = arguments.string("signing-key")
-      verbose = arguments.flag("verbose")
-      if let text = arguments.string("memory-limit") {
-        guard let bytes = MemoryLimit.parse(text), bytes >= MemoryLimit.minimumBytes else {
-          throw UsageError.invalid("--memory-limit must be a size of at least 64M, such as 512M or 4G, not '\(text)'")
-        }
-        memoryLimit = bytes
-      } else {
-        memoryLimit = MemoryLimit.defaultBytes()
+    /// The peak memory: --memory-limit, or half of the machine's.
+    var memoryLimit: Int { explicitMemoryLimit ?? MemoryLimit.defaultBytes() }
+    /// The build's reference date: --as-of, or today.
+    var asOf: CalendarDay { explicitAsOf ?? today }
+    /// The publication time an explicit `--as-of` fixes (its midnight, UTC).
+    var publishedAt: String? { explicitAsOf.map { "\($0.iso8601)T00:00:00Z" } }
+
+    private static func memoryLimit(_ text: String) throws(UsageError) -> Int {
+      guard let bytes = MemoryLimit.parse(text), bytes >= MemoryLimit.minimumBytes else {
+        throw .invalid("--memory-limit must be a size of at least 64M, such as 512M or 4G, not '\(text)'")
       }
-      if let text = arguments.string("as-of") {
-        guard let day = CalendarDay(iso8601: text) else {
-          throw UsageError.invalid("--as-of must be a date YYYY-MM-DD, such as 2026-12-01, not '\(text)'")
-        }
-        asOf = day
-        publishedAt = "\(day.iso8601)T00:00:00Z"
-      } else {
-        asOf = .today()
-        publishedAt = nil
+      return bytes
+    }
+
+    private static func day(_ text: String) throws(UsageError) -> CalendarDay {
+      guard let day = CalendarDay(iso8601: text) else {
+        throw .invalid("--as-of must be a date YYYY-MM-DD, such as 2026-12-01, not '\(text)'")
       }
+      return day
     }
 
     func run(context: CommandContext) throws {

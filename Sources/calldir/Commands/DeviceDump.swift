@@ -13,9 +13,6 @@ extension Calldir.Device {
         extensions (merged in constant memory; a number held by two extensions is printed once per \
         extension).
         """,
-      arguments: [
-        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory.")
-      ],
       exitStatuses: [
         .init(.success, "The entries are printed."),
         .init(.noInput, "DIR is not a device (nothing is written there)."),
@@ -29,11 +26,8 @@ extension Calldir.Device {
       ]
     )
 
-    let devicePath: String
-
-    init(arguments: ParsedArguments) throws {
-      devicePath = try arguments.requiredString("device")
-    }
+    @Option(.device)
+    var devicePath: String
 
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)

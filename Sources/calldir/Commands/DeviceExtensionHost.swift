@@ -14,17 +14,11 @@ extension Calldir.Device {
         Runs calldir's provider for the request the simulated system passes through the \
         environment and inherited descriptors. Run directly, it exits 64.
         """,
-      arguments: [
-        .flag("allow-downgrade", help: "Let the request load an older version than the held one."),
-      ],
       isHidden: true
     )
 
-    let allowsDowngrade: Bool
-
-    init(arguments: ParsedArguments) throws {
-      allowsDowngrade = arguments.flag("allow-downgrade")
-    }
+    @Flag(.allowDowngrade, help: "Let the request load an older version than the held one.")
+    var allowsDowngrade: Bool
 
     func run(context: CommandContext) throws {
       let options = CallDirectoryLoader.Options(allowsDowngrade: allowsDowngrade)

@@ -34,12 +34,6 @@ extension Calldir.Device {
         backwards) is refused unless --allow-downgrade is given; loading the held version again \
         does nothing.
         """,
-      arguments: [
-        .positional("file", arity: .oneOrMore, help: "A blob (full snapshot or delta) per extension, in shard order."),
-        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
-        .flag("json", help: "Print one JSON object describing each extension's request."),
-        .flag("allow-downgrade", help: "Load a FILE even when it is older than the version its extension holds."),
-      ] + ExtensionLimits.arguments,
       exitStatuses: [
         .init(.success, "Loaded."),
         .init(.failure, "The system failed a request (`error: <case> (<raw value>)`, such as `error: maximumEntriesExceeded (5)`), or another load of the extension runs (currentlyLoading)."),
@@ -56,23 +50,16 @@ extension Calldir.Device {
       ]
     )
 
-    let files: [String]
-    let devicePath: String
-    let json: Bool
-    let allowsDowngrade: Bool
-    let limits: ExtensionLimits
-
-    init(arguments: ParsedArguments) throws {
-      files = arguments.strings("file")
-      devicePath = try arguments.requiredString("device")
-      json = arguments.flag("json")
-      allowsDowngrade = arguments.flag("allow-downgrade")
-      limits = try ExtensionLimits(arguments: arguments)
-    }
-
-    func validate() throws {
-      try limits.validate()
-    }
+    @Argument(name: "file", atLeastOne: true, help: "A blob (full snapshot or delta) per extension, in shard order.")
+    var files: [String]
+    @Option(.device, help: "The simulated device's directory (created when missing).")
+    var devicePath: String
+    @Flag(.json, help: "Print one JSON object describing each extension's request.")
+    var json: Bool
+    @Flag(.allowDowngrade, help: "Load a FILE even when it is older than the version its extension holds.")
+    var allowsDowngrade: Bool
+    @OptionGroup
+    var limits: ExtensionLimits
 
     /// A device that syncs a dataset refuses another dataset's blob (exit
     /// 65): its extensions would hold data its sync does not know.

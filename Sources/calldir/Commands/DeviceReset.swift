@@ -22,11 +22,6 @@ extension Calldir.Device {
         replayed older manifest acceptable (`device sync --allow-downgrade` does). Other \
         extensions are left alone.
         """,
-      arguments: [
-        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
-        .flag(
-          "json", help: "Print one JSON object: {\"removedExtensions\", \"forgotSync\", \"rollbackFloors\"}."),
-      ],
       exitStatuses: [
         .init(.success, "Reset."),
         .init(.failure, "A load or sync of the device runs (currentlyLoading; run it again afterwards)."),
@@ -41,13 +36,10 @@ extension Calldir.Device {
       ]
     )
 
-    let devicePath: String
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      devicePath = try arguments.requiredString("device")
-      json = arguments.flag("json")
-    }
+    @Option(.device)
+    var devicePath: String
+    @Flag(.json, help: "Print one JSON object: {\"removedExtensions\", \"forgotSync\", \"rollbackFloors\"}.")
+    var json: Bool
 
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)

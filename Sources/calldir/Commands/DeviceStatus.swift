@@ -25,10 +25,6 @@ extension Calldir.Device {
         "extensions": [{"index", "version"}]} or null, "extensions": […], "rollbackFloors": \
         [{"dataset", "version"}] (null when the file is malformed)}.
         """,
-      arguments: [
-        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory."),
-        .flag("json", help: "Print one JSON object."),
-      ],
       exitStatuses: [
         .init(.success, "The status is printed."),
         .init(.noInput, "DIR is not a device (nothing is written there)."),
@@ -42,13 +38,10 @@ extension Calldir.Device {
       ]
     )
 
-    let devicePath: String
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      devicePath = try arguments.requiredString("device")
-      json = arguments.flag("json")
-    }
+    @Option(.device)
+    var devicePath: String
+    @Flag(.json, help: "Print one JSON object.")
+    var json: Bool
 
     func run(context: CommandContext) throws {
       let device = try DeviceSupport.openExisting(devicePath)

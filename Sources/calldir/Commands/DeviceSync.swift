@@ -55,25 +55,6 @@ extension Calldir.Device {
         reloaded through the provider as `device load` does, and only then is the sync state \
         recorded (DIR/sync/state.json; `device status` shows it).
         """,
-      arguments: [
-        .option("device", valueName: "dir", isRequired: true, help: "The simulated device's directory (created when missing)."),
-        .option(
-          "from", valueName: "dir-or-url", isRequired: true,
-          help: "The store: a directory holding manifest.json, or its http:// or https:// URL."),
-        .option(
-          "public-key", valueName: "file", isRequired: true,
-          help: "The store's Ed25519 public key: one line of base64 of its 32 bytes (keygen's PREFIX.pub)."),
-        .flag("json", help: "Print one JSON object describing the sync."),
-        .option(
-          "network-timeout", valueName: "seconds", defaultValue: String(defaultNetworkTimeout),
-          help: "Seconds to connect, and seconds below --minimum-rate, before a transfer fails."),
-        .option(
-          "minimum-rate", valueName: "bytes-per-second", defaultValue: String(defaultMinimumRate),
-          help: "The slowest rate a transfer may keep; also sets the sync's deadline from the files' sizes."),
-        .flag(
-          "allow-downgrade",
-          help: "Install a manifest older than the synced version or the device's rollback floor (and its blobs)."),
-      ] + ExtensionLimits.arguments,
       exitStatuses: [
         .init(.success, "Synced, or already up to date."),
         .init(.failure, "The system failed a request, or another load or sync of the device is loading (currentlyLoading)."),
@@ -91,35 +72,33 @@ extension Calldir.Device {
       ]
     )
 
-    let devicePath: String
-    let from: String
-    let publicKeyPath: String
-    let json: Bool
-    let networkTimeout: Int
-    let minimumRate: Int
-    let allowsDowngrade: Bool
-    let limits: ExtensionLimits
-
-    init(arguments: ParsedArguments) throws {
-      devicePath = try arguments.requiredString("device")
-      from = try arguments.requiredString("from")
-      publicKeyPath = try arguments.requiredString("public-key")
-      json = arguments.flag("json")
-      networkTimeout = try arguments.int("network-timeout") ?? Self.defaultNetworkTimeout
-      minimumRate = try arguments.int("minimum-rate") ?? Self.defaultMinimumRate
-      allowsDowngrade = arguments.flag("allow-downgrade")
-      limits = try ExtensionLimits(arguments: arguments)
-    }
-
-    func validate() throws {
-      guard (1...Self.longestNetworkTimeout).contains(networkTimeout) else {
-        throw UsageError.invalid("--network-timeout must be between 1 and \(Self.longestNetworkTimeout) seconds")
-      }
-      guard (1...Self.fastestMinimumRate).contains(minimumRate) else {
-        throw UsageError.invalid("--minimum-rate must be between 1 and \(Self.fastestMinimumRate) bytes a second")
-      }
-      try limits.validate()
-    }
+    @Option(.device, help: "The simulated device's directory (created when missing).")
+    var devicePath: String
+    @Option(valueName: "dir-or-url", help: "The store: a directory holding manifest.json, or its http:// or https:// URL.")
+    var from: String
+    @Option(
+      name: "public-key", valueName: "file",
+      help: "The store's Ed25519 public key: one line of base64 of its 32 bytes (keygen's PREFIX.pub).")
+    var publicKeyPath: String
+    @Flag(.json, help: "Print one JSON object describing the sync.")
+    var json: Bool
+    @Option(
+      valueName: "seconds", help: "Seconds to connect, and seconds below --minimum-rate, before a transfer fails.",
+      range: 1...Sync.longestNetworkTimeout,
+      outOfRange: { _ in "--network-timeout must be between 1 and \(Sync.longestNetworkTimeout) seconds" })
+    var networkTimeout = Sync.defaultNetworkTimeout
+    @Option(
+      valueName: "bytes-per-second",
+      help: "The slowest rate a transfer may keep; also sets the sync's deadline from the files' sizes.",
+      range: 1...Sync.fastestMinimumRate,
+      outOfRange: { _ in "--minimum-rate must be between 1 and \(Sync.fastestMinimumRate) bytes a second" })
+    var minimumRate = Sync.defaultMinimumRate
+    @Flag(
+      .allowDowngrade,
+      help: "Install a manifest older than the synced version or the device's rollback floor (and its blobs).")
+    var allowsDowngrade: Bool
+    @OptionGroup
+    var limits: ExtensionLimits
 
     /// Options → the sync engine (``SyncCoordinator``) over the store and
     /// the simulated device → output.

@@ -19,13 +19,6 @@ extension Calldir {
         Identical snapshots give an empty delta. With --store, a store without a catalog or a \
         version it has not published exits 66; a read-only store can be read.
         """,
-      arguments: [
-        .positional("old", help: "The base: a full snapshot blob, or a version with --store."),
-        .positional("new", help: "The target: a full snapshot blob, or a version with --store."),
-        .option("output", short: "o", valueName: "file", isRequired: true, help: "Where to write the delta blob."),
-        .option("store", valueName: "dir", help: "Read OLD and NEW as versions of this store."),
-        .flag("json", help: "Print the counts as one JSON object."),
-      ],
       exitStatuses: [
         .init(.success, "The delta is written."),
         .init(.usage, "Bad arguments (with --store, OLD and NEW must be version numbers)."),
@@ -43,19 +36,16 @@ extension Calldir {
       ]
     )
 
-    let old: String
-    let new: String
-    let output: String
-    let store: String?
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      old = try arguments.requiredString("old")
-      new = try arguments.requiredString("new")
-      output = try arguments.requiredString("output")
-      store = arguments.string("store")
-      json = arguments.flag("json")
-    }
+    @Argument(help: "The base: a full snapshot blob, or a version with --store.")
+    var old: String
+    @Argument(help: "The target: a full snapshot blob, or a version with --store.")
+    var new: String
+    @Option(short: "o", valueName: "file", help: "Where to write the delta blob.")
+    var output: String
+    @Option(.store, help: "Read OLD and NEW as versions of this store.")
+    var store: String?
+    @Flag(.json, help: "Print the counts as one JSON object.")
+    var json: Bool
 
     func validate() throws {
       guard store != nil else { return }

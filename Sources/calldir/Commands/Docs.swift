@@ -14,12 +14,6 @@ extension Calldir {
         OUTPUT/reference/config.md (from the config schema) and OUTPUT/man/calldir.1. \
         `make docs` runs it with --output docs; a test fails when the committed files differ.
         """,
-      arguments: [
-        .option("output", valueName: "dir", isRequired: true, help: "The documentation folder (docs)."),
-        .option(
-          "schema", valueName: "file", defaultValue: "schemas/config.schema.json",
-          help: "The config schema the config reference is generated from."),
-      ],
       isHidden: true,
       exitStatuses: [
         .init(.success, "The files are written."),
@@ -29,13 +23,10 @@ extension Calldir {
       ]
     )
 
-    let output: String
-    let schema: String
-
-    init(arguments: ParsedArguments) throws {
-      output = try arguments.requiredString("output")
-      schema = try arguments.requiredString("schema")
-    }
+    @Option(valueName: "dir", help: "The documentation folder (docs).")
+    var output: String
+    @Option(valueName: "file", help: "The config schema the config reference is generated from.")
+    var schema = "schemas/config.schema.json"
 
     func run(context: CommandContext) throws {
       let bytes = try FileSystem.contents(of: schema, requiringRegularFile: true)

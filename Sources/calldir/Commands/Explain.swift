@@ -21,15 +21,6 @@ extension Calldir {
         are read in the defaultRegion the version was built with, unless --region says otherwise. \
         The blob lookups are binary searches over frames.
         """,
-      arguments: [
-        .positional("number", arity: .oneOrMore, help: "The numbers to explain."),
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
-        .option("version", valueName: "n", help: "The version to explain (default: the latest)."),
-        .option("region", valueName: "cc",
-                help: "Region (ISO 3166 code) for numbers without a country code; ZZ for none (default: the version's defaultRegion)."),
-        .flag("no-provenance", help: "Only look the numbers up in the blob; do not read the sources."),
-        .flag("json", help: "Print one JSON object per number."),
-      ],
       exitStatuses: [
         .init(.success, "Every number was explained."),
         .init(.usage, "Bad arguments, or an unknown --region."),
@@ -47,28 +38,30 @@ extension Calldir {
       ]
     )
 
-    let numbers: [String]
-    let storePath: String
-    let version: Int?
-    let regionCode: String?
-    let provenance: Bool
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      numbers = arguments.strings("number")
-      storePath = try arguments.requiredString("store")
-      if let text = arguments.string("version") {
+    @Argument(name: "number", atLeastOne: true, help: "The numbers to explain.")
+    var numbers: [String]
+    @Option(.store)
+    var storePath: String
+    @Option(
+      valueName: "n", help: "The version to explain (default: the latest).",
+      transform: { (text: String) throws(UsageError) in
         guard let value = Int(text), value > 0 else {
-          throw UsageError.invalid("--version must be a published version number such as 3, not '\(text)'")
+          throw .invalid("--version must be a published version number such as 3, not '\(text)'")
         }
-        version = value
-      } else {
-        version = nil
-      }
-      regionCode = arguments.string("region")
-      provenance = !arguments.flag("no-provenance")
-      json = arguments.flag("json")
-    }
+        return value
+      })
+    var version: Int?
+    @Option(
+      .region,
+      help: "Region (ISO 3166 code) for numbers without a country code; ZZ for none (default: the version's defaultRegion).")
+    var regionCode: String?
+    @Flag(help: "Only look the numbers up in the blob; do not read the sources.")
+    var noProvenance: Bool
+    @Flag(.json, help: "Print one JSON object per number.")
+    var json: Bool
+
+    /// Whether the sources are read for each number's provenance.
+    var provenance: Bool { !noProvenance }
 
     func validate() throws {
       if let regionCode { _ = try RegionArgument.resolve(regionCode) }

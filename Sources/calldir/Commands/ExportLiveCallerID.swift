@@ -22,14 +22,6 @@ extension Calldir.Export {
         Everything comes from the store: the version's liveCallerID settings, categories and icons \
         its build recorded. Takes the store's lock.
         """,
-      arguments: [
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
-        .option("output", short: "o", valueName: "dir", isRequired: true, help: "Where to write the export."),
-        .option("version", valueName: "v", help: "The version to export (default: the latest)."),
-        .flag("all", help: "Write every shard, not only those whose rows changed since the last export."),
-        .flag("json", help: "Print export.json on standard output."),
-        .flag("no-wait", help: "Exit 75 at once when another command holds the store."),
-      ],
       exitStatuses: [
         .init(.success, "The export is written."),
         .init(.usage, "Bad arguments."),
@@ -47,28 +39,25 @@ extension Calldir.Export {
       ]
     )
 
-    let storePath: String
-    let output: String
-    let version: Int?
-    let all: Bool
-    let json: Bool
-    let noWait: Bool
-
-    init(arguments: ParsedArguments) throws {
-      storePath = try arguments.requiredString("store")
-      output = try arguments.requiredString("output")
-      if let text = arguments.string("version") {
+    @Option(.store)
+    var storePath: String
+    @Option(short: "o", valueName: "dir", help: "Where to write the export.")
+    var output: String
+    @Option(
+      valueName: "v", help: "The version to export (default: the latest).",
+      transform: { (text: String) throws(UsageError) in
         guard let value = Int(text), value > 0 else {
-          throw UsageError.invalidValue(text, argument: "--version <v>", expected: "a version number (1, 2, …)")
+          throw .invalidValue(text, argument: "--version <v>", expected: "a version number (1, 2, …)")
         }
-        version = value
-      } else {
-        version = nil
-      }
-      all = arguments.flag("all")
-      json = arguments.flag("json")
-      noWait = arguments.flag("no-wait")
-    }
+        return value
+      })
+    var version: Int?
+    @Flag(help: "Write every shard, not only those whose rows changed since the last export.")
+    var all: Bool
+    @Flag(.json, help: "Print export.json on standard output.")
+    var json: Bool
+    @Flag(.noWait, help: "Exit 75 at once when another command holds the store.")
+    var noWait: Bool
 
     func run(context: CommandContext) throws {
       let progress = context.makeProgressReporter()

@@ -16,10 +16,6 @@ extension Calldir {
         counts, forced and deltas ("versions" is empty when nothing was published). A store \
         without a catalog exits 66; a read-only store can be read.
         """,
-      arguments: [
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
-        .flag("json", help: "Print one JSON object: the store and its versions, oldest first."),
-      ],
       exitStatuses: [
         .init(.success, "The versions are listed."),
         .init(.dataError, "The catalog is damaged (run repair)."),
@@ -34,13 +30,10 @@ extension Calldir {
       ]
     )
 
-    let storePath: String
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      storePath = try arguments.requiredString("store")
-      json = arguments.flag("json")
-    }
+    @Option(.store)
+    var storePath: String
+    @Flag(.json, help: "Print one JSON object: the store and its versions, oldest first.")
+    var json: Bool
 
     func run(context: CommandContext) throws {
       let store = StoreLayout(root: storePath)

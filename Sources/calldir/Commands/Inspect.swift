@@ -18,11 +18,6 @@ extension Calldir {
         then `identify<TAB>number<TAB>label` lines, each ascending; for a delta `-block`, \
         `+block`, `-identify`, `+identify` lines, removes before adds.
         """,
-      arguments: [
-        .positional("file", help: "A calldir blob (full snapshot or delta)."),
-        .flag("json", help: "Print the header as one JSON object (\"dataset\" is \"\" when the blob names none)."),
-        .flag("entries", help: "Print every entry as TSV instead of the header."),
-      ],
       exitStatuses: [
         .init(.success, "The blob is intact."),
         .init(.dataError, "The blob is corrupt (a checksum or the digest does not match)."),
@@ -38,15 +33,12 @@ extension Calldir {
       ]
     )
 
-    let path: String
-    let json: Bool
-    let entries: Bool
-
-    init(arguments: ParsedArguments) throws {
-      path = try arguments.requiredString("file")
-      json = arguments.flag("json")
-      entries = arguments.flag("entries")
-    }
+    @Argument(name: "file", help: "A calldir blob (full snapshot or delta).")
+    var path: String
+    @Flag(.json, help: "Print the header as one JSON object (\"dataset\" is \"\" when the blob names none).")
+    var json: Bool
+    @Flag(help: "Print every entry as TSV instead of the header.")
+    var entries: Bool
 
     func run(context: CommandContext) throws {
       let reader = try BlobReader(path: path)

@@ -21,10 +21,6 @@ extension Calldir {
         key off the web host: build --signing-key FILE, or signingKey in the config, signs \
         STORE/manifest.json into STORE/manifest.json.sig.
         """,
-      arguments: [
-        .option("output", short: "o", valueName: "prefix", isRequired: true, help: "Where to write PREFIX.key and PREFIX.pub."),
-        .flag("json", help: "Print the paths and the public key as one JSON object."),
-      ],
       exitStatuses: [
         .init(.success, "Both files are written."),
         .init(.cantCreate, "A file exists already, or cannot be created (neither is left)."),
@@ -38,13 +34,10 @@ extension Calldir {
       ]
     )
 
-    let prefix: String
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      prefix = try arguments.requiredString("output")
-      json = arguments.flag("json")
-    }
+    @Option(name: "output", short: "o", valueName: "prefix", help: "Where to write PREFIX.key and PREFIX.pub.")
+    var prefix: String
+    @Flag(.json, help: "Print the paths and the public key as one JSON object.")
+    var json: Bool
 
     func validate() throws {
       // `out/` would make the hidden files `out/.key` and `out/.pub`.

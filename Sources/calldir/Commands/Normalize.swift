@@ -32,14 +32,6 @@ extension Calldir {
         format as libphonenumber writes it (format_number NATIONAL: 02079460018 for 442079460018), \
         the keyword a phone presents for it nationally; with --json, as "national".
         """,
-      arguments: [
-        .positional("number", arity: .zeroOrMore, help: "Numbers to normalize; standard input when none."),
-        .option("region", valueName: "cc", defaultValue: "ZZ",
-                help: "Default region (ISO 3166 code, case-sensitive) for numbers without a country code; ZZ for none."),
-        .flag("valid", help: "Reject possible numbers that are not valid (libphonenumber's is_valid_number)."),
-        .flag("json", help: "Print one JSON object per input: input, number, reason, valid, type."),
-        .flag("national", help: "Also print the digits of each number's national format (a tab, then the digits; JSON: national)."),
-      ],
       exitStatuses: [
         .init(.success, "Every input was read (invalid ones are printed as INVALID)."),
         .init(.usage, "Bad arguments, or an unknown --region (with the code meant, when it is clear)."),
@@ -54,19 +46,18 @@ extension Calldir {
       ]
     )
 
-    let numbers: [String]
-    let regionCode: String
-    let json: Bool
-    let requireValid: Bool
-    let national: Bool
-
-    init(arguments: ParsedArguments) throws {
-      numbers = arguments.strings("number")
-      regionCode = try arguments.requiredString("region")
-      json = arguments.flag("json")
-      requireValid = arguments.flag("valid")
-      national = arguments.flag("national")
-    }
+    @Argument(name: "number", help: "Numbers to normalize; standard input when none.")
+    var numbers: [String]
+    @Option(
+      .region,
+      help: "Default region (ISO 3166 code, case-sensitive) for numbers without a country code; ZZ for none.")
+    var regionCode = "ZZ"
+    @Flag(name: "valid", help: "Reject possible numbers that are not valid (libphonenumber's is_valid_number).")
+    var requireValid: Bool
+    @Flag(.json, help: "Print one JSON object per input: input, number, reason, valid, type.")
+    var json: Bool
+    @Flag(help: "Also print the digits of each number's national format (a tab, then the digits; JSON: national).")
+    var national: Bool
 
     func validate() throws {
       _ = try RegionArgument.resolve(regionCode)

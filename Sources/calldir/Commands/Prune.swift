@@ -15,12 +15,6 @@ extension Calldir {
         go; a prune that is interrupted is finished by the next one (or by repair, then prune). \
         Takes the store's lock.
         """,
-      arguments: [
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
-        .option("keep", valueName: "n", isRequired: true, help: "How many of the newest versions keep their files (at least 1)."),
-        .flag("json", help: "Print what was removed as one JSON object."),
-        .flag("no-wait", help: "Exit 75 at once when a build holds the store."),
-      ],
       exitStatuses: [
         .init(.success, "The older versions are pruned (or there was nothing to prune)."),
         .init(.usage, "A --keep under 1."),
@@ -37,21 +31,21 @@ extension Calldir {
       ]
     )
 
-    let storePath: String
-    let keep: Int
-    let json: Bool
-    let noWait: Bool
-
-    init(arguments: ParsedArguments) throws {
-      storePath = try arguments.requiredString("store")
-      let text = try arguments.requiredString("keep")
-      guard let value = Int(text), value >= 1 else {
-        throw UsageError.invalid("--keep must be a number of versions, at least 1, not '\(text)'")
-      }
-      keep = value
-      json = arguments.flag("json")
-      noWait = arguments.flag("no-wait")
-    }
+    @Option(.store)
+    var storePath: String
+    @Option(
+      valueName: "n", help: "How many of the newest versions keep their files (at least 1).",
+      transform: { (text: String) throws(UsageError) in
+        guard let value = Int(text), value >= 1 else {
+          throw .invalid("--keep must be a number of versions, at least 1, not '\(text)'")
+        }
+        return value
+      })
+    var keep: Int
+    @Flag(.json, help: "Print what was removed as one JSON object.")
+    var json: Bool
+    @Flag(.noWait)
+    var noWait: Bool
 
     func run(context: CommandContext) throws {
       let report: StorePruner.Report

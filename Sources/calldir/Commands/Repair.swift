@@ -24,11 +24,6 @@ extension Calldir {
         one in its place; no published file is removed or rewritten. The next build continues \
         after the highest version the store has ever used.
         """,
-      arguments: [
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
-        .flag("json", help: "Print what was found and recorded as one JSON object."),
-        .flag("no-wait", help: "Exit 75 at once when a build holds the store."),
-      ],
       exitStatuses: [
         .init(.success, "The catalog is rebuilt."),
         .init(.noInput, "DIR is not a store."),
@@ -45,15 +40,12 @@ extension Calldir {
       ]
     )
 
-    let storePath: String
-    let json: Bool
-    let noWait: Bool
-
-    init(arguments: ParsedArguments) throws {
-      storePath = try arguments.requiredString("store")
-      json = arguments.flag("json")
-      noWait = arguments.flag("no-wait")
-    }
+    @Option(.store)
+    var storePath: String
+    @Flag(.json, help: "Print what was found and recorded as one JSON object.")
+    var json: Bool
+    @Flag(.noWait)
+    var noWait: Bool
 
     func run(context: CommandContext) throws {
       let report: StoreRepair.Report

@@ -22,11 +22,6 @@ extension Calldir {
         "generatedAt", "extensionEntryLimit", "versions", "refusals", "latest"}; --output is then \
         optional. A store without a catalog exits 66; a read-only store can be read.
         """,
-      arguments: [
-        .option("store", valueName: "dir", isRequired: true, help: "The store directory."),
-        .option("output", short: "o", valueName: "file", help: "Where to write the HTML page."),
-        .flag("json", help: "Print the gathered facts as one JSON object (with or without --output)."),
-      ],
       exitStatuses: [
         .init(.success, "The page (or the JSON) is written."),
         .init(.usage, "Neither --output nor --json."),
@@ -44,15 +39,12 @@ extension Calldir {
       ]
     )
 
-    let storePath: String
-    let output: String?
-    let json: Bool
-
-    init(arguments: ParsedArguments) throws {
-      storePath = try arguments.requiredString("store")
-      output = arguments.string("output")
-      json = arguments.flag("json")
-    }
+    @Option(.store)
+    var storePath: String
+    @Option(short: "o", valueName: "file", help: "Where to write the HTML page.")
+    var output: String?
+    @Flag(.json, help: "Print the gathered facts as one JSON object (with or without --output).")
+    var json: Bool
 
     func validate() throws {
       guard output != nil || json else {

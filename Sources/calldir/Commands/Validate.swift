@@ -26,12 +26,6 @@ extension Calldir {
         unlinked temporary file in $TMPDIR (else /tmp), up to 256 MiB (a larger one exits 65: pass \
         it as a regular file); memory stays flat.
         """,
-      arguments: [
-        .positional("file", help: "A calldir blob or a text list; - for standard input."),
-        .flag("json", help: "Print one JSON object instead of diagnostics."),
-        .option("max-errors", valueName: "n", defaultValue: "20",
-                help: "Report at most this many violations, 0 for all; counting continues."),
-      ],
       exitStatuses: [
         .init(.success, "Valid (warnings allowed)."),
         .init(.failure, "Violations were found."),
@@ -49,21 +43,14 @@ extension Calldir {
       ]
     )
 
-    let path: String
-    let json: Bool
-    let maxErrors: Int
-
-    init(arguments: ParsedArguments) throws {
-      path = try arguments.requiredString("file")
-      json = arguments.flag("json")
-      maxErrors = try arguments.int("max-errors") ?? 20
-    }
-
-    func validate() throws {
-      if maxErrors < 0 {
-        throw UsageError.invalid("--max-errors must be 0 (report all) or more, not \(maxErrors)")
-      }
-    }
+    @Argument(name: "file", help: "A calldir blob or a text list; - for standard input.")
+    var path: String
+    @Flag(.json, help: "Print one JSON object instead of diagnostics.")
+    var json: Bool
+    @Option(
+      valueName: "n", help: "Report at most this many violations, 0 for all; counting continues.", range: 0...,
+      outOfRange: { "--max-errors must be 0 (report all) or more, not \($0)" })
+    var maxErrors = 20
 
     func run(context: CommandContext) throws {
       let output = context.standardOutput

@@ -16,28 +16,24 @@ extension SampleTool {
     static let configuration = CommandConfiguration(
       name: "compile",
       abstract: "Compile phone number lists into a dataset.",
-      discussion: "Reads CSV or text files and writes a sorted, deduplicated dataset.",
-      arguments: [
-        .positional("input", arity: .oneOrMore, help: "Input files."),
-        .option("output", short: "o", valueName: "path", isRequired: true, help: "Where to write the dataset."),
-        .option("region", valueName: "cc", defaultValue: "ZZ",
-                help: "Default region for numbers without a country code."),
-        .option("exclude", valueName: "file", isRepeatable: true, help: "A list of numbers to leave out."),
-        .option("max-errors", valueName: "n", defaultValue: "10", help: "Stop after this many bad lines."),
-        .option("memory", valueName: "size", defaultValue: "512M", help: "The sort buffer size."),
-        .flag("json", help: "Print the summary as JSON."),
-        .flag("strict", short: "s", help: "Treat warnings as errors."),
-      ])
+      discussion: "Reads CSV or text files and writes a sorted, deduplicated dataset.")
 
-    var arguments: ParsedArguments
-    var maxErrors: Int
-    var memory: Int
-
-    init(arguments: ParsedArguments) throws {
-      self.arguments = arguments
-      maxErrors = try arguments.int("max-errors") ?? 0
-      memory = try arguments.size("memory") ?? 0
-    }
+    @Argument(atLeastOne: true, help: "Input files.")
+    var input: [String]
+    @Option(short: "o", valueName: "path", help: "Where to write the dataset.")
+    var output: String
+    @Option(valueName: "cc", help: "Default region for numbers without a country code.")
+    var region = "ZZ"
+    @Option(valueName: "file", help: "A list of numbers to leave out.")
+    var exclude: [String]
+    @Option(valueName: "n", help: "Stop after this many bad lines.")
+    var maxErrors = 10
+    @Option(valueName: "size", help: "The sort buffer size.")
+    var memory: ByteSize = "512M"
+    @Flag(.json, help: "Print the summary as JSON.")
+    var json: Bool
+    @Flag(short: "s", help: "Treat warnings as errors.")
+    var strict: Bool
 
     func validate() throws {
       if maxErrors < 0 { throw UsageError.invalid("'--max-errors' must not be negative") }
@@ -45,14 +41,14 @@ extension SampleTool {
 
     func run(context: CommandContext) throws {
       let value: JSONValue = [
-        "input": .array(arguments.strings("input").map(JSONValue.string)),
-        "output": .string(arguments.string("output") ?? ""),
-        "region": .string(arguments.string("region") ?? ""),
-        "exclude": .array(arguments.strings("exclude").map(JSONValue.string)),
+        "input": .array(input.map(JSONValue.string)),
+        "output": .string(output),
+        "region": .string(region),
+        "exclude": .array(exclude.map(JSONValue.string)),
         "maxErrors": .int(Int64(maxErrors)),
-        "memory": .int(Int64(memory)),
-        "json": .bool(arguments.flag("json")),
-        "strict": .bool(arguments.flag("strict")),
+        "memory": .int(Int64(memory.bytes)),
+        "json": .bool(json),
+        "strict": .bool(strict),
       ]
       context.standardOutput.writeJSONLine(value)
     }
@@ -70,20 +66,14 @@ extension SampleTool {
   struct Fail: RunnableCommand {
     static let configuration = CommandConfiguration(
       name: "fail",
-      abstract: "Fail on purpose.",
-      arguments: [
-        .positional("kind", help: "Which error to throw."),
-        .flag("json", help: "Answer in JSON."),
-        .flag("silent", help: "Print nothing before failing."),
-      ])
+      abstract: "Fail on purpose.")
 
+    @Argument(help: "Which error to throw.")
     var kind: String
+    @Flag(.json, help: "Answer in JSON.")
+    var json: Bool
+    @Flag(help: "Print nothing before failing.")
     var silent: Bool
-
-    init(arguments: ParsedArguments) throws {
-      kind = try arguments.requiredString("kind")
-      silent = arguments.flag("silent")
-    }
 
     func run(context: CommandContext) throws {
       if !silent { context.standardOutput.write("partial output\n") }
@@ -101,40 +91,29 @@ extension SampleTool.Device {
   struct Load: RunnableCommand {
     static let configuration = CommandConfiguration(
       name: "load",
-      abstract: "Load a dataset into the store.",
-      arguments: [
-        .positional("store", valueName: "path", help: "The store directory."),
-        .positional("extension-id", valueName: "id", arity: .optional, defaultValue: "default",
-                    help: "The extension identifier."),
-        .flag("dry-run", help: "Check without writing."),
-      ])
+      abstract: "Load a dataset into the store.")
 
-    var arguments: ParsedArguments
-    init(arguments: ParsedArguments) throws { self.arguments = arguments }
+    @Argument(valueName: "path", help: "The store directory.")
+    var store: String
+    @Argument(name: "extension-id", valueName: "id", help: "The extension identifier.")
+    var extensionID = "default"
+    @Flag(help: "Check without writing.")
+    var dryRun: Bool
 
     func run(context: CommandContext) throws {
-      context.standardOutput.writeLine(
-        "load \(arguments.string("store") ?? "-") \(arguments.string("extension-id") ?? "-")"
-          + (arguments.flag("dry-run") ? " dry-run" : ""))
+      context.standardOutput.writeLine("load \(store) \(extensionID)" + (dryRun ? " dry-run" : ""))
     }
   }
 
   struct Dump: RunnableCommand {
     static let configuration = CommandConfiguration(
       name: "dump",
-      abstract: "Print the numbers in a store.",
-      arguments: [
-        .option("limit", short: "n", valueName: "count", help: "Print at most this many numbers."),
-        .positional("numbers", arity: .zeroOrMore, help: "Numbers to look up."),
-      ])
+      abstract: "Print the numbers in a store.")
 
+    @Option(short: "n", valueName: "count", help: "Print at most this many numbers.")
     var limit: Int?
+    @Argument(help: "Numbers to look up.")
     var numbers: [String]
-
-    init(arguments: ParsedArguments) throws {
-      limit = try arguments.int("limit")
-      numbers = arguments.strings("numbers")
-    }
 
     func run(context: CommandContext) throws {
       context.standardOutput.writeLine("limit=\(limit.map(String.init) ?? "none") numbers=\(numbers)")

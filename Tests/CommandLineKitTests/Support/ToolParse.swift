@@ -1,13 +1,24 @@
 @testable import CommandLineKit
 
-/// Direct access to the argument parser, bypassing the command tree.
+/// Direct access to the argument parser and the typed declarations,
+/// bypassing the command tree.
 enum ToolParse {
-  /// Parses `tokens` against `specs` as the arguments of a command named `probe`.
-  static func parse(_ specs: [ArgumentSpec], _ tokens: [String]) throws -> ParsedArguments {
-    let parser = _ArgumentParser(specs: specs, acceptsVersion: false)
+  /// Parses `tokens` against the properties of `type`, stores the values
+  /// and validates, as the tool does for a command.
+  static func parse<T: ParsableArguments>(_ type: T.Type, _ tokens: [String]) throws -> T {
+    let value = T()
+    let declarations = _Declarations(of: value)
+    let parser = _ArgumentParser(specs: declarations.specs, acceptsVersion: false)
     guard case .parsed(let values, let flags) = try parser.parse(tokens[...]) else {
       throw UsageError.invalid("unexpected help or version request")
     }
-    return ParsedArguments(commandPath: ["probe"], specs: specs, values: values, flags: flags)
+    try declarations.assign(ParsedArguments(values: values, flags: flags))
+    try value.validate()
+    return value
+  }
+
+  /// The specs the properties of `type` declare, in order.
+  static func specs<T: ParsableArguments>(_ type: T.Type) -> [ArgumentSpec] {
+    _Declarations(of: T()).specs
   }
 }

@@ -23,15 +23,6 @@ private enum Documented: Command {
 
         A second paragraph.
         """,
-      arguments: [
-        .positional("blob", valueName: "file", arity: .zeroOrMore, help: "Blobs."),
-        .option("store", valueName: "dir", isRequired: true, help: "The store."),
-        .option("config", valueName: "file", help: "The config [JSON]."),
-        .option("shell", valueName: "name", completion: .values(["bash", "zsh"]), help: "A shell."),
-        .option("limit", valueName: "size", help: "A size."),
-        .flag("json", help: "Print JSON."),
-        .flag("verbose", short: "v", help: "Say more."),
-      ],
       exitStatuses: [
         .init(.success, "Published."),
         .init(.dataError, "A guard refused the build; nothing is published."),
@@ -44,7 +35,21 @@ private enum Documented: Command {
           "tool publish --store /a/very/long/path/to/a/store --config \"a config with spaces.json\" --json --verbose"),
       ],
       seeAlso: [.init("Publishing", "guides/publishing.md")])
-    init(arguments: ParsedArguments) throws {}
+
+    @Argument(valueName: "file", help: "Blobs.")
+    var blob: [String]
+    @Option(valueName: "dir", help: "The store.")
+    var store: String
+    @Option(valueName: "file", help: "The config [JSON].")
+    var config: String?
+    @Option(valueName: "name", completion: .values(["bash", "zsh"]), help: "A shell.")
+    var shell: String?
+    @Option(valueName: "size", help: "A size.")
+    var limit: ByteSize?
+    @Flag(.json, help: "Print JSON.")
+    var json: Bool
+    @Flag(.verbose, help: "Say more.")
+    var verbose: Bool
     func run(context: CommandContext) throws {}
   }
 
@@ -55,14 +60,14 @@ private enum Documented: Command {
 
   struct Leaf: RunnableCommand {
     static let configuration = CommandConfiguration(
-      name: "leaf", abstract: "A leaf.", arguments: [.option("device", valueName: "dir", help: "A device.")])
-    init(arguments: ParsedArguments) throws {}
+      name: "leaf", abstract: "A leaf.")
+    @Option(valueName: "dir", help: "A device.")
+    var device: String?
     func run(context: CommandContext) throws {}
   }
 
   struct Hidden: RunnableCommand {
     static let configuration = CommandConfiguration(name: "_hidden", abstract: "Hidden.", isHidden: true)
-    init(arguments: ParsedArguments) throws {}
     func run(context: CommandContext) throws {}
   }
 }
@@ -201,8 +206,9 @@ private func help(_ arguments: [String], columns: Int? = nil) -> String {
   @Test func reservedGeneratorNamesAreDeclarationErrors() {
     struct BadRoot: RunnableCommand {
       static let configuration = CommandConfiguration(
-        name: "bad", abstract: "Bad.", arguments: [.flag("generate-manual", help: "Mine.")])
-      init(arguments: ParsedArguments) throws {}
+        name: "bad", abstract: "Bad.")
+      @Flag(help: "Mine.")
+      var generateManual: Bool
       func run(context: CommandContext) throws {}
     }
     let error = MemorySink()

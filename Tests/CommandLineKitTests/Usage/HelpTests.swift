@@ -149,14 +149,15 @@ private struct SingleTool: RunnableCommand {
   static let configuration = CommandConfiguration(
     name: "single",
     abstract: "Do one thing.",
-    version: "single 2.0",
-    arguments: [
-      .option("dictionary-path", short: "d", valueName: "directory",
-              help: "A directory of word lists that is searched before the built-in ones, in order."),
-      .positional("word", arity: .zeroOrMore, help: "Words."),
-    ])
+    version: "single 2.0")
 
-  init(arguments: ParsedArguments) throws {}
+  @Option(
+    short: "d", valueName: "directory",
+    help: "A directory of word lists that is searched before the built-in ones, in order.")
+  var dictionaryPath: String?
+  @Argument(help: "Words.")
+  var word: [String]
+
   func run(context: CommandContext) throws { context.standardOutput.write("ran\n") }
 }
 
@@ -206,12 +207,10 @@ private struct SingleTool: RunnableCommand {
   }
   struct Visible: RunnableCommand {
     static let configuration = CommandConfiguration(name: "visible", abstract: "Shown.")
-    init(arguments: ParsedArguments) throws {}
     func run(context: CommandContext) throws { context.standardOutput.writeLine("visible ran") }
   }
   struct Secret: RunnableCommand {
     static let configuration = CommandConfiguration(name: "_secret", abstract: "Hidden.", isHidden: true)
-    init(arguments: ParsedArguments) throws {}
     func run(context: CommandContext) throws { context.standardOutput.writeLine("secret ran") }
   }
 
