@@ -4,7 +4,7 @@ import CalldirSystem
 import CommandLineKit
 
 /// What `calldir device sync` did, as it prints it.
-struct SyncOutcome {
+struct SyncOutcome: JSONEncodable {
   /// The verified manifest's plan, and the state before.
   let planned: PlannedSync
   /// The staged files; nil when the device was up to date.
