@@ -5,7 +5,7 @@ import CommandLineKit
 
 extension StoreReport: JSONEncodable {
   /// What `calldir report --json` prints: the gathered model, keys in a
-  /// fixed order (docs/reference/report.md).
+  /// fixed order (docs/reference/report.md, schemas/output/report.schema.json).
   public var json: JSONValue {
     [
       "store": .string(store),

@@ -55,7 +55,7 @@ struct SyncOutcome: JSONEncodable {
   /// "reused", "discardedPartial", "missingDelta", "unusableDelta",
   /// "blocking", "identification", "peakMemoryBytes", "durationSeconds",
   /// "reloadEntries", "reloadSeconds"}], "retired", "downloaded",
-  /// "reloadEntries", "reloadSeconds"}`.
+  /// "reloadEntries", "reloadSeconds"}` (schemas/output/device-sync.schema.json).
   var json: JSONValue {
     func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func optional(_ value: Int64?) -> JSONValue { value.map { .int($0) } ?? .null }
