@@ -1,3 +1,4 @@
+import CalldirSystem
 import CallDirectoryFormat
 
 /// Writes violations and the summary as text diagnostics or as one JSON object.
@@ -144,32 +145,11 @@ public final class ValidationReportWriter {
     return text
   }
 
-  /// A JSON string literal (RFC 8259): quotes, backslashes and control
-  /// characters escaped, everything else as UTF-8.
+  /// A JSON string literal, as ``JSONValue`` writes strings (RFC 8259;
+  /// hidden characters escaped as ``ShownText`` names them).
   static func json(_ string: String) -> String {
-    let needsEscaping = string.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-    guard needsEscaping else { return "\"" + string + "\"" }
-    var bytes: [UInt8] = [0x22]
-    bytes.reserveCapacity(string.utf8.count + 16)
-    for byte in string.utf8 {
-      switch byte {
-      case 0x22: bytes += [0x5C, 0x22]
-      case 0x5C: bytes += [0x5C, 0x5C]
-      case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-      case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-      case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
-      case 0..<0x20:
-        bytes += Array("\\u00".utf8)
-        bytes.append(hexDigits[Int(byte >> 4)])
-        bytes.append(hexDigits[Int(byte & 0x0F)])
-      default: bytes.append(byte)
-      }
-    }
-    bytes.append(0x22)
-    return String(decoding: bytes, as: UTF8.self)
+    JSONValue.string(string).serialized()
   }
-
-  private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 @available(*, unavailable)

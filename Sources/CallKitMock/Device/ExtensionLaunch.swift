@@ -1,5 +1,5 @@
 /// How the simulated system runs an extension's provider for a request.
-public enum ExtensionLaunch: Codable, Hashable, Sendable {
+public enum ExtensionLaunch: Hashable, Sendable {
   /// In the calling process, with a provider registered through
   /// ``SimulatedDevice/registerProvider(forExtensionWithIdentifier:_:)``.
   /// Same validation and store semantics, but no memory budget and no crash

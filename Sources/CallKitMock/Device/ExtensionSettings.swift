@@ -3,7 +3,7 @@
 /// Apple documents none of these numbers; the defaults follow what developers
 /// observed (see `call-directory.md` §2) and every one can be changed per
 /// extension with ``SimulatedDevice/updateSettings(_:forExtensionWithIdentifier:)``.
-public struct ExtensionSettings: Codable, Hashable, Sendable {
+public struct ExtensionSettings: Hashable, Sendable {
   /// The "maximum allowed entries" of the store, blocking and
   /// identification entries counted together: a request whose store would
   /// reach it fails with `maximumEntriesExceeded`, so the store holds fewer.

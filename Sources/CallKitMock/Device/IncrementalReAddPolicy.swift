@@ -5,7 +5,7 @@
 /// choice: a delta that loads under it also loads if iOS turns out to be
 /// lenient. Either way a changed label should be sent as a remove followed by
 /// an add, as Gogolook does.
-public enum IncrementalReAddPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+public enum IncrementalReAddPolicy: String, Hashable, Sendable, CaseIterable {
   /// The request fails with
   /// ``CXErrorCodeCallDirectoryManagerError/Code/duplicateEntries``.
   case reject

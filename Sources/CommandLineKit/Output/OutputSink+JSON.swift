@@ -9,4 +9,9 @@ extension OutputSink {
     bytes.append(0x0A)
     bytes.withUnsafeBytes { write(bytes: $0) }
   }
+
+  /// Writes `value`'s ``JSONEncodable/json`` as one line.
+  public func writeJSONLine(_ value: some JSONEncodable) {
+    writeJSONLine(value.json)
+  }
 }

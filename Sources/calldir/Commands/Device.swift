@@ -44,11 +44,6 @@ enum DeviceSupport {
       path: device.directoryURL.path + "/sync", rollbackFloorPath: device.directoryURL.path + "/rollback-floor.json")
   }
 
-  /// The device's rollback floors, `[{"dataset", "version"}]` by dataset.
-  static func json(_ floors: [String: Int]) -> JSONValue {
-    .array(floors.sorted { $0.key < $1.key }.map { ["dataset": .string($0.key), "version": .int(Int64($0.value))] })
-  }
-
   /// `com.example.blocklist version 5, …`, or `none`.
   static func describe(_ floors: [String: Int]) -> String {
     guard !floors.isEmpty else { return "none" }
@@ -110,10 +105,5 @@ enum DeviceSupport {
   static func detail(_ error: any Error) -> String {
     if let error = error as? ExtensionCancellationError { return error.message }
     return String(describing: error)
-  }
-
-  /// A date as ISO 8601 (UTC), or JSON `null`.
-  static func json(_ date: Date?) -> JSONValue {
-    date.map { .string($0.formatted(.iso8601)) } ?? .null
   }
 }

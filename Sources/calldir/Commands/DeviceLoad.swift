@@ -91,7 +91,7 @@ extension Calldir.Device {
         try loader.plan(candidate, forExtension: index + 1)
       }
 
-      var results: [JSONValue] = []
+      var results: [ExtensionLoadResult] = []
       var failure: (any Error)?
       for (load, reservation) in zip(loads, reservations) {
         let result: ExtensionLoadResult
@@ -101,7 +101,7 @@ extension Calldir.Device {
           failure = error
           break
         }
-        results.append(Self.json(result))
+        results.append(result)
         if let error = result.report.error, !json {
           context.standardError.writeLine("\(load.identifier): request failed: \(DeviceSupport.detail(error))")
         }
@@ -112,14 +112,7 @@ extension Calldir.Device {
         if !json { context.standardOutput.writeLine(Self.describe(result)) }
       }
       if json {
-        var document: [(key: String, value: JSONValue)] = [(key: "extensions", value: .array(results))]
-        // A failure no extension's result carries (the device's own I/O).
-        if let failure = failure as? any CommandLineError, !results.contains(where: { ($0["error"] ?? .null) != .null }),
-          case .object(let envelope) = failure.jsonEnvelope
-        {
-          document += envelope
-        }
-        context.standardOutput.writeJSONLine(.object(document))
+        context.standardOutput.writeJSONLine(DeviceLoadOutcome(results: results, failure: failure))
       }
       if let failure { throw failure }
     }
@@ -143,50 +136,6 @@ extension Calldir.Device {
         if let baseline = report.childBaselineResidentBytes { line += " (+\((peak - baseline) >> 10) KiB)" }
       }
       return line
-    }
-
-    static func json(_ result: ExtensionLoadResult) -> JSONValue {
-      let (shard, report, state) = (result.load, result.report, result.state)
-      let statistics = report.statistics
-      var error: JSONValue = .null
-      if let failure = report.error {
-        if let system = failure as? CXErrorCodeCallDirectoryManagerError {
-          error = [
-            "domain": .string(CXErrorCodeCallDirectoryManagerError.errorDomain),
-            "code": .string(system.code.name), "rawValue": .int(Int64(system.code.rawValue)),
-            "message": .string(system.reason ?? ""),
-          ]
-        } else if let cancelled = failure as? ExtensionCancellationError {
-          error = [
-            "domain": .string(cancelled.domain), "rawValue": .int(Int64(cancelled.code)),
-            "message": .string(cancelled.message),
-          ]
-        } else {
-          error = ["message": .string(String(describing: failure))]
-        }
-      }
-      func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
-      return [
-        "identifier": .string(shard.identifier),
-        "file": .string(shard.file),
-        "strategy": .string(shard.plan.strategy.rawValue),
-        "incremental": .bool(report.wasIncremental),
-        "version": state.loaded.map { .int(Int64(truncatingIfNeeded: $0.version)) } ?? .null,
-        "digest": state.loaded.map { .string($0.digest.hex) } ?? .null,
-        "blocking": .int(Int64(report.blockingEntryCount)),
-        "identification": .int(Int64(report.identificationEntryCount)),
-        "calls": [
-          "blockingRemoves": .int(Int64(statistics.blockingRemoves)),
-          "identificationRemoves": .int(Int64(statistics.identificationRemoves)),
-          "blockingAdds": .int(Int64(statistics.blockingAdds)),
-          "identificationAdds": .int(Int64(statistics.identificationAdds)),
-          "removeAll": .bool(statistics.removeAllBlockingCalls + statistics.removeAllIdentificationCalls > 0),
-        ],
-        "peakMemoryBytes": optional(report.childPeakResidentBytes),
-        "baselineMemoryBytes": optional(report.childBaselineResidentBytes),
-        "durationSeconds": .double((report.duration * 1000).rounded() / 1000),
-        "error": error,
-      ]
     }
   }
 }

@@ -63,10 +63,8 @@ extension Calldir.Device {
       // Kept, not read for the reset: a malformed floor does not stop it.
       let floors = try? directory.rollbackFloorStore.load()
       if json {
-        context.standardOutput.writeJSONLine([
-          "removedExtensions": .array(removed.map { .string($0) }), "forgotSync": .bool(previous != nil),
-          "rollbackFloors": floors.map(DeviceSupport.json) ?? .null,
-        ])
+        context.standardOutput.writeJSONLine(
+          DeviceResetOutcome(removedExtensions: removed, forgotSync: previous != nil, floors: floors.map(RollbackFloors.init)))
       } else {
         let sync =
           previous.map { "forgot its sync of \($0.dataset.isEmpty ? "(unnamed)" : $0.dataset) version \($0.version)" }

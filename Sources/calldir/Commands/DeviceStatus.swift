@@ -61,22 +61,20 @@ extension Calldir.Device {
           context.standardOutput.writeLine("rollback floor: unreadable: \(error)")
         }
       }
-      var objects: [JSONValue] = []
+      var extensions: [DeviceStatusReport.Extension] = []
       for identifier in try DeviceSupport.extensions(of: device) {
         let status: ExtensionStatus
         status = try device.status(forExtensionWithIdentifier: identifier)
         let state = try DeviceSupport.providerState(device, identifier)
         if json {
-          objects.append(Self.json(status, state))
+          extensions.append(.init(status: status, state: state))
         } else {
           Self.describe(status, state, to: context.standardOutput)
         }
       }
       if json {
-        let floorsJSON: JSONValue = (try? floors.get()).map(DeviceSupport.json) ?? .null
-        context.standardOutput.writeJSONLine([
-          "sync": Self.json(sync), "extensions": .array(objects), "rollbackFloors": floorsJSON,
-        ])
+        context.standardOutput.writeJSONLine(
+          DeviceStatusReport(sync: sync, extensions: extensions, floors: (try? floors.get()).map(RollbackFloors.init)))
       }
     }
 
@@ -89,18 +87,6 @@ extension Calldir.Device {
         "sync: \(sync.dataset) version \(sync.version) (published \(sync.published)), "
           + "\(sync.incrementalSyncs) incremental syncs since the last full one, "
           + "extensions \(sync.extensions.keys.sorted().map(String.init).joined(separator: ", "))")
-    }
-
-    private static func json(_ sync: SyncState?) -> JSONValue {
-      guard let sync else { return .null }
-      return [
-        "dataset": .string(sync.dataset),
-        "version": .int(Int64(sync.version)),
-        "published": .string(sync.published),
-        "incrementalSyncs": .int(Int64(sync.incrementalSyncs)),
-        "extensions": .array(
-          sync.extensions.sorted { $0.key < $1.key }.map { ["index": .int(Int64($0.key)), "version": .int(Int64($0.value))] }),
-      ]
     }
 
     private static func describe(_ status: ExtensionStatus, _ state: ProviderState, to output: any OutputSink) {
@@ -120,26 +106,6 @@ extension Calldir.Device {
       output.writeLine("  last load: \(status.lastReloadDate.map { $0.formatted(.iso8601) } ?? "never")")
       output.writeLine("  last successful load: \(status.lastSuccessfulLoadDate.map { $0.formatted(.iso8601) } ?? "never")")
       output.writeLine("  last error: \(status.lastError.map(\.message) ?? "none")")
-    }
-
-    private static func json(_ status: ExtensionStatus, _ state: ProviderState) -> JSONValue {
-      var lastError: JSONValue = .null
-      if let error = status.lastError {
-        lastError = ["domain": .string(error.domain), "code": .int(Int64(error.code)), "message": .string(error.message)]
-      }
-      return [
-        "identifier": .string(status.identifier),
-        "enabled": .bool(status.isEnabled),
-        "version": state.loaded.map { .int(Int64(truncatingIfNeeded: $0.version)) } ?? .null,
-        "digest": state.loaded.map { .string($0.digest.hex) } ?? .null,
-        "pendingVersion": state.pending.map { .int(Int64(truncatingIfNeeded: $0.version)) } ?? .null,
-        "blocking": .int(Int64(status.blockingEntryCount)),
-        "identification": .int(Int64(status.identificationEntryCount)),
-        "reloadCount": .int(Int64(status.reloadCount)),
-        "lastLoad": DeviceSupport.json(status.lastReloadDate),
-        "lastSuccessfulLoad": DeviceSupport.json(status.lastSuccessfulLoadDate),
-        "lastError": lastError,
-      ]
     }
   }
 }

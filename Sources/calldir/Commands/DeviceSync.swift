@@ -133,7 +133,7 @@ extension Calldir.Device {
 
     private func output(_ outcome: SyncOutcome, _ context: CommandContext) {
       if json {
-        context.standardOutput.writeJSONLine(outcome.json)
+        context.standardOutput.writeJSONLine(outcome)
       } else {
         outcome.describe(to: context.standardOutput)
       }

@@ -63,16 +63,7 @@ extension Calldir {
       let newReader = try BlobReader(path: inputs[1])
       summary = try SnapshotDiffer.writeDelta(from: oldReader, to: newReader, path: output)
       if json {
-        context.standardOutput.writeJSONLine([
-          "blocking": ["added": .int(Int64(summary.blockingAdded)), "removed": .int(Int64(summary.blockingRemoved))],
-          "identification": [
-            "added": .int(Int64(summary.identificationAdded)),
-            "removed": .int(Int64(summary.identificationRemoved)),
-            "relabeled": .int(Int64(summary.relabeled)),
-          ],
-          "bytes": .int(summary.bytes),
-          "output": .string(output),
-        ])
+        context.standardOutput.writeJSONLine(WrittenDelta(summary: summary, output: output))
       } else if context.standardOutput.isTerminal {
         context.standardOutput.writeLine(
           "wrote \(output) (\(summary.bytes) bytes): blocking +\(summary.blockingAdded) -\(summary.blockingRemoved), "

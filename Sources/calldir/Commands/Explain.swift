@@ -78,7 +78,8 @@ extension Calldir {
       let output = context.standardOutput
       for explanation in report.explanations {
         if json {
-          output.writeJSONLine(Self.json(explanation, unusable: unusable, region: report.region, regionNote: report.regionNote))
+          output.writeJSONLine(
+            ExplainedNumber(explanation: explanation, unusable: unusable, region: report.region, regionNote: report.regionNote))
         } else {
           Self.write(explanation, to: output)
         }
@@ -127,59 +128,6 @@ extension Calldir {
       for line in explanation.lostLabels {
         output.writeLine(
           "  lost label \"\(line.label ?? "")\" from \(ShownText.escaped(line.path)):\(line.line) (priority \(line.priority))")
-      }
-    }
-
-    private static func json(
-      _ explanation: NumberExplanation, unusable: [(path: String, state: SourceState)], region: String, regionNote: String?
-    ) -> JSONValue {
-      let hasNumber = explanation.number != nil
-      // libphonenumber's validity and type, as `normalize --json` gives them.
-      let validity = explanation.number.flatMap { NumberingPlan.standard.validity(of: $0) }
-      return [
-        "input": .string(explanation.input),
-        "number": explanation.number.map { .int($0) } ?? .null,
-        "reason": explanation.rejection.map { .string($0) } ?? .null,
-        "valid": hasNumber ? .bool(validity?.isValid == true) : .null,
-        "type": hasNumber ? .string((validity?.type ?? .unknown).rawValue) : .null,
-        "version": .int(Int64(explanation.version)),
-        "blocked": hasNumber ? .bool(explanation.blocked) : .null,
-        "shard": explanation.shard.map { .int(Int64($0)) } ?? .null,
-        "label": explanation.label.map { .string($0) } ?? .null,
-        "sources": .array(explanation.sources.map { line in
-          [
-            "path": .string(line.path), "line": .int(Int64(line.line)), "list": .string(line.list.rawValue),
-            "kind": .string(line.kind.rawValue), "label": line.label.map { .string($0) } ?? .null,
-            "priority": .int(Int64(line.priority)), "date": line.day.map { .string($0.iso8601) } ?? .null,
-            "notCounted": line.notCounted.map { .string($0) } ?? .null,
-          ]
-        }),
-        "evidence": .array(explanation.evidence.map { finding in
-          [
-            "path": .string(finding.path), "list": .string(finding.list.rawValue), "reports": .int(Int64(finding.reports)),
-            "counted": .int(Int64(finding.counted)), "minReports": .int(Int64(finding.rules.minReports)),
-            "maxAgeDays": finding.rules.maxAgeDays.map { .int(Int64($0)) } ?? .null, "kept": .bool(finding.isKept),
-          ]
-        }),
-        "allowedBy": .array(explanation.allowedBy.map { ["path": .string($0.path), "line": .int(Int64($0.line))] }),
-        "lostLabels": .array(explanation.lostLabels.map { line in
-          ["path": .string(line.path), "line": .int(Int64(line.line)), "label": .string(line.label ?? "")]
-        }),
-        "unreadSources": .array(unusable.map { source in
-          ["path": .string(source.path), "state": .string(Self.stateName(source.state))]
-        }),
-        "region": .string(region),
-        "regionNote": regionNote.map { .string($0) } ?? .null,
-      ]
-    }
-
-    private static func stateName(_ state: SourceState) -> String {
-      switch state {
-      case .unchanged: "unchanged"
-      case .changed: "changed"
-      case .missing: "missing"
-      case .unknownOptions: "unknownOptions"
-      case .unreadable: "unreadable"
       }
     }
 

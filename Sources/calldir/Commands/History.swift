@@ -44,10 +44,7 @@ extension Calldir {
       for snapshot in snapshots { deltas[snapshot.version] = try catalog.deltas(toVersion: snapshot.version) }
       let output = context.standardOutput
       if json {
-        output.writeJSONLine([
-          "store": .string(store.root),
-          "versions": .array(snapshots.map { Self.json(snapshot: $0, deltas: deltas[$0.version] ?? [], store: store) }),
-        ])
+        output.writeJSONLine(StoreHistory(store: store, snapshots: snapshots, deltas: deltas))
         return
       }
       output.writeLine("version  created               blocking  identification  labels  rejected  bytes  deltas from  snapshot")
@@ -63,34 +60,6 @@ extension Calldir {
           .joined(separator: "  ") + "  " + store.path(snapshot.path)
           + (snapshot.prunedAt.map { " (pruned \($0))" } ?? "") + (snapshot.forced ? " (forced)" : ""))
       }
-    }
-
-    /// One version of `--json`'s `versions` array.
-    private static func json(snapshot: SnapshotRecord, deltas: [DeltaRecord], store: StoreLayout) -> JSONValue {
-      [
-        "version": .int(Int64(snapshot.version)),
-        "createdAt": .string(snapshot.createdAt),
-        "asOf": snapshot.asOf.map { .string($0) } ?? .null,
-        "snapshot": .string(store.path(snapshot.path)),
-        "bytes": .int(snapshot.bytes),
-        "digest": .string(snapshot.digest),
-        "counts": [
-          "blocking": .int(Int64(snapshot.blocking)),
-          "identification": .int(Int64(snapshot.identification)),
-          "labels": .int(Int64(snapshot.labels)),
-          "rejected": .int(Int64(snapshot.rejected)),
-          "conflicts": .int(Int64(snapshot.conflicts)),
-          "allowed": .int(Int64(snapshot.allowed)),
-          "duplicates": .int(Int64(snapshot.duplicates)),
-        ],
-        "forced": .bool(snapshot.forced),
-        "dataset": .string(snapshot.dataset),
-        "pruned": snapshot.prunedAt.map { .string($0) } ?? .null,
-        "changes": snapshot.changes.map(\.json) ?? .null,
-        "deltas": .array(deltas.map { delta in
-          ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
-        }),
-      ]
     }
   }
 }

@@ -52,36 +52,10 @@ extension Calldir {
       let verification = try reader.verify(recomputingDigest: true)
       let header = verification.header
       if json {
-        context.standardOutput.writeJSONLine(Self.json(header, path: path, labels: reader.labelCount))
+        context.standardOutput.writeJSONLine(InspectedBlob(header: header, path: path, labels: reader.labelCount))
       } else {
         Self.describe(header, path: path, labels: reader.labelCount, to: context.standardOutput)
       }
-    }
-
-    static func json(_ header: BlobHeader, path: String, labels: Int) -> JSONValue {
-      var counts: [(key: String, value: JSONValue)] = []
-      for section in header.kind.sectionOrder where section != .labels {
-        counts.append((Self.key(section), .int(Int64(header.entryCount(section)))))
-      }
-      counts.append(("labels", .int(Int64(labels))))
-      var object: [(key: String, value: JSONValue)] = [
-        ("path", .string(path)),
-        ("formatVersion", .int(Int64(header.formatVersion))),
-        ("dataset", .string(header.dataset)),
-        ("kind", .string(header.kind.description)),
-        ("version", .int(Int64(header.version))),
-      ]
-      if header.kind == .delta {
-        object.append(("baseVersion", .int(Int64(header.baseVersion))))
-        object.append(("baseDigest", .string(header.baseDigest.hex)))
-      }
-      object += [
-        ("digest", .string(header.contentDigest.hex)),
-        ("bytes", .int(Int64(header.fileSize))),
-        ("counts", .object(counts)),
-        ("checksums", .string("ok")),
-      ]
-      return .object(object)
     }
 
     static func describe(_ header: BlobHeader, path: String, labels: Int, to output: any OutputSink) {
@@ -102,19 +76,6 @@ extension Calldir {
       }
       output.writeLine("labels: \(labels)")
       output.writeLine("checksums: ok")
-    }
-
-    private static func key(_ section: BlobSection) -> String {
-      switch section {
-      case .blocking: "blocking"
-      case .identification: "identification"
-      case .blockingRemoves: "blockingRemoves"
-      case .blockingAdds: "blockingAdds"
-      case .identificationRemoves: "identificationRemoves"
-      case .identificationAdds: "identificationAdds"
-      case .labels: "labels"
-      case .header: "header"
-      }
     }
   }
 }

@@ -56,10 +56,8 @@ extension Calldir {
         throw error.writingFailure
       }
       if json {
-        context.standardOutput.writeJSONLine([
-          "secretKey": .string(generated.secretPath), "publicKey": .string(generated.publicPath),
-          "publicKeyBase64": .string(generated.publicKey),
-        ])
+        context.standardOutput.writeJSONLine(
+          GeneratedKeyPair(secretPath: generated.secretPath, publicPath: generated.publicPath, publicKey: generated.publicKey))
       } else {
         context.standardOutput.writeLine("secret key: \(generated.secretPath) (keep it private)")
         context.standardOutput.writeLine("public key: \(generated.publicPath) (\(generated.publicKey))")

@@ -83,27 +83,17 @@ extension Calldir {
         }
         // A possible number `--valid` rejects.
         let invalid = requireValid && result.isSuccess && validity?.isValid != true
-        let invalidReason = validity?.invalidReason ?? "invalid country calling code"
+        let invalidReason = NormalizedInput.invalidReason(validity)
         if json {
-          let number: JSONValue
-          let reason: JSONValue
-          switch result {
-          case .success(let value): (number, reason) = invalid ? (.null, .string(invalidReason)) : (.int(value), .null)
-          case .failure(let rejection): (number, reason) = (.null, .string(rejection.description))
-          }
-          let valid: JSONValue = result.isSuccess ? .bool(validity?.isValid == true) : .null
-          let type: JSONValue = result.isSuccess ? .string((validity?.type ?? .unknown).rawValue) : .null
-          var object: [(key: String, value: JSONValue)] = [
-            ("input", .string(input)), ("number", number), ("reason", reason), ("valid", valid), ("type", type),
-          ]
+          var national: String?? = nil
           if let formatter {
-            var digits: JSONValue = .null
+            national = .some(nil)
             if case .success(let value) = result, !invalid, let found = formatter.nationalDigits(ofE164: value) {
-              digits = .string(found.description)
+              national = found.description
             }
-            object.append(("national", digits))
           }
-          output.writeJSONLine(.object(object))
+          output.writeJSONLine(
+            NormalizedInput(input: input, result: result, validity: validity, invalid: invalid, national: national))
         } else {
           switch result {
           case .success where invalid: output.writeLine("INVALID\t\(invalidReason)")

@@ -51,12 +51,7 @@ extension Calldir {
       let report: StorePruner.Report
       report = try StorePruner(store: StoreLayout(root: storePath)).prune(keep: keep, wait: !noWait)
       if json {
-        context.standardOutput.writeJSONLine([
-          "pruned": .array(report.prunedVersions.map { .int(Int64($0)) }),
-          "removed": .array(report.removedFiles.map { .string($0) }),
-          "keptForManifest": .array(report.keptForManifest.map { .string($0) }),
-          "bytes": .int(report.bytes),
-        ])
+        context.standardOutput.writeJSONLine(report)
       } else if context.standardOutput.isTerminal || !report.removedFiles.isEmpty {
         context.standardOutput.writeLine(
           "removed \(report.removedFiles.count) files (\(report.bytes) bytes) of \(report.prunedVersions.count) versions"

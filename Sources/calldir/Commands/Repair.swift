@@ -53,20 +53,7 @@ extension Calldir {
       for warning in report.warnings { context.standardError.writeLine("warning: \(warning)") }
       let output = context.standardOutput
       if json {
-        output.writeJSONLine([
-          "versions": .array(report.versions.map { .int(Int64($0)) }),
-          "keptFromCatalog": .array(report.keptFromCatalog.map { .int(Int64($0)) }),
-          "rebuiltFromBlobs": .array(report.rebuiltFromBlobs.map { .int(Int64($0)) }),
-          "retired": .array(report.retired.map { ["version": .int(Int64($0.version)), "reason": .string($0.reason)] }),
-          "deltas": .int(Int64(report.deltas)),
-          "shards": .int(Int64(report.shards)),
-          "previousCatalog": report.previousCatalog.map { .string($0) } ?? .null,
-          "oldCatalog": .string(report.oldCatalog),
-          "pruned": .array(report.pruned.map { .int(Int64($0)) }),
-          "nextVersion": .int(Int64(report.nextVersion)),
-          "placed": .array(report.placed.map { .string($0) }),
-          "warnings": .array(report.warnings.map { .string($0) }),
-        ])
+        output.writeJSONLine(report)
         return
       }
       for name in report.placed { output.writeLine("put in place: \(name) (its build stopped after recording it)") }

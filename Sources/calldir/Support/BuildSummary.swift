@@ -12,71 +12,6 @@ struct BuildSummary {
   /// The build's reference date (`--as-of`).
   let asOf: CalendarDay
 
-  /// The `--json` object.
-  var json: JSONValue {
-    let counts = result.statistics
-    return [
-      "version": .int(Int64(result.version)),
-      "asOf": .string(asOf.iso8601),
-      "unchanged": .bool(result.unchanged),
-      "dryRun": .bool(result.dryRun),
-      "snapshot": .string(result.snapshotPath),
-      "counts": [
-        "blocking": .int(Int64(counts.blocking)),
-        "identification": .int(Int64(counts.identification)),
-        "labels": .int(Int64(counts.labels)),
-        "rejected": .int(Int64(counts.rejected)),
-        "conflicts": .int(Int64(counts.conflicts)),
-        "allowed": .int(Int64(counts.allowed)),
-        "duplicates": .int(Int64(counts.duplicates)),
-      ],
-      "bytes": .int(result.bytes),
-      "removed": .int(Int64(result.removed)),
-      "changes": result.changes?.json ?? .null,
-      "spilledRuns": .int(Int64(counts.spilledRuns)),
-      "rejects": result.rejectsPath.map { .string($0) } ?? .null,
-      "conflicts": result.conflictsPath.map { .string($0) } ?? .null,
-      "sources": .array(result.sources.map(Self.json)),
-      "guards": .array(result.guards.map(Self.json)),
-      "deltas": .array(result.deltas.map { delta in
-        ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
-      }),
-      "extensions": .array(result.extensions.map { plan in
-        [
-          "index": .int(Int64(plan.index)), "lower": .int(plan.lower), "upper": .int(plan.upper),
-          "blocking": .int(Int64(plan.blocking)), "identification": .int(Int64(plan.identification)),
-          "entries": .int(Int64(plan.entries)), "reloadSeconds": .double((plan.estimatedReloadSeconds * 10).rounded() / 10),
-          "oneVersionBehind": plan.oneVersionBehind.map { forecast in
-            [
-              "from": .int(Int64(forecast.from)), "strategy": .string(forecast.strategy.rawValue),
-              "reloadEntries": .int(Int64(forecast.entries)), "reloadSeconds": Self.seconds(forecast.entries),
-            ]
-          } ?? .null,
-        ]
-      }),
-      "oneVersionBehind": oneVersionBehind.map { total in
-        [
-          "from": .int(Int64(total.from)), "reloadEntries": .int(Int64(total.entries)),
-          "reloadSeconds": Self.seconds(total.entries), "reloadedExtensions": .int(Int64(total.reloaded)),
-          "unchangedExtensions": .int(Int64(total.unchanged)),
-        ]
-      } ?? .null,
-      "manifest": result.manifestPath.map { .string($0) } ?? .null,
-      "signature": result.signaturePath.map { .string($0) } ?? .null,
-      "manifestExpires": result.manifestExpires.map { .string($0) } ?? .null,
-      "shards": .array(result.shards.map { shard in
-        [
-          "shard": .int(Int64(shard.shard)), "path": .string(store.path(shard.path)),
-          "bytes": .int(shard.bytes), "lower": .int(shard.lowerBound), "upper": .int(shard.upperBound),
-          "blocking": .int(Int64(shard.blocking)), "identification": .int(Int64(shard.identification)),
-          "deltas": .array(result.shardDeltas.filter { $0.shard == shard.shard }.map { delta in
-            ["from": .int(Int64(delta.fromVersion)), "path": .string(store.path(delta.path)), "bytes": .int(delta.bytes)]
-          }),
-        ]
-      }),
-    ]
-  }
-
   /// What a device one version behind reloads in all: the version it
   /// holds, the entries of every reload, the extensions it reloads and
   /// those it leaves as they are; nil for a store's first version.
@@ -87,7 +22,6 @@ struct BuildSummary {
     return (first.from, forecasts.reduce(0) { $0 &+ $1.entries }, forecasts.count - unchanged, unchanged)
   }
 
-  /// Estimated seconds on a phone for `entries`, to the millisecond.
   /// An extension's or shard's numbers as text: its bounds, with the
   /// ends of the number space left open (`…4912345678`, `4912345679…`,
   /// `all` for a single extension) rather than printed as 1 and 2^63−2.
@@ -98,65 +32,6 @@ struct BuildSummary {
     case (false, true): "\(lower)…"
     case (false, false): "\(lower)…\(upper)"
     }
-  }
-
-  private static func seconds(_ entries: Int) -> JSONValue {
-    .double((ReloadCost.seconds(entries: entries) * 1000).rounded() / 1000)
-  }
-
-  private static func json(_ source: SourceReport) -> JSONValue {
-    let counts: JSONValue = [
-      "path": .string(source.spec.writtenPath),
-      "list": .string(source.spec.list.rawValue),
-      "format": .string(source.spec.format),
-      "dataLines": .int(Int64(source.summary.dataLines)),
-      "accepted": .int(Int64(source.accepted)),
-      "rejected": .int(Int64(source.rejected)),
-      "duplicates": .int(Int64(source.contribution.duplicates)),
-      "numbers": .int(Int64(source.contribution.numbers)),
-      "unique": .int(Int64(source.contribution.unique)),
-      "missing": .bool(source.isAbsent),
-      "rejectReasons": .object(source.rejectReasons.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }),
-    ]
-    guard case .object(var members) = counts else { return counts }
-    // Rows a `where` filter left out, and numbers not of the source's
-    // `types`: shown only for sources that filter.
-    var at = (members.firstIndex { $0.key == "rejected" } ?? members.count - 1) + 1
-    if source.spec.options[value: "where"] != nil {
-      members.insert(("filtered", .int(Int64(source.summary.filtered))), at: at)
-      at += 1
-    }
-    if source.spec.numberRules.types != nil {
-      members.insert(("typeFiltered", .int(Int64(source.typeFiltered))), at: at)
-    }
-    if let cells = cellsJSON(source) { members.append(("cells", cells)) }
-    if let evidence = source.evidence {
-      members.append(("evidence", [
-        "reports": .int(Int64(evidence.reports)),
-        "reportsTooOld": .int(Int64(evidence.reportsTooOld)),
-        "reportsAfterAsOf": .int(Int64(evidence.reportsAfterAsOf)),
-        "numbersReported": .int(Int64(evidence.numbers)),
-        "kept": .int(Int64(evidence.kept)),
-        "droppedByMaxAge": .int(Int64(evidence.droppedByDate)),
-        "droppedByMinReports": .int(Int64(evidence.droppedByMinReports)),
-      ]))
-    }
-    return .object(members)
-  }
-
-  /// A source's cell keys and what they read, for a source that sets any.
-  private static func cellsJSON(_ source: SourceReport) -> JSONValue? {
-    let options = source.spec.options
-    guard CellRules.keys.contains(where: { options[$0] != nil }) else { return nil }
-    let counts = source.summary.cells
-    return [
-      "numberSeparator": options["numberSeparator"].map { .string($0) } ?? .null,
-      "wildcard": options["wildcard"].map { .string($0) } ?? .null,
-      "rangeSeparator": options["rangeSeparator"].map { .string($0) } ?? .null,
-      "splitCells": .int(Int64(counts.splitCells)),
-      "wildcardBlocks": .int(Int64(counts.wildcardBlocks)),
-      "ranges": .int(Int64(counts.ranges)),
-    ]
   }
 
   /// `bnetza.csv (numberSeparator "|", wildcard "X"): 170 cells held several numbers, 40 wildcard blocks, 0 ranges`.
@@ -191,20 +66,23 @@ struct BuildSummary {
     return line
   }
 
-  private static func json(_ check: GuardCheck) -> JSONValue {
-    [
-      "kind": .string(check.kind.rawValue),
-      "subject": .string(check.subject),
-      "previous": .int(Int64(check.previous)),
-      "current": .int(Int64(check.current)),
-      "limit": .double(check.limit),
-      "passed": .bool(check.passed),
-    ]
-  }
-
   /// The text summary; with `sources`, one line per source.
   func write(to output: any OutputSink, sources: Bool) {
-    let counts = result.statistics
+    writeOutcome(to: output)
+    writeCounts(to: output)
+    writeNotes(to: output)
+    if sources && !result.sources.isEmpty { writeSourceTable(to: output) }
+    writeFiles(to: output)
+    if !result.extensions.isEmpty { writeExtensionTable(to: output) }
+    if let manifest = result.manifestPath {
+      output.writeLine(
+        "manifest: \(manifest)" + (result.signaturePath.map { " (signed: \($0))" } ?? " (unsigned)")
+          + (result.manifestExpires.map { ", expires \($0)" } ?? ""))
+    }
+  }
+
+  /// `published version 3: …`, or what an unchanged or dry run left alone.
+  private func writeOutcome(to output: any OutputSink) {
     if result.unchanged {
       output.writeLine("unchanged: same content as version \(result.version) (\(result.snapshotPath)); nothing published")
     } else if result.dryRun {
@@ -212,17 +90,25 @@ struct BuildSummary {
     } else {
       output.writeLine("published version \(result.version): \(result.snapshotPath) (\(result.bytes) bytes)")
     }
+  }
+
+  /// `blocking 10 (+2 -1), identification 4 (+0 -0) (3 labels), rejected …`.
+  private func writeCounts(to output: any OutputSink) {
+    let counts = result.statistics
+    let changes = result.unchanged ? nil : result.changes
     var line = "blocking \(counts.blocking)"
-    if let changes = result.changes, !result.unchanged {
-      line += " (+\(changes.blockingAdded) -\(changes.blockingRemoved))"
-    }
+    if let changes { line += " (+\(changes.blockingAdded) -\(changes.blockingRemoved))" }
     line += ", identification \(counts.identification)"
-    if let changes = result.changes, !result.unchanged {
-      line += " (+\(changes.identificationAdded) -\(changes.identificationRemoved))"
-    }
+    if let changes { line += " (+\(changes.identificationAdded) -\(changes.identificationRemoved))" }
     output.writeLine(
       line + " (\(counts.labels) labels), rejected \(counts.rejected), conflicts \(counts.conflicts), "
         + "allowed \(counts.allowed), duplicates \(counts.duplicates)")
+  }
+
+  /// Spilled runs, evidence and cell lines, the reports written, and the
+  /// guards a dry run or `--force` let pass.
+  private func writeNotes(to output: any OutputSink) {
+    let counts = result.statistics
     if counts.spilledRuns > 0 {
       output.writeLine("past the memory limit: \(counts.spilledRuns) sorted runs spilled to disk and merged")
     }
@@ -237,27 +123,33 @@ struct BuildSummary {
     for refusal in result.refusals {
       output.writeLine((result.dryRun ? "would be refused: " : "guard overridden by --force: ") + refusal.finding)
     }
-    if sources && !result.sources.isEmpty {
-      // Rows a `where` filter left out: a column only when a source filters.
-      let filters = result.sources.contains { $0.spec.options[value: "where"] != nil }
-      // Numbers not of a source's `types`: a column only when a source has `types`.
-      let types = result.sources.contains { $0.spec.numberRules.types != nil }
-      let header = ["source", "list", "data lines", "accepted", "rejected"] + (filters ? ["filtered"] : [])
-        + (types ? ["other types"] : []) + ["duplicates", "numbers", "unique"]
-      let rows = result.sources.map { source in
-        [
-          source.spec.writtenPath + (source.isAbsent ? " (missing)" : ""), source.spec.list.rawValue,
-          String(source.summary.dataLines), String(source.accepted), String(source.rejected),
+  }
+
+  /// One row per source (`--verbose`).
+  private func writeSourceTable(to output: any OutputSink) {
+    // Rows a `where` filter left out: a column only when a source filters.
+    let filters = result.sources.contains { $0.spec.options[value: "where"] != nil }
+    // Numbers not of a source's `types`: a column only when a source has `types`.
+    let types = result.sources.contains { $0.spec.numberRules.types != nil }
+    let header = ["source", "list", "data lines", "accepted", "rejected"] + (filters ? ["filtered"] : [])
+      + (types ? ["other types"] : []) + ["duplicates", "numbers", "unique"]
+    let rows = result.sources.map { source in
+      [
+        source.spec.writtenPath + (source.isAbsent ? " (missing)" : ""), source.spec.list.rawValue,
+        String(source.summary.dataLines), String(source.accepted), String(source.rejected),
+      ]
+        + (filters ? [source.spec.options[value: "where"] != nil ? String(source.summary.filtered) : "-"] : [])
+        + (types ? [source.spec.numberRules.types != nil ? String(source.typeFiltered) : "-"] : [])
+        + [
+          String(source.contribution.duplicates), String(source.contribution.numbers),
+          String(source.contribution.unique),
         ]
-          + (filters ? [source.spec.options[value: "where"] != nil ? String(source.summary.filtered) : "-"] : [])
-          + (types ? [source.spec.numberRules.types != nil ? String(source.typeFiltered) : "-"] : [])
-          + [
-            String(source.contribution.duplicates), String(source.contribution.numbers),
-            String(source.contribution.unique),
-          ]
-      }
-      for row in TextTable.format([header] + rows) { output.writeLine(row) }
     }
+    for row in TextTable.format([header] + rows) { output.writeLine(row) }
+  }
+
+  /// The deltas and shards written.
+  private func writeFiles(to output: any OutputSink) {
     for delta in result.deltas {
       output.writeLine("delta from version \(delta.fromVersion): \(store.path(delta.path)) (\(delta.bytes) bytes)")
     }
@@ -266,37 +158,32 @@ struct BuildSummary {
         "shard \(shard.shard) [\(Self.numbers(from: shard.lowerBound, to: shard.upperBound))]: \(store.path(shard.path)) "
           + "(\(shard.blocking) blocking, \(shard.identification) identification, \(shard.bytes) bytes)")
     }
-    if !result.extensions.isEmpty {
-      let behind = oneVersionBehind
-      let rows = result.extensions.map { plan in
-        [
-          String(plan.index), Self.numbers(from: plan.lower, to: plan.upper), String(plan.entries),
-          TextTable.oneDecimal(plan.estimatedReloadSeconds) + " s",
-        ]
-          + (behind == nil
-            ? []
-            : [
-              plan.oneVersionBehind.map { forecast in
-                forecast.strategy == .unchanged
-                  ? "unchanged" : "\(forecast.strategy.rawValue), \(forecast.entries) entries"
-              } ?? "-"
-            ])
-      }
-      let header = ["extension", "numbers", "entries", "reload"] + (behind.map { ["from version \($0.from)"] } ?? [])
-      output.writeLine("extensions (each below CallKit's 2,000,000 entries; reload at about 9 µs per entry):")
-      for row in TextTable.format([header] + rows) { output.writeLine("  " + row) }
-      if let behind {
-        output.writeLine(
-          "a device at version \(behind.from) reloads \(behind.reloaded) of \(result.extensions.count) "
-            + "\(result.extensions.count == 1 ? "extension" : "extensions"): \(behind.entries) entries, about "
-            + TextTable.oneDecimal(ReloadCost.seconds(entries: behind.entries)) + " s")
-      }
+  }
+
+  /// The extensions' table and what a device one version behind reloads.
+  private func writeExtensionTable(to output: any OutputSink) {
+    let behind = oneVersionBehind
+    let rows = result.extensions.map { plan in
+      [
+        String(plan.index), Self.numbers(from: plan.lower, to: plan.upper), String(plan.entries),
+        TextTable.oneDecimal(plan.estimatedReloadSeconds) + " s",
+      ] + (behind == nil ? [] : [Self.reloadCell(plan.oneVersionBehind)])
     }
-    if let manifest = result.manifestPath {
+    let header = ["extension", "numbers", "entries", "reload"] + (behind.map { ["from version \($0.from)"] } ?? [])
+    output.writeLine("extensions (each below CallKit's 2,000,000 entries; reload at about 9 µs per entry):")
+    for row in TextTable.format([header] + rows) { output.writeLine("  " + row) }
+    if let behind {
       output.writeLine(
-        "manifest: \(manifest)" + (result.signaturePath.map { " (signed: \($0))" } ?? " (unsigned)")
-          + (result.manifestExpires.map { ", expires \($0)" } ?? ""))
+        "a device at version \(behind.from) reloads \(behind.reloaded) of \(result.extensions.count) "
+          + "\(result.extensions.count == 1 ? "extension" : "extensions"): \(behind.entries) entries, about "
+          + TextTable.oneDecimal(ReloadCost.seconds(entries: behind.entries)) + " s")
     }
+  }
+
+  /// `unchanged`, `delta, 120 entries`, or `-` without a forecast.
+  private static func reloadCell(_ forecast: ReloadForecast?) -> String {
+    guard let forecast else { return "-" }
+    return forecast.strategy == .unchanged ? "unchanged" : "\(forecast.strategy.rawValue), \(forecast.entries) entries"
   }
 }
 

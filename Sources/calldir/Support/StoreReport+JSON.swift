@@ -3,10 +3,10 @@ import CallDirectoryCompiler
 import CallDirectoryStore
 import CommandLineKit
 
-extension StoreReport {
+extension StoreReport: JSONEncodable {
   /// What `calldir report --json` prints: the gathered model, keys in a
-  /// fixed order (docs/reference/report.md).
-  var json: JSONValue {
+  /// fixed order (docs/reference/report.md, schemas/output/report.schema.json).
+  public var json: JSONValue {
     [
       "store": .string(store),
       "dataset": .string(dataset),

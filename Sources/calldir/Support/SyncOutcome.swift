@@ -4,7 +4,7 @@ import CalldirSystem
 import CommandLineKit
 
 /// What `calldir device sync` did, as it prints it.
-struct SyncOutcome {
+struct SyncOutcome: JSONEncodable {
   /// The verified manifest's plan, and the state before.
   let planned: PlannedSync
   /// The staged files; nil when the device was up to date.
@@ -55,7 +55,7 @@ struct SyncOutcome {
   /// "reused", "discardedPartial", "missingDelta", "unusableDelta",
   /// "blocking", "identification", "peakMemoryBytes", "durationSeconds",
   /// "reloadEntries", "reloadSeconds"}], "retired", "downloaded",
-  /// "reloadEntries", "reloadSeconds"}`.
+  /// "reloadEntries", "reloadSeconds"}` (schemas/output/device-sync.schema.json).
   var json: JSONValue {
     func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func optional(_ value: Int64?) -> JSONValue { value.map { .int($0) } ?? .null }

@@ -108,4 +108,14 @@ private func report(
   @Test func jsonEscapesControlCharacters() {
     #expect(ValidationReportWriter.json("a\u{1}b\"\\\n") == "\"a\\u0001b\\\"\\\\\\n\"")
   }
+
+  /// A file name or message is written as every other `--json` document
+  /// writes strings: DEL and the characters `ShownText` hides as escapes,
+  /// so that a name cannot fake text when the document is shown raw.
+  @Test func jsonEscapesHiddenCharactersAsJSONValueDoes() {
+    for text in ["evil\u{202E}txt.cdir", "a\u{7F}b", "tag\u{E0041}", "Zürich 東京 🚫"] {
+      #expect(ValidationReportWriter.json(text) == JSONValue.string(text).serialized())
+    }
+    #expect(ValidationReportWriter.json("evil\u{202E}txt") == "\"evil\\u202etxt\"")
+  }
 }
