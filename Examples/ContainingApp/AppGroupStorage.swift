@@ -1,10 +1,13 @@
 import CallDirectoryProvider
+import CallDirectorySync
 import Foundation
 
 /// The files the app and its Call Directory extensions share in the App
 /// Group container:
 ///
 ///     CallDirectory/sync-state.json                      the app's SyncState, written last
+///     CallDirectory/Sync/                                the engine's: staging/ (verified downloads),
+///                                                        lock, rollback-floor.json, Downloads/
 ///     CallDirectory/Extension-<i>/Data/full-000042.cdir   the full snapshot a complete request loads
 ///     CallDirectory/Extension-<i>/Data/delta-000041-000042.cdir   the delta being applied (at most one)
 ///     CallDirectory/Extension-<i>/state.json              what extension i holds (written by the extension)
@@ -42,6 +45,13 @@ public struct AppGroupStorage: Sendable, Hashable {
   public func incomingDirectory(forExtension index: Int) -> URL {
     URL(fileURLWithPath: layout(forExtension: index).dataDirectory, isDirectory: true)
       .deletingLastPathComponent().appendingPathComponent("Incoming", isDirectory: true)
+  }
+
+  /// The sync engine's directory (``SyncDirectory``): its staged files,
+  /// lock and rollback floor, with the state at ``syncStateURL``.
+  public var syncDirectory: SyncDirectory {
+    SyncDirectory(
+      path: containerURL.appendingPathComponent("CallDirectory/Sync").path, statePath: syncStateURL.path)
   }
 
   /// The app's record of the last complete sync.

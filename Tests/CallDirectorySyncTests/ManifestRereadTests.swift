@@ -76,7 +76,7 @@ import Testing
   }
 
   @Test(arguments: 0...3)
-  mutating func aPairReadWhileAStorePublishesIsReadAgain(_ stepsBeforeTheSignature: Int) throws {
+  mutating func aPairReadWhileAStorePublishesIsReadAgain(_ stepsBeforeTheSignature: Int) async throws {
     try store.publish(version: 1)
     let old = try #require(store.source[SyncSession.manifestPath])
     try store.publish(version: 2)
@@ -94,7 +94,7 @@ import Testing
       }
       for step in steps.prefix(stepsBeforeTheSignature) { source[step.path] = step.bytes }
     }
-    let trusted = try store.session(directory.path).fetchManifest()
+    let trusted = try await store.session(directory.path).fetchManifest()
     // Read in the middle of the publish, the old pair verifies unless the
     // new manifest's signature alone was there by then: that pair is
     // read again and is the new one.
@@ -102,23 +102,23 @@ import Testing
     #expect(source.fetches.count == (stepsBeforeTheSignature == 3 ? 4 : 2))
   }
 
-  @Test mutating func aPairThatReadsTheSameTwiceAndDoesNotVerifyIsRefused() throws {
+  @Test mutating func aPairThatReadsTheSameTwiceAndDoesNotVerifyIsRefused() async throws {
     try store.publish(version: 1)
     var tampered = try #require(store.source[SyncSession.manifestPath])
     tampered[tampered.count - 2] = 0x20
     store.source[SyncSession.manifestPath] = tampered
-    #expect(throws: SyncError.untrusted(.badSignature)) { try store.session(directory.path).fetchManifest() }
+    await #expect(throws: SyncError.untrusted(.badSignature)) { try await store.session(directory.path).fetchManifest() }
     #expect(store.source.fetches.count == 4)
   }
 
-  @Test mutating func aSourceThatNeverSettlesIsRefusedAfterItsLastRead() throws {
+  @Test mutating func aSourceThatNeverSettlesIsRefusedAfterItsLastRead() async throws {
     try store.publish(version: 1)
     let source = store.source
     source.afterFetch = { path, count in
       if path == SyncSession.signaturePath { source[SyncSession.signaturePath] = Array("\(count)".utf8) + Self.file([[UInt8](repeating: 7, count: 64)]) }
     }
     source[SyncSession.signaturePath] = Self.file([[UInt8](repeating: 7, count: 64)])
-    let error = #expect(throws: SyncError.self) { try store.session(directory.path).fetchManifest() }
+    let error = await #expect(throws: SyncError.self) { try await store.session(directory.path).fetchManifest() }
     guard case .untrusted? = error else {
       Issue.record("\(String(describing: error))")
       return
@@ -126,7 +126,7 @@ import Testing
     #expect(source.fetches.count == 2 * ManifestVerification.maximumReads)
   }
 
-  @Test func theVerificationReadsAgainOnlyForASignature() throws {
+  @Test func theVerificationReadsAgainOnlyForASignature() async throws {
     var verification = ManifestVerification(trust: trust)
     let manifest = Array("{}".utf8)
     // A signature that does not verify: read again, then refused when unchanged.

@@ -54,7 +54,7 @@ import Testing
       extensions: extensions, digests: digests)
   }
 
-  @Test func anExtensionThatHoldsTheManifestsDigestIsNeverReloaded() throws {
+  @Test func anExtensionThatHoldsTheManifestsDigestIsNeverReloaded() async throws {
     // Extension 1 was left as it was (no delta: the build writes none);
     // extension 2 changed.
     let manifest = try Self.trusted(version: 5, [
@@ -98,7 +98,7 @@ import Testing
     #expect(try SyncPlanner.plan(manifest, state: nil).steps.map(\.step) == items.map { .full($0.full) })
   }
 
-  @Test func theSameVersionWithOtherContentLoadsItsFullSnapshot() throws {
+  @Test func theSameVersionWithOtherContentLoadsItsFullSnapshot() async throws {
     // The store was rebuilt: version 5 is other entries than the phone's.
     let manifest = try Self.trusted(version: 5, [Self.item(1, version: 5, digest: Self.digestA, deltas: [(4, 30, 1, 1)])])
     let plan = try SyncPlanner.plan(manifest, state: Self.state(version: 5, [1: 5], digests: [1: Self.digestC]))
@@ -106,7 +106,7 @@ import Testing
     #expect(plan.reloadEntries == 1000)
   }
 
-  @Test func aSmallDeltaBeatsAFullReloadEvenWhenTheFullBlobIsSmaller() throws {
+  @Test func aSmallDeltaBeatsAFullReloadEvenWhenTheFullBlobIsSmaller() async throws {
     let previous = Self.state(version: 4, [1: 4], digests: [1: Self.digestC])
     // 50 times the full blob's bytes, 5 entries against 1,000.
     var manifest = try Self.trusted(version: 5, [Self.item(1, version: 5, digest: Self.digestA, fullBytes: 100, deltas: [(4, 5000, 3, 2)])])
@@ -124,7 +124,7 @@ import Testing
     #expect(abs(ReloadCost.seconds(entries: 1_440_000) - 12.96) < 1e-9)
   }
 
-  @Test func aManifestWithoutDigestsOrCountsIsPlannedAsBefore() throws {
+  @Test func aManifestWithoutDigestsOrCountsIsPlannedAsBefore() async throws {
     // Written before the keys existed: the delta whenever one is listed,
     // however large, and the version alone says what is up to date.
     let item = Self.item(1, version: 5, digest: nil, fullBytes: 100, deltas: [(4, 5000, nil, nil)])
@@ -145,7 +145,7 @@ import Testing
       == [.delta(described.manifest.extensions[0].deltas[0])])
   }
 
-  @Test func theNewKeysRoundTripInTheirPlaceAndAreChecked() throws {
+  @Test func theNewKeysRoundTripInTheirPlaceAndAreChecked() async throws {
     let manifest = try Self.trusted(version: 5, [Self.item(1, version: 5, digest: Self.digestA, deltas: [(4, 50, 3, 2)])])
     let text = String(decoding: manifest.bytes, as: UTF8.self)
     #expect(text.contains(#""identification":100},"digest":"\#(Self.digestA)","full":{"#), "\(text)")
@@ -173,7 +173,7 @@ import Testing
     }
   }
 
-  @Test func theSyncStateKeepsEachExtensionsDigest() throws {
+  @Test func theSyncStateKeepsEachExtensionsDigest() async throws {
     let directory = try TemporaryDirectory()
     let store = SyncStateStore(path: directory.path + "/state.json")
     let state = Self.state(version: 5, [1: 5, 2: 5, 3: 4], digests: [1: Self.digestA, 3: Self.digestC])
@@ -195,7 +195,7 @@ import Testing
     }
   }
 
-  @Test func aDownloadedBlobMustMakeTheDigestAndCountsTheManifestNames() throws {
+  @Test func aDownloadedBlobMustMakeTheDigestAndCountsTheManifestNames() async throws {
     let base = StoreFixture.snapshot(version: 4)
     let target = StoreFixture.snapshot(version: 5)
     let full = try BlobReader.readHeader(bytes: try target.encoded())
@@ -233,24 +233,24 @@ import Testing
 /// ``SyncSession`` over a store whose manifest gives content digests: an
 /// extension the new version left as it was is neither fetched nor loaded.
 @Suite(.serialized) struct UnchangedExtensionSessionTests {
-  @Test func anUnchangedExtensionIsNeitherFetchedNorLoadedAndItsVersionMoves() throws {
+  @Test func anUnchangedExtensionIsNeitherFetchedNorLoadedAndItsVersionMoves() async throws {
     let directory = try TemporaryDirectory()
     var store = StoreFixture()
     let session = store.session(directory.path)
     try store.publish(version: 1, extensions: 3, describingContent: true)
-    try session.record(try session.stage(try session.plan()))
+    try session.record(try await session.stage(try await session.plan()))
 
     try store.publish(version: 2, extensions: 3, keeping: [2, 3], describingContent: true)
-    let manifest = try session.fetchManifest().manifest
+    let manifest = try await session.fetchManifest().manifest
     #expect(manifest.extensions[1].deltas.isEmpty && manifest.extensions[1].digest != nil)
-    let planned = try session.plan()
+    let planned = try await session.plan()
     // Extension 1's delta removes and adds every entry: more than its full
     // snapshot holds, so the full snapshot.
     let delta = try #require(manifest.extensions[0].deltas.first)
     #expect(try #require(delta.entries) > manifest.extensions[0].entries)
     #expect(planned.plan.steps.map(\.step) == [.full(manifest.extensions[0].full), .unchanged, .unchanged])
     #expect(planned.changedExtensions == [1, 2, 3])
-    let staged = try session.stage(planned)
+    let staged = try await session.stage(planned)
     #expect(staged.loads.map(\.index) == [1])
     let state = try session.record(staged)
     #expect(state.extensions == [1: 2, 2: 2, 3: 2] && state.incrementalSyncs == 0)
@@ -263,7 +263,7 @@ import Testing
       1: HeldSnapshot(version: 2, digest: manifest.extensions[0].digest),
       2: HeldSnapshot(version: 2, digest: String(repeating: "0", count: 64)), 3: nil,
     ]
-    let again = try session.plan(held: held)
+    let again = try await session.plan(held: held)
     let items = again.plan.manifest.manifest.extensions
     #expect(again.plan.steps.map(\.step) == [.unchanged, .full(items[1].full), .full(items[2].full)])
     #expect(again.previous?.digests[2] == String(repeating: "0", count: 64) && again.previous?.digests[3] == nil)

@@ -28,8 +28,8 @@ import Testing
     file = Manifest.File(path: "snapshots/v1.cdir", bytes: Int64(bytes.count), sha256: hex(SHA256.hash(bytes)))
   }
 
-  func stage(within bounds: TransferBounds = Self.bounds) throws(SyncError) -> StagedFile {
-    try staging.stage(file, from: source, hashing: SodiumHashing(), within: bounds)
+  func stage(within bounds: TransferBounds = Self.bounds) async throws(SyncError) -> StagedFile {
+    try await staging.stage(file, from: source, hashing: SodiumHashing(), within: bounds)
   }
 
   func write(_ path: String, _ text: String) throws {
@@ -40,7 +40,7 @@ import Testing
 
   /// `DEV/sync/staging` moved to a bigger disk and linked back: files are
   /// staged there, and cleaning up removes only the sync's own files.
-  @Test func aLinkedStagingDirectoryKeepsEverythingElseInItsTarget() throws {
+  @Test func aLinkedStagingDirectoryKeepsEverythingElseInItsTarget() async throws {
     let target = directory.path + "/bigdisk/calldir-staging"
     let outside = directory.path + "/outside"
     try write(target + "/notes.txt", "mine\n")
@@ -55,7 +55,7 @@ import Testing
     #expect(symlink(target, stagingPath) == 0)
 
     do {
-      let staged = try stage()
+      let staged = try await stage()
       #expect(FileManager.default.fileExists(atPath: target + "/\(file.sha256).cdir"))
       try staging.removeAll(except: [])
       // Still needed by the sync that staged it.
@@ -90,12 +90,12 @@ import Testing
   /// An earlier transfer left bytes that are not the file's (corrupted,
   /// then cut short): the next stage resumes, finds the digest wrong,
   /// discards the part and fetches the whole file again, in the same call.
-  @Test func aPoisonedPartIsFetchedAgainFromTheStart() throws {
+  @Test func aPoisonedPartIsFetchedAgainFromTheStart() async throws {
     try FileSystem.createDirectory(stagingPath)
     var poisoned = Array(bytes.prefix(3000))
     poisoned[100] ^= 0xFF
     try AtomicFile.write(poisoned, to: staging.partialPath(of: file))
-    let staged = try stage()
+    let staged = try await stage()
     #expect(source.requests.map(\.offset) == [3000, 0])
     #expect(staged.discardedPartial == 3000 && staged.resumedAt == nil)
     #expect(staged.downloadedBytes == Int64(bytes.count - 3000) + Int64(bytes.count))
@@ -109,8 +109,8 @@ import Testing
     var tampered = bytes
     tampered[4000] ^= 0xFF
     source[file.path] = tampered
-    #expect(throws: SyncError.untrusted(.fileMismatch(path: file.path, problem: "its sha-256 is not the manifest's \(file.sha256)"))) {
-      try other.stage(file, from: source, hashing: SodiumHashing(), within: Self.bounds)
+    await #expect(throws: SyncError.untrusted(.fileMismatch(path: file.path, problem: "its sha-256 is not the manifest's \(file.sha256)"))) {
+      try await other.stage(file, from: source, hashing: SodiumHashing(), within: Self.bounds)
     }
     #expect(source.requests.suffix(2).map(\.offset) == [3000, 0])
     #expect(try FileSystem.contentsOfDirectory(other.directory).isEmpty)
@@ -118,12 +118,12 @@ import Testing
 
   /// A source that ignores its bounds is stopped by the receiver at the
   /// deadline; the bytes received are kept, to be resumed.
-  @Test func aSourceTooSlowForTheDeadlineIsStopped() throws {
+  @Test func aSourceTooSlowForTheDeadlineIsStopped() async throws {
     source.delayPerPiece = 0.4
     let limits = TransferLimits(stallSeconds: 1, minimumRate: 1 << 30)
     #expect(bytes.count > 3000, "at least four pieces, over 1.6 seconds")
-    #expect(throws: SyncError.source(.failed(path: file.path, reason: limits.bounds(bytes: 0, transfers: 0).expiryReason))) {
-      try stage(within: limits.bounds(bytes: file.bytes, transfers: 1))
+    await #expect(throws: SyncError.source(.failed(path: file.path, reason: limits.bounds(bytes: 0, transfers: 0).expiryReason))) {
+      try await stage(within: limits.bounds(bytes: file.bytes, transfers: 1))
     }
     let part = try FileSystem.status(staging.partialPath(of: file)).size
     #expect(part > 0 && part < file.bytes)
@@ -139,14 +139,14 @@ import Testing
 
   /// Another sync writing the same part: this one downloads into a part
   /// of its own, and never touches the other's.
-  @Test func aPartAnotherSyncWritesIsLeftToIt() throws {
+  @Test func aPartAnotherSyncWritesIsLeftToIt() async throws {
     try FileSystem.createDirectory(stagingPath)
     let theirs = staging.partialPath(of: file)
     try AtomicFile.write([1, 2, 3], to: theirs)
     let other = try FileDescriptor.open(theirs, .readWrite)
     defer { try? other.close() }
     #expect(try other.lock(exclusive: true, wait: false))
-    let staged = try stage()
+    let staged = try await stage()
     #expect(source.requests.map(\.offset) == [0])
     #expect(try FileSystem.contents(of: staged.path, limit: 1 << 20) == bytes)
     #expect(try FileSystem.contents(of: theirs) == [1, 2, 3])
@@ -157,13 +157,13 @@ import Testing
 
   /// A verified file one sync will load is not removed by another's
   /// cleanup; once that sync is done with it, it is.
-  @Test func aFileAnotherSyncNeedsIsNotRemoved() throws {
-    var staged: StagedFile? = try stage()
+  @Test func aFileAnotherSyncNeedsIsNotRemoved() async throws {
+    var staged: StagedFile? = try await stage()
     let path = try #require(staged?.path)
     try StagingArea(directory: stagingPath).removeAll(except: [])
     #expect(FileManager.default.fileExists(atPath: path))
     // Another sync of the same manifest shares it.
-    let shared = try stage()
+    let shared = try await stage()
     #expect(shared.wasAlreadyStaged)
     try shared.pin?.removeIfUnused()
     #expect(FileManager.default.fileExists(atPath: path))
@@ -175,11 +175,11 @@ import Testing
 
   /// A staged name held by something that is not a regular file (a named
   /// pipe) is refused without blocking, and never removed.
-  @Test func aNamedPipeUnderAStagedNameIsRefusedAndKept() throws {
+  @Test func aNamedPipeUnderAStagedNameIsRefusedAndKept() async throws {
     try FileSystem.createDirectory(stagingPath)
     let pipe = staging.path(of: file)
     #expect(mkfifo(pipe, 0o600) == 0)
-    #expect(throws: SyncError.self) { try stage() }
+    await #expect(throws: SyncError.self) { try await stage() }
     try staging.removeAll(except: [])
     #expect(try FileSystem.status(pipe).kind == .fifo)
   }

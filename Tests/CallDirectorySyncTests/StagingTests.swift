@@ -23,8 +23,8 @@ import Testing
     file = Manifest.File(path: "snapshots/v1.cdir", bytes: Int64(bytes.count), sha256: hex(SHA256.hash(bytes)))
   }
 
-  func stage(_ file: Manifest.File? = nil) throws(SyncError) -> StagedFile {
-    try staging.stage(
+  func stage(_ file: Manifest.File? = nil) async throws(SyncError) -> StagedFile {
+    try await staging.stage(
       file ?? self.file, from: source, hashing: SodiumHashing(), within: TransferLimits.standard.bounds(bytes: 1 << 20, transfers: 1))
   }
 
@@ -32,79 +32,79 @@ import Testing
     (try? FileManager.default.attributesOfItem(atPath: staging.partialPath(of: file))[.size] as? Int) ?? nil
   }
 
-  @Test func aDownloadIsVerifiedAndNamedByItsDigest() throws {
-    let staged = try stage()
+  @Test func aDownloadIsVerifiedAndNamedByItsDigest() async throws {
+    let staged = try await stage()
     #expect(staged.path == staging.path(of: file) && staged.path.hasSuffix("/\(file.sha256).cdir"))
     #expect(staged.downloadedBytes == Int64(bytes.count) && staged.resumedAt == nil && !staged.wasAlreadyStaged)
     #expect(try FileSystem.contents(of: staged.path, limit: 1 << 20) == bytes)
     #expect(directory.names("staging") == ["\(file.sha256).cdir"])
     // Staged again: reused, not fetched.
-    let again = try stage()
+    let again = try await stage()
     #expect(again.wasAlreadyStaged && again.downloadedBytes == 0 && source.requests.count == 1)
   }
 
-  @Test func aDroppedConnectionKeepsItsBytesAndTheNextStageResumes() throws {
+  @Test func aDroppedConnectionKeepsItsBytesAndTheNextStageResumes() async throws {
     source.dropsAfter[file.path] = 3000
-    #expect(throws: SyncError.source(.failed(path: file.path, reason: "the connection dropped"))) { try stage() }
+    await #expect(throws: SyncError.source(.failed(path: file.path, reason: "the connection dropped"))) { try await stage() }
     #expect(partialSize() == 3000)
     #expect(!FileManager.default.fileExists(atPath: staging.path(of: file)))
-    let staged = try stage()
+    let staged = try await stage()
     #expect(source.requests.last?.offset == 3000)
     #expect(staged.resumedAt == 3000 && staged.downloadedBytes == Int64(bytes.count - 3000))
     #expect(try FileSystem.contents(of: staged.path, limit: 1 << 20) == bytes)
     #expect(partialSize() == nil)
   }
 
-  @Test func aSourceThatCannotResumeRestartsTheDownload() throws {
+  @Test func aSourceThatCannotResumeRestartsTheDownload() async throws {
     source.dropsAfter[file.path] = 2500
-    #expect(throws: SyncError.self) { try stage() }
+    await #expect(throws: SyncError.self) { try await stage() }
     source.supportsRanges = false
-    let staged = try stage()
+    let staged = try await stage()
     #expect(source.requests.last?.offset == 2500)
     #expect(staged.resumedAt == nil && staged.downloadedBytes == Int64(bytes.count))
     #expect(try FileSystem.contents(of: staged.path, limit: 1 << 20) == bytes)
   }
 
-  @Test func bytesThatAreNotTheManifestsFileAreDiscarded() throws {
+  @Test func bytesThatAreNotTheManifestsFileAreDiscarded() async throws {
     var tampered = bytes
     tampered[tampered.count / 2] ^= 0x01
     source[file.path] = tampered
-    #expect(throws: SyncError.untrusted(.fileMismatch(
-      path: file.path, problem: "its sha-256 is not the manifest's \(file.sha256)"))) { try stage() }
+    await #expect(throws: SyncError.untrusted(.fileMismatch(
+      path: file.path, problem: "its sha-256 is not the manifest's \(file.sha256)"))) { try await stage() }
     #expect(directory.names("staging").isEmpty)
     // Longer than the manifest says: stopped at the limit and discarded.
     source[file.path] = bytes + [0]
-    #expect(throws: SyncError.untrusted(.fileMismatch(
-      path: file.path, problem: "it has more than the manifest's \(bytes.count) bytes"))) { try stage() }
+    await #expect(throws: SyncError.untrusted(.fileMismatch(
+      path: file.path, problem: "it has more than the manifest's \(bytes.count) bytes"))) { try await stage() }
     #expect(directory.names("staging").isEmpty)
     // Shorter: the transfer ended early; kept, to be resumed.
     source[file.path] = Array(bytes.prefix(100))
-    #expect(throws: SyncError.source(.failed(
-      path: file.path, reason: "memory ended the transfer after 100 of \(bytes.count) bytes"))) { try stage() }
+    await #expect(throws: SyncError.source(.failed(
+      path: file.path, reason: "memory ended the transfer after 100 of \(bytes.count) bytes"))) { try await stage() }
     #expect(partialSize() == 100)
     // The next stage resumes from there.
     source[file.path] = bytes
-    #expect(try stage().resumedAt == 100)
+    #expect(try await stage().resumedAt == 100)
   }
 
-  @Test func aDamagedStagedCopyIsDownloadedAgain() throws {
-    let staged = try stage()
+  @Test func aDamagedStagedCopyIsDownloadedAgain() async throws {
+    let staged = try await stage()
     var damaged = bytes
     damaged[10] ^= 0xFF
     try AtomicFile.write(damaged, to: staged.path)
-    let again = try stage()
+    let again = try await stage()
     #expect(!again.wasAlreadyStaged && again.downloadedBytes == Int64(bytes.count))
     #expect(try FileSystem.contents(of: again.path, limit: 1 << 20) == bytes)
   }
 
-  @Test func aMissingFileIsNotFound() throws {
+  @Test func aMissingFileIsNotFound() async throws {
     let missing = Manifest.File(path: "deltas/none.cdir", bytes: 10, sha256: String(repeating: "0", count: 64))
-    #expect(throws: SyncError.source(.notFound(path: "deltas/none.cdir", source: "memory"))) { try stage(missing) }
+    await #expect(throws: SyncError.source(.notFound(path: "deltas/none.cdir", source: "memory"))) { try await stage(missing) }
   }
 
-  @Test func removeAllKeepsOnlyTheNamedFiles() throws {
+  @Test func removeAllKeepsOnlyTheNamedFiles() async throws {
     let other = Manifest.File(path: "x", bytes: 1, sha256: String(repeating: "b", count: 64))
-    _ = try stage()
+    _ = try await stage()
     try AtomicFile.write([1], to: staging.partialPath(of: other))
     try AtomicFile.write([2], to: staging.directory + "/empty-3.cdir")
     try staging.removeAll(except: [file])
@@ -117,23 +117,28 @@ import Testing
   /// stage fails with a storage error, nothing verified is left under the
   /// file's name unless it is whole, and the next stage succeeds.
   @Test(arguments: [FaultInjection.Call.write, .fsync, .rename, .read, .open])
-  func aFailingDiskLeavesNothingUnverified(_ call: FaultInjection.Call) throws {
+  func aFailingDiskLeavesNothingUnverified(_ call: FaultInjection.Call) async throws {
     /// A partial download cut short, to be resumed by the stage under test.
-    func cutShort() {
+    func cutShort() async {
       try? FileSystem.removeTree(staging.directory)
       source.dropsAfter[file.path] = 4000
-      _ = try? stage()
+      _ = try? await stage()
     }
-    cutShort()
+    await cutShort()
     FaultInjection.install([])
-    _ = try? stage()
+    _ = try? await stage()
     let count = FaultInjection.counts()[call] ?? 0
     FaultInjection.reset()
     #expect(count > 0, "staging makes no \(call) call")
     for occurrence in 1...max(count, 1) {
-      cutShort()
+      await cutShort()
       FaultInjection.install([.init(call: call, occurrence: occurrence, fault: .fail(.noSpace))])
-      let outcome = Result { () throws(SyncError) in try stage() }
+      let outcome: Result<StagedFile, SyncError>
+      do throws(SyncError) {
+        outcome = .success(try await stage())
+      } catch {
+        outcome = .failure(error)
+      }
       FaultInjection.reset()
       if case .failure(let error) = outcome {
         guard case .storage = error else {
@@ -144,7 +149,7 @@ import Testing
       if FileManager.default.fileExists(atPath: staging.path(of: file)) {
         #expect(try FileSystem.contents(of: staging.path(of: file), limit: 1 << 20) == bytes, "\(call) \(occurrence)")
       }
-      let staged = try stage()
+      let staged = try await stage()
       #expect(try FileSystem.contents(of: staged.path, limit: 1 << 20) == bytes, "\(call) \(occurrence)")
     }
   }

@@ -24,13 +24,13 @@ import Testing
   }
 
   /// A URL that does not parse: everything to its last `@` is hidden.
-  @Test func aMalformedURLHidesAllBeforeItsLastAt() throws {
+  @Test func aMalformedURLHidesAllBeforeItsLastAt() async throws {
     #expect(URLRedaction.redacted("http://user:pa/ss@host/", isMalformed: true) == "http://***@host/")
     #expect(URLRedaction.redacted("http://host/path", isMalformed: true) == "http://host/path")
     #expect(try !SyncSourcesProbe.message("http://user:pa/ss@ho st/").contains("pa/ss"))
   }
 
-  @Test func anHTTPSourceNamesItsURLWithoutCredentials() throws {
+  @Test func anHTTPSourceNamesItsURLWithoutCredentials() async throws {
     let source = try SyncSources.source(for: "http://user:s3cret@127.0.0.1:9/store")
     #expect(source.name == "http://***@127.0.0.1:9/store/")
     #expect((source as? HTTPSource)?.url(of: "manifest.json").absoluteString == "http://user:s3cret@127.0.0.1:9/store/manifest.json")
@@ -46,27 +46,27 @@ import Testing
 /// A directory source reads regular files only, and never blocks on a
 /// named pipe.
 @Suite struct DirectorySourceTests {
-  @Test func aNamedPipeOrADirectoryIsNoFile() throws {
+  @Test func aNamedPipeOrADirectoryIsNoFile() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-transport-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory + "/snapshots/dir.cdir", withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     #expect(mkfifo(directory + "/manifest.json", 0o600) == 0)
     let source = DirectorySource(directory: directory)
     let bounds = TransferLimits.standard.bounds(bytes: 1 << 20, transfers: 1)
-    #expect(throws: SyncSourceError.notRegularFile(
+    await #expect(throws: SyncSourceError.notRegularFile(
       path: "manifest.json", location: directory + "/manifest.json", kind: "named pipe")) {
-      try source.fetch("manifest.json", limit: 1 << 20, within: bounds)
+      try await source.fetch("manifest.json", limit: 1 << 20, within: bounds)
     }
-    #expect(throws: SyncSourceError.notRegularFile(
+    await #expect(throws: SyncSourceError.notRegularFile(
       path: "snapshots/dir.cdir", location: directory + "/snapshots/dir.cdir", kind: "directory")) {
-      try source.fetch("snapshots/dir.cdir", limit: 1 << 20, within: bounds)
+      try await source.fetch("snapshots/dir.cdir", limit: 1 << 20, within: bounds)
     }
-    #expect(throws: SyncSourceError.notFound(path: "missing", source: directory)) {
-      try source.fetch("missing", limit: 1 << 20, within: bounds)
+    await #expect(throws: SyncSourceError.notFound(path: "missing", source: directory)) {
+      try await source.fetch("missing", limit: 1 << 20, within: bounds)
     }
     try Data(repeating: 0x41, count: 100).write(to: URL(fileURLWithPath: directory + "/big"))
-    #expect(throws: SyncSourceError.tooLarge(path: "big", limit: 99)) { try source.fetch("big", limit: 99, within: bounds) }
-    #expect(try source.fetch("big", limit: 100, within: bounds).count == 100)
+    await #expect(throws: SyncSourceError.tooLarge(path: "big", limit: 99)) { try await source.fetch("big", limit: 99, within: bounds) }
+    #expect(try await source.fetch("big", limit: 100, within: bounds).count == 100)
   }
 }
 

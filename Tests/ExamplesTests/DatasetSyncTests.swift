@@ -182,15 +182,19 @@ import Testing
       Issue.record("unexpected \(String(describing: error))")
       return
     }
-    #expect(reason.contains("sha256"))
+    #expect(reason.contains("sha-256"))
     #expect(try phone.sync(store).stateStore.load()?.version == 1)
     #expect(try phone.dataFiles(2) == ["full-000001.cdir"])
     #expect(try phone.held(2) == v1[2]?.entries)
     #expect(try FileManager.default.contentsOfDirectory(atPath: phone.storage.incomingDirectory(forExtension: 2).path).isEmpty)
-    // Extension 1 got its delta; once the file is right the next sync only finishes extension 2.
+    // Every file is verified before any extension changes (the sync
+    // engine's rule): extension 1 kept version 1 too.
+    #expect(try phone.dataFiles(1) == ["full-000001.cdir"])
+    #expect(try phone.held(1) == v1[1]?.entries)
+    // Once the file is right the next sync loads both deltas.
     try store.publish(v2, deltasFrom: [1])
     let report = try await phone.sync(store).run()
-    #expect(report.steps == [1: .upToDate, 2: .delta])
+    #expect(report.steps == [1: .delta, 2: .delta])
     try expectHolds(phone, v2)
   }
 
@@ -236,6 +240,68 @@ import Testing
     #expect(report.steps == [1: .full, 2: .full])
     #expect(sleeps.recorded == [2_000_000_000])
     try expectHolds(phone, Self.version1())
+  }
+
+  /// The app's reloads go through the sync engine: a passing failure on
+  /// every attempt stops the sync after the policy's last one, with the
+  /// engine's waits in between, and records nothing.
+  @Test func aFailureThatKeepsPassingStopsAfterTheLastAttempt() async throws {
+    let phone = try TestPhone()
+    let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))
+    try store.publish(Self.version1())
+    let identifier = phone.identifiers[0]
+    try phone.device.injectFailure(.currentlyLoading, intoNextReloadOfExtensionWithIdentifier: identifier)
+    // Each wait, the next reload is made to fail again.
+    let sleeps = SleepRecorder()
+    let sync = phone.sync(store) { nanoseconds in
+      sleeps.record(nanoseconds)
+      try phone.device.injectFailure(.currentlyLoading, intoNextReloadOfExtensionWithIdentifier: identifier)
+    }
+    let error = await #expect(throws: DatasetSyncError.self) { try await sync.run() }
+    guard case .reloadFailed(phone.identifiers[0], _, 7, .retry)? = error else {
+      Issue.record("unexpected \(String(describing: error))")
+      return
+    }
+    #expect(sleeps.recorded == [2_000_000_000, 4_000_000_000, 8_000_000_000])
+    #expect(try phone.sync(store).stateStore.load() == nil)
+    #expect(try phone.reloadCount(2) == 0)
+  }
+
+  /// A background task that runs out of time: the wait before a retry
+  /// throws, the sync stops with `cancelled`, nothing recorded, and the
+  /// next sync finishes the work.
+  @Test func aCancelledSyncStopsAndTheNextOneFinishes() async throws {
+    let phone = try TestPhone()
+    let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))
+    let v1 = Self.version1()
+    try store.publish(v1)
+    try phone.device.injectFailure(.loadingInterrupted, intoNextReloadOfExtensionWithIdentifier: phone.identifiers[0])
+    await #expect(throws: DatasetSyncError.cancelled) {
+      try await phone.sync(store, sleep: { _ in throw CancellationError() }).run()
+    }
+    #expect(try phone.sync(store).stateStore.load() == nil)
+    #expect(try phone.reloadCount(2) == 0)
+    let report = try await phone.sync(store).run()
+    #expect(report.steps == [1: .full, 2: .full])
+    try expectHolds(phone, v1)
+  }
+
+  /// The sync engine's rollback floor now guards the app too: after the
+  /// state is lost, a replay of an older version is still refused.
+  @Test func anOlderVersionIsRefusedEvenAfterTheStateIsLost() async throws {
+    let phone = try TestPhone()
+    let store = try TestStore(directory: phone.directory.url.appendingPathComponent("store"))
+    let v1 = Self.version1()
+    try store.publish(v1)
+    let oldManifest = [UInt8](try Data(contentsOf: store.url("manifest.json")))
+    try store.publish(Self.next(v1), deltasFrom: [1])
+    _ = try await phone.sync(store).run()
+    try phone.sync(store).stateStore.remove()
+    try store.writeManifest(oldManifest)
+    await #expect(throws: DatasetSyncError.manifest(.belowRollbackFloor(dataset: "com.example.blocklist", floor: 2, offered: 1))) {
+      try await phone.sync(store).run()
+    }
+    try expectHolds(phone, Self.next(v1))
   }
 
   @Test func aTurnedOffExtensionStopsTheSyncUntilTheUserTurnsItOn() async throws {

@@ -1,4 +1,5 @@
 import CallDirectoryProvider
+import CallDirectorySync
 import CallKitMock
 import ExampleContainingApp
 import Foundation

@@ -255,7 +255,7 @@ final class TestPhone: @unchecked Sendable {
   /// The example sync over `store`, waits recorded in `sleeps`.
   func sync(
     _ store: TestStore, sleeps: SleepRecorder = SleepRecorder(), extensionCount: Int? = nil,
-    publicKey: [UInt8] = testPublicKey, transport: (any DatasetTransport)? = nil
+    publicKey: [UInt8] = testPublicKey, transport: (any DatasetTransport)? = nil, sleep: DatasetSync.Sleep? = nil
   ) -> DatasetSync {
     DatasetSync(
       configuration: .init(extensionIdentifiers: Array(identifiers.prefix(extensionCount ?? identifiers.count))),
@@ -264,7 +264,7 @@ final class TestPhone: @unchecked Sendable {
       trust: ManifestTrust(publicKey: publicKey, verifier: FakeSignatureVerifierForTests()),
       hashing: CalldirSHA256Hashing(),
       callDirectory: CallDirectoryManagerClient(manager: CXCallDirectoryManager(device: device)),
-      sleep: { nanoseconds in sleeps.record(nanoseconds) })
+      sleep: sleep ?? { nanoseconds in sleeps.record(nanoseconds) })
   }
 }
 

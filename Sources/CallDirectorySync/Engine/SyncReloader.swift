@@ -7,9 +7,11 @@
 ///
 /// `calldir device sync` implements it over its simulated device
 /// (`CalldirDevice`'s `DeviceSyncReloader`: CallKitMock's reload of the
-/// extension, its provider's state in the extension's container); an app,
-/// over `CXCallDirectoryManager` and its app-group container. Calls block
-/// until done.
+/// extension, its provider's state in the extension's container, calls
+/// that block until done); an app, over `CXCallDirectoryManager` and its
+/// app-group container (the example app's `AppGroupReloader`, whose load
+/// awaits `reloadExtension`). The methods are `async`: a synchronous
+/// method meets the requirement.
 public protocol SyncReloader {
   /// One extension held for the sync: no other load or sync changes it
   /// until ``release(_:)``.
@@ -26,13 +28,19 @@ public protocol SyncReloader {
   /// extension whose content is unknown or that holds nothing, so that it
   /// is never judged unchanged (see
   /// ``SyncSession/plan(_:held:allowingDowngrade:)``).
-  func heldSnapshots() throws(Failure) -> [Int: HeldSnapshot?]
+  func heldSnapshots() async throws(Failure) -> [Int: HeldSnapshot?]
+
+  /// Refuses a verified manifest the device cannot take, before anything
+  /// is downloaded (an app with fewer extensions than the dataset). The
+  /// default takes every manifest.
+  func accept(_ manifest: Manifest) throws(Failure)
 
   /// Reserves extension `index` for the sync until ``release(_:)``.
   ///
   /// - Throws: The device's failure; another load or sync holding the
-  ///   extension included (CallKit's `currentlyLoading`).
-  func reserve(extension index: Int) throws(Failure) -> Reservation
+  ///   extension included (CallKit's `currentlyLoading`), or an extension
+  ///   the user turned off.
+  func reserve(extension index: Int) async throws(Failure) -> Reservation
 
   /// Releases a reservation.
   func release(_ reservation: Reservation)
@@ -43,7 +51,7 @@ public protocol SyncReloader {
   ///
   /// - Throws: The refusal: ``unfitReason(_:)`` tells one saying the blob
   ///   does not fit what the extension holds.
-  func planLoad(ofBlobAt path: String, intoExtension index: Int) throws(Failure) -> PlannedLoad
+  func planLoad(ofBlobAt path: String, intoExtension index: Int) async throws(Failure) -> PlannedLoad
 
   /// Why a blob does not fit the extension, when `failure` is that
   /// refusal of ``planLoad(ofBlobAt:intoExtension:)`` (a delta on another
@@ -52,13 +60,23 @@ public protocol SyncReloader {
   func unfitReason(_ failure: Failure) -> String?
 
   /// Runs a planned load under the extension's reservation: places the
-  /// blob, reloads the extension and records the outcome in its
-  /// provider's state.
+  /// blob, reloads the extension once and settles its provider's state by
+  /// the reload's outcome (the extension records it itself; one stopped
+  /// before it could is settled by whether the request committed).
   ///
   /// - Throws: Why the extension does not hold the load's target (the
-  ///   request failed, or its outcome could not be made durable).
-  func load(_ load: PlannedLoad, intoExtension index: Int, under reservation: Reservation) throws(Failure)
+  ///   request failed, or its outcome could not be made durable, or a
+  ///   request that committed left it holding another snapshot): the
+  ///   engine asks ``recovery(after:)`` what to do about it.
+  func load(_ load: PlannedLoad, intoExtension index: Int, under reservation: Reservation) async throws(Failure)
     -> LoadResult
+
+  /// What the engine does about a failed ``load(_:intoExtension:under:)``:
+  /// reload again after a wait (``ReloadRecovery/retry``, up to the
+  /// engine's ``ReloadRetryPolicy``), load the full snapshot instead of a
+  /// delta (``ReloadRecovery/reloadWithFullSnapshot``), or stop. The
+  /// default stops.
+  func recovery(after failure: Failure) -> ReloadRecovery
 
   /// Records that extension `index` holds version `version` of the
   /// content whose digest is `digest` (lowercase hex), without a reload:
@@ -70,7 +88,13 @@ public protocol SyncReloader {
   ///   sync plans again.
   func recordSameContent(
     extension index: Int, version: Int, digest: String, under reservation: Reservation
-  ) throws(Failure) -> Bool
+  ) async throws(Failure) -> Bool
+}
+
+extension SyncReloader {
+  public func accept(_ manifest: Manifest) throws(Failure) {}
+
+  public func recovery(after failure: Failure) -> ReloadRecovery { .stop }
 }
 
 /// Why a ``SyncCoordinator`` run stopped: a step of the sync itself (the
@@ -81,6 +105,10 @@ public enum SyncRunError<DeviceFailure: Error>: Error {
   /// The device refused or failed a reservation, a load's plan, a load or
   /// a record (``SyncReloader/Failure``).
   case device(DeviceFailure)
+  /// The task running the sync was cancelled (an app's background task
+  /// ran out of time): the run stopped before its next load or between two
+  /// reload attempts, and recorded nothing.
+  case cancelled
 }
 
 /// What a ``SyncCoordinator`` run did.

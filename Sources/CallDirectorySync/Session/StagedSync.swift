@@ -79,6 +79,11 @@ public struct StagedLoad: Sendable, Hashable {
     self.pin = pin
   }
 
+  /// Whether it loads a delta.
+  public var isDelta: Bool {
+    if case .delta = content { true } else { false }
+  }
+
   public static func == (left: StagedLoad, right: StagedLoad) -> Bool {
     left.index == right.index && left.content == right.content && left.path == right.path
       && left.staged == right.staged && left.missingDelta == right.missingDelta

@@ -9,6 +9,8 @@ import CalldirSystem
 ///
 /// and, unless given elsewhere, `<directory>/rollback-floor.json`, the
 /// ``RollbackFloorStore`` (which outlives the state: ``clear()`` keeps it).
+/// The state too may be kept elsewhere (the example app keeps it where it
+/// always did, `CallDirectory/sync-state.json`).
 ///
 /// `calldir device sync` uses `DEVICE/sync/`, with the rollback floor in
 /// `DEVICE/rollback-floor.json`; an app, a folder of its app-group
@@ -18,18 +20,20 @@ public struct SyncDirectory: Sendable, Hashable {
   public let path: String
   /// The rollback floor's file.
   public let rollbackFloorPath: String
+  /// The sync state's file.
+  public let statePath: String
 
   /// - Parameters:
   ///   - path: The directory.
   ///   - rollbackFloorPath: Where the rollback floor is kept (default
   ///     `rollback-floor.json` in the directory).
-  public init(path: String, rollbackFloorPath: String? = nil) {
+  ///   - statePath: Where the sync state is kept (default `state.json` in
+  ///     the directory).
+  public init(path: String, rollbackFloorPath: String? = nil, statePath: String? = nil) {
     self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     self.rollbackFloorPath = rollbackFloorPath ?? self.path + "/rollback-floor.json"
+    self.statePath = statePath ?? self.path + "/state.json"
   }
-
-  /// The sync state's file.
-  public var statePath: String { path + "/state.json" }
   /// The lock file.
   public var lockPath: String { path + "/lock" }
   /// Where downloads are staged.

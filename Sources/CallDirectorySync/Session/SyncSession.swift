@@ -5,10 +5,10 @@ import CalldirSystem
 /// extensions to a store's latest version:
 ///
 ///     let session = SyncSession(directory: directory, source: source, trust: trust, hashing: hashing)
-///     let trusted = try session.fetchManifest()       // fetch and verify the manifest
+///     let trusted = try await session.fetchManifest() // fetch and verify the manifest
 ///     let planned = try session.plan(trusted)         // plan against the state
 ///     guard !planned.isUpToDate else { return }
-///     let staged = try session.stage(planned)         // download and verify every file
+///     let staged = try await session.stage(planned)   // download and verify every file
 ///     let lock = try session.directory.lock()         // one sync loads at a time
 ///     guard try session.plan(trusted) == planned else { … }  // the device may have changed meanwhile
 ///     for load in staged.loads { … }                  // place each blob, reloadExtension (the app's part)
@@ -65,15 +65,15 @@ public struct SyncSession: Sendable {
   /// - Throws: ``SyncError/source(_:)``, ``SyncError/untrusted(_:)`` (a
   ///   missing signature file included, and a manifest or signature larger
   ///   than ``manifestLimit`` or ``signatureLimit``).
-  public func fetchManifest() throws(SyncError) -> TrustedManifest {
+  public func fetchManifest() async throws(SyncError) -> TrustedManifest {
     var verification = ManifestVerification(trust: trust)
     let bounds = limits.bounds(bytes: Int64(Self.manifestLimit + Self.signatureLimit), transfers: 2)
     while true {
       let manifest: [UInt8]
       let signature: [UInt8]
       do {
-        manifest = try source.fetch(Self.manifestPath, limit: Self.manifestLimit, within: bounds)
-        signature = try source.fetch(Self.signaturePath, limit: Self.signatureLimit, within: bounds)
+        manifest = try await source.fetch(Self.manifestPath, limit: Self.manifestLimit, within: bounds)
+        signature = try await source.fetch(Self.signaturePath, limit: Self.signatureLimit, within: bounds)
       } catch .notFound(let path, let source) where path == Self.signaturePath {
         // A manifest without a signature is never to be trusted, however
         // often the fetch is retried (a store built without a signing key).
@@ -114,8 +114,8 @@ public struct SyncSession: Sendable {
   ///   - allowingDowngrade: Whether a manifest older than the synced
   ///     version or the rollback floor may be installed (the user's
   ///     explicit choice; ``SyncPlan/isDowngrade`` says when it is).
-  public func plan(held: [Int: HeldSnapshot?] = [:], allowingDowngrade: Bool = false) throws(SyncError) -> PlannedSync {
-    try plan(try fetchManifest(), held: held, allowingDowngrade: allowingDowngrade)
+  public func plan(held: [Int: HeldSnapshot?] = [:], allowingDowngrade: Bool = false) async throws(SyncError) -> PlannedSync {
+    try plan(try await fetchManifest(), held: held, allowingDowngrade: allowingDowngrade)
   }
 
   /// Plans the sync of a verified manifest against the recorded state and
@@ -168,7 +168,7 @@ public struct SyncSession: Sendable {
   /// - Returns: The staged loads; each blob stays locked against removal by
   ///   another sync while the value lives.
   /// - Throws: ``SyncError``; the device is unchanged.
-  public func stage(_ planned: PlannedSync) throws(SyncError) -> StagedSync {
+  public func stage(_ planned: PlannedSync) async throws(SyncError) -> StagedSync {
     var plan = planned.plan
     let manifest = plan.manifest.manifest
     let staging = directory.staging
@@ -182,14 +182,14 @@ public struct SyncSession: Sendable {
       case .upToDate, .unchanged:
         continue
       case .full(let file):
-        let staged = try stageChecked(file, as: .full(file), manifest, budget)
+        let staged = try await stageChecked(file, as: .full(file), manifest, budget)
         loads.append(StagedLoad(index: item.index, content: .full(file), path: staged.path, staged: staged))
       case .delta(let delta):
         do {
-          let staged = try stageChecked(delta.file, as: .delta(delta), manifest, budget)
+          let staged = try await stageChecked(delta.file, as: .delta(delta), manifest, budget)
           loads.append(StagedLoad(index: item.index, content: .delta(delta), path: staged.path, staged: staged))
         } catch .source(.notFound) {
-          let staged = try stageChecked(item.full, as: .full(item.full), manifest, budget)
+          let staged = try await stageChecked(item.full, as: .full(item.full), manifest, budget)
           plan.steps[position].step = .full(item.full)
           loads.append(
             StagedLoad(
@@ -219,7 +219,7 @@ public struct SyncSession: Sendable {
   /// - Returns: `staged` with the full snapshot in the extension's load and
   ///   plan; unchanged when the extension's load is not a delta.
   /// - Throws: As ``stage(_:)``; the device is unchanged.
-  public func fallBackToFull(extension index: Int, in staged: StagedSync, because reason: String) throws(SyncError)
+  public func fallBackToFull(extension index: Int, in staged: StagedSync, because reason: String) async throws(SyncError)
     -> StagedSync
   {
     var result = staged
@@ -228,7 +228,7 @@ public struct SyncSession: Sendable {
       let loadPosition = result.loads.firstIndex(where: { $0.index == index })
     else { return staged }
     let item = result.plan.steps[position].extension
-    let file = try stageChecked(
+    let file = try await stageChecked(
       item.full, as: .full(item.full), result.plan.manifest.manifest, _DownloadBudget(limits: limits))
     result.plan.steps[position].step = .full(item.full)
     result.loads[loadPosition] = StagedLoad(
@@ -259,8 +259,8 @@ public struct SyncSession: Sendable {
   /// says; a blob that is not is discarded.
   private func stageChecked(
     _ file: Manifest.File, as content: StagedLoad.Content, _ manifest: Manifest, _ budget: _DownloadBudget
-  ) throws(SyncError) -> StagedFile {
-    let staged = try directory.staging.stage(file, from: source, hashing: hashing, within: budget.bounds(for: file))
+  ) async throws(SyncError) -> StagedFile {
+    let staged = try await directory.staging.stage(file, from: source, hashing: hashing, within: budget.bounds(for: file))
     let header: BlobHeader
     do {
       header = try BlobReader.readHeader(path: staged.path)

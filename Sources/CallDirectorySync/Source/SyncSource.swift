@@ -3,10 +3,12 @@
 /// `deltas/` (paths are the manifest's, relative to the store).
 ///
 /// The app implements it with its HTTP client (URLSession on iOS, with a
-/// `Range` header to resume); `calldir device sync` has one for plain
-/// directories and one for `http(s)://` URLs. Calls block until done, and
-/// keep to the ``TransferBounds`` they are given: a server that stalls or
-/// drips bytes fails the call, never holds it past the deadline.
+/// `Range` header to resume: the example app's `TransportSyncSource`);
+/// `calldir device sync` has one for plain directories and one for
+/// `http(s)://` URLs, whose calls block until done (a synchronous method
+/// meets the `async` requirement). Calls keep to the ``TransferBounds``
+/// they are given: a server that stalls or drips bytes fails the call,
+/// never holds it past the deadline.
 public protocol SyncSource: Sendable {
   /// A short name for messages: the directory or the base URL (without
   /// credentials).
@@ -26,7 +28,17 @@ public protocol SyncSource: Sendable {
   ///   past the deadline); the bytes received stay received.
   func download(
     _ path: String, from offset: Int64, within bounds: TransferBounds, into receiver: any DownloadReceiver
-  ) throws(SyncSourceError)
+  ) async throws(SyncSourceError)
+
+  /// The whole of a small file (the manifest, its signature). The default
+  /// reads it with ``download(_:from:within:into:)``; a source with its own
+  /// way to read a small file (the app's transport) gives it here.
+  ///
+  /// - Parameter limit: The most bytes accepted; a larger file is refused
+  ///   as soon as its bytes pass the limit.
+  /// - Throws: ``SyncSourceError``; ``SyncSourceError/tooLarge(path:limit:)``
+  ///   for a file larger than `limit`.
+  func fetch(_ path: String, limit: Int, within bounds: TransferBounds) async throws(SyncSourceError) -> [UInt8]
 }
 
 extension SyncSource {
@@ -37,9 +49,9 @@ extension SyncSource {
   ///   as soon as its bytes pass the limit.
   /// - Throws: ``SyncSourceError``; ``SyncSourceError/tooLarge(path:limit:)``
   ///   for a file larger than `limit`.
-  public func fetch(_ path: String, limit: Int, within bounds: TransferBounds) throws(SyncSourceError) -> [UInt8] {
+  public func fetch(_ path: String, limit: Int, within bounds: TransferBounds) async throws(SyncSourceError) -> [UInt8] {
     let receiver = _MemoryReceiver(limit: limit, deadline: bounds)
-    try download(path, from: 0, within: bounds, into: receiver)
+    try await download(path, from: 0, within: bounds, into: receiver)
     if receiver.isTooLarge { throw .tooLarge(path: path, limit: limit) }
     if receiver.isPastDeadline { throw .failed(path: path, reason: bounds.expiryReason) }
     return receiver.bytes

@@ -57,7 +57,7 @@ public struct StagingArea: Sendable, Hashable {
   ///   ``SyncError/storage(_:)`` when the staging area cannot be written.
   public func stage(
     _ file: Manifest.File, from source: any SyncSource, hashing: any SHA256Hashing, within bounds: TransferBounds
-  ) throws(SyncError) -> StagedFile {
+  ) async throws(SyncError) -> StagedFile {
     let destination = path(of: file)
     do {
       try FileSystem.createDirectory(directory)
@@ -78,7 +78,7 @@ public struct StagingArea: Sendable, Hashable {
       // the rename) is only verified.
       if !download.isComplete {
         do {
-          try source.download(file.path, from: resumeOffset, within: bounds, into: download)
+          try await source.download(file.path, from: resumeOffset, within: bounds, into: download)
         } catch {
           download.interrupt()
           throw .source(error)

@@ -127,7 +127,8 @@ extension Calldir.Device {
       let reloader = DeviceSyncReloader(loader: loader) { identifier, error in
         if !json { context.standardError.writeLine("\(identifier): request failed: \(DeviceSupport.detail(error))") }
       }
-      let run = try SyncCoordinator(session: session, reloader: reloader, allowsDowngrade: allowsDowngrade).run()
+      let run = try SyncCoordinator(session: session, reloader: reloader, allowsDowngrade: allowsDowngrade)
+        .runToCompletion()
       output(SyncOutcome(planned: run.planned, staged: run.staged, results: run.results, state: run.state), context)
     }
 

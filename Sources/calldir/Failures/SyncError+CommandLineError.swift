@@ -66,6 +66,7 @@ extension SyncRunError: CommandLineError where DeviceFailure == DeviceLoadError 
     switch self {
     case .sync(let error): error.exitCode
     case .device(let error): error.exitCode
+    case .cancelled: .tempFail
     }
   }
 
@@ -74,13 +75,14 @@ extension SyncRunError: CommandLineError where DeviceFailure == DeviceLoadError 
     case .sync(let error): error.message
     case .device(let error):
       if case .downgrade = error { "\(error); \(Self.downgradeAdvice)" } else { error.message }
+    case .cancelled: "the sync was cancelled; nothing was recorded"
     }
   }
 
   public var kind: String {
     switch self {
     case .sync(let error): error.syncKind.rawValue
-    case .device: FailureKind.device.rawValue
+    case .device, .cancelled: FailureKind.device.rawValue
     }
   }
 
