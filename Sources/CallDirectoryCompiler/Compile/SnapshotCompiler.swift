@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CallDirectorySources
 import CalldirHost
 import CalldirSystem
 import PhoneNumbers

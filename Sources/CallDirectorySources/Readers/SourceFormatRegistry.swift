@@ -34,28 +34,6 @@ public struct SourceFormatRegistry: Sendable {
     Set(formats.values.flatMap { $0.options.map(\.name) }).sorted()
   }
 
-  /// Builds the reader for a configured source.
-  ///
-  /// - Throws: ``ConfigError`` when the format is not registered or an
-  ///   option is unusable (a spec from ``BuildConfig`` parsed with this
-  ///   registry has already passed these checks).
-  public func makeReader(
-    for spec: SourceSpec
-  ) throws(ConfigError) -> any SourceReader {
-    guard let format = formats[spec.format] else {
-      throw .invalidValue(
-        keyPath: "\(spec.keyPath).format",
-        reason: "unknown format '\(spec.format)' "
-          + "(expected one of: \(names.joined(separator: ", ")))")
-    }
-    do {
-      return try format.makeReader(input: spec.input, options: spec.options)
-    } catch {
-      throw .invalidValue(
-        keyPath: "\(spec.keyPath).\(error.key)", reason: error.reason)
-    }
-  }
-
   /// The built-in formats: `csv`, `json`, `jsonl`, `lines`, `patterns`,
   /// `tsv`, `vcard`, `xml`, and the presets `arcep-majnum`, `ftc-dnc`,
   /// `fcc-complaints` and `fritzbox-phonebook` (``SourcePresets``).

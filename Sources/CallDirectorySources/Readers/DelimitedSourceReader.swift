@@ -105,7 +105,7 @@ public struct DelimitedSourceReader: SourceReader {
     didSet { _rewrites = Self.rewrites(prefixRewrites) }
   }
   private var _rewrites: [(from: [UInt8], to: [UInt8])] = []
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
   ///
@@ -539,7 +539,7 @@ func _unescapeInPlace(
 
 extension String {
   /// The string without leading and trailing ASCII spaces and tabs.
-  func trimmingASCIIWhitespace() -> String {
+  package func trimmingASCIIWhitespace() -> String {
     var view = Substring(self)
     while let first = view.first, first == " " || first == "\t" {
       view.removeFirst()

@@ -81,7 +81,7 @@ public struct JSONDocumentSourceReader: SourceReader {
   public var maxRecordBytes = 16 << 20
   /// The deepest nesting of arrays and objects in the document.
   public var maxDepth = 512
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// The option keys, in the order the registry lists them.
   static let optionNames = ["records", "number", "label", "rangeStart", "rangeEnd", "dateColumn", "dateFormat"]

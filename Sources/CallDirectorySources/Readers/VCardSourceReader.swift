@@ -31,7 +31,7 @@ public struct VCardSourceReader: SourceReader {
   /// The property whose value labels a card's numbers, upper-cased
   /// (``propertyName(_:)``); nil for `FN`, else `ORG`.
   public var labelProperty: String?
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// `name` as a property name to label by, upper-cased: letters, digits
   /// and `-` (RFC 6350's `name`), not `TEL` (the numbers themselves).

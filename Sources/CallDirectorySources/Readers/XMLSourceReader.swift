@@ -59,7 +59,7 @@ public struct XMLSourceReader: SourceReader {
   /// The document's encoding when it does not say (no declaration);
   /// nil: what the document declares, else UTF-8.
   public var encoding: String?
-  var _chunkSize = 1 << 16
+  package var _chunkSize = 1 << 16
 
   /// The most bytes of the file one record element may span.
   public static let maximumRecordBytes = 1 << 20

@@ -212,7 +212,7 @@ enum _RowOutcome {
 /// Whether a number cell stands for "no number": not empty, but without a
 /// letter, a digit or any non-ASCII character (`-`, `--`, `.`, `/`), as
 /// complaint exports fill the columns a report leaves blank.
-func _isPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+package func _isPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   !bytes.isEmpty
     && bytes.allSatisfy { byte in
       byte < 0x80 && !(0x30...0x39).contains(byte) && !(0x61...0x7A).contains(byte | 0x20)
