@@ -127,11 +127,23 @@ let package = Package(
     .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem", "CCurlShim"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
     .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
-    // Config, source readers, label hygiene, evidence, compile, diff: from
-    // a config to a compiled snapshot, and what two blobs differ by.
+    // The source readers: every format a source may be written in (lines,
+    // patterns, csv/tsv, json, jsonl, vcard, xml and the presets), its
+    // options and the records, ranges and issues it reports, each with its
+    // origin (file, line). Readers parse text and never decide policy.
+    .target(
+      name: "CallDirectorySources",
+      dependencies: ["CalldirSystem", "UnicodeText", "CallDirectoryFormat", "CLibXML2"],
+      swiftSettings: hotPath
+    ),
+    // Config, label hygiene, evidence, compile, diff: from a config and the
+    // records CallDirectorySources reads to a compiled snapshot, and what
+    // two blobs differ by.
     .target(
       name: "CallDirectoryCompiler",
-      dependencies: ["CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "CallDirectoryFormat", "CLibXML2"],
+      dependencies: [
+        "CalldirSystem", "CalldirHost", "PhoneNumbers", "UnicodeText", "CallDirectoryFormat", "CallDirectorySources",
+      ],
       swiftSettings: hotPath
     ),
     // The store a build publishes into: the catalog, the build's stages
@@ -141,8 +153,8 @@ let package = Package(
     .target(
       name: "CallDirectoryStore",
       dependencies: [
-        "CalldirSystem", "CalldirHost", "CallDirectoryCompiler", "PhoneNumbers", "UnicodeText", "SQLiteDatabase",
-        "CallDirectoryFormat", "CallDirectorySync", "Sodium",
+        "CalldirSystem", "CalldirHost", "CallDirectorySources", "CallDirectoryCompiler", "PhoneNumbers", "UnicodeText",
+        "SQLiteDatabase", "CallDirectoryFormat", "CallDirectorySync", "Sodium",
       ],
       swiftSettings: hotPath
     ),
@@ -159,8 +171,8 @@ let package = Package(
     .executableTarget(
       name: "calldir",
       dependencies: [
-        "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectoryCompiler",
-        "CallDirectoryStore", "CallDirectoryValidation",
+        "CalldirSystem", "CommandLineKit", "PhoneNumbers", "CallDirectoryFormat", "CallDirectorySources",
+        "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryValidation",
         "CallDirectoryProvider", "CallKitMock", "CalldirDevice", "CallDirectorySync", "CalldirTransport", "Sodium",
         "LiveCallerID",
       ],
@@ -208,15 +220,15 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryCompilerTests",
       dependencies: [
-        "CalldirSystem", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryFormat", "FormatFixtures",
-        "PhoneNumbers",
+        "CalldirSystem", "CallDirectorySources", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryFormat",
+        "FormatFixtures", "PhoneNumbers",
       ]
     ),
     .testTarget(
       name: "CallDirectoryStoreTests",
       dependencies: [
-        "CalldirSystem", "CallDirectoryStore", "CallDirectoryCompiler", "CallDirectoryFormat", "CallDirectorySync",
-        "FormatFixtures", "PhoneNumbers", "SQLiteDatabase", "Sodium",
+        "CalldirSystem", "CallDirectoryStore", "CallDirectorySources", "CallDirectoryCompiler", "CallDirectoryFormat",
+        "CallDirectorySync", "FormatFixtures", "PhoneNumbers", "SQLiteDatabase", "Sodium",
       ]
     ),
     .testTarget(name: "CallKitMockTests", dependencies: ["CallKitMock", "CalldirSystem", "mockext"]),
@@ -273,8 +285,8 @@ let package = Package(
     .testTarget(
       name: "FuzzCorpusTests",
       dependencies: [
-        "CalldirSystem", "CallDirectoryFormat", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryValidation",
-        "CallDirectorySync", "CallKitMock", "LiveCallerID", "PhoneNumbers",
+        "CalldirSystem", "CallDirectoryFormat", "CallDirectorySources", "CallDirectoryCompiler", "CallDirectoryStore",
+        "CallDirectoryValidation", "CallDirectorySync", "CallKitMock", "LiveCallerID", "PhoneNumbers",
       ],
       path: "Tests/Fuzz",
       exclude: [

@@ -1,5 +1,5 @@
 #pragma once
-// libxml2 for the `xml` source format (CallDirectoryCompiler's
+// libxml2 for the `xml` source format (CallDirectorySources'
 // XMLSourceReader): the streaming reader, streamable patterns and XPath.
 #include <libxml/xmlversion.h>
 // Debian builds libxml2 with ICU, whose <unicode/ucnv.h> would then be

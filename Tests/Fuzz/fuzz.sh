@@ -38,7 +38,7 @@ MODULES_DIR=$BUILD/release
 BIN=$FUZZ/bin-$TAG
 if [ "$command" = smoke ]; then MODULES_DIR=.build/debug BIN=$FUZZ/bin-smoke TAG=smoke; fi
 
-COMPILER="CalldirSystem CalldirHost CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync Sodium CallDirectoryCompiler"
+COMPILER="CalldirSystem CalldirHost CICUShim UnicodeText SQLiteDatabase PhoneNumbers CHardwareCRC CVectorCodec CallDirectoryFormat CallDirectorySync Sodium CallDirectorySources CallDirectoryCompiler"
 # The library modules each harness links, and the Tests/Fuzz/Support files
 # it uses besides FuzzInput and FuzzCheck.
 declare -A MODULES=(

@@ -1,3 +1,4 @@
+import CallDirectorySources
 import CalldirSystem
 
 /// The identification list of a compile, resolved in memory or from spilled runs.

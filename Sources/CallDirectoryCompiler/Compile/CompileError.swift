@@ -1,3 +1,4 @@
+import CallDirectorySources
 import CalldirSystem
 
 /// Why a build could not produce a snapshot. Messages are lowercase.

@@ -1,3 +1,5 @@
+import CallDirectorySources
+
 /// The result of compiling a config: the entries an extension will load, and
 /// what happened on the way.
 public struct CompiledSnapshot: Sendable {

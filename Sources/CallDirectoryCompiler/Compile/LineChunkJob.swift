@@ -1,3 +1,4 @@
+import CallDirectorySources
 import PhoneNumbers
 
 /// A piece of a line-by-line blocking or allow source (``_LineIndependentReader``),

@@ -1,3 +1,4 @@
+import CallDirectorySources
 import CalldirSystem
 
 /// A report a build writes line by line into a temporary file in the store

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CallDirectorySources
 import CalldirHost
 import CalldirSystem
 import PhoneNumbers
@@ -271,64 +272,8 @@ public struct SnapshotCompiler {
       })
     func fold(_ batch: RecordBatch) throws(CompileError) {
       defer { batch.reset() }
-      tally.national.add(batch.national)
-      if batch.isClean && spec.list != .identify && evidence == nil {
-        // Every record normalized: take the numbers in one copy.
-        try lists.add(batch.acceptedNumbers)
-        tally.accept(lines: batch.recordCount, numbers: batch.recordCount)
-        return
-      }
-      var outcomes = batch.outcomes.makeIterator()
-      for item in batch.items {
-        switch item {
-        case .record(let slice):
-          let line = slice.line
-          switch outcomes.next() {
-          case .range(let bounds)?:
-            guard spec.list != .identify else {
-              try tally.reject(line: line, reason: "a range cannot carry a label", text: batch.reportedText(slice))
-              continue
-            }
-            if let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan) {
-              try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
-              continue
-            }
-            try lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
-            tally.accept(range: bounds.lower...bounds.upper)
-          case .number(let number, let label)?:
-            if evidence != nil {
-              evidence?.add(number: number, label: label, line: line, day: slice.day)
-              if let tally = evidence { try lists.spillIfNeeded(besides: tally.buffered, spilling: tally.spill) }
-            } else if spec.list == .identify {
-              try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
-            } else {
-              try lists.add(CollectionOfOne(number))
-            }
-            tally.accept(lines: 1, numbers: 1)
-          case .rejected(let reason, let text, let numbers)?:
-            try tally.reject(line: line, reason: reason, text: text, numbers: numbers)
-          case .dropped?:
-            tally.typeFiltered += 1
-          case nil:
-            break
-          }
-        case .range(let range, let line, let text):
-          guard spec.list != .identify else {
-            try tally.reject(line: line, reason: "a range cannot carry a label", text: text)
-            continue
-          }
-          if let bounds = NumberRange(lower: range.lowerBound, upper: range.upperBound),
-            let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan)
-          {
-            try tally.reject(line: line, reason: reason, text: text)
-            continue
-          }
-          try lists.add(ranges: CollectionOfOne(range))
-          tally.accept(range: range)
-        case .issue(let line, let reason, let text):
-          try tally.reject(line: line, reason: reason, text: text)
-        }
-      }
+      try self.fold(
+        batch, spec: spec, maxRangeSize: maxRangeSize, evidence: &evidence, into: &lists, tally: &tally)
     }
     let summary = try reader.read { event in
       let batch = try pipeline.nextJob(fold: fold)
@@ -351,6 +296,82 @@ public struct SnapshotCompiler {
     }
     lists.countSpilledRuns(evidence.runsWritten)
     return (summary, counts)
+  }
+
+  /// Folds one normalized batch of a source into the lists, in file order.
+  private func fold(
+    _ batch: RecordBatch, spec: SourceSpec, maxRangeSize: Int64, evidence: inout EvidenceTally?,
+    into lists: inout CollectedLists, tally: inout SourceTally
+  ) throws(CompileError) {
+    tally.national.add(batch.national)
+    if batch.isClean && spec.list != .identify && evidence == nil {
+      // Every record normalized: take the numbers in one copy.
+      try lists.add(batch.acceptedNumbers)
+      tally.accept(lines: batch.recordCount, numbers: batch.recordCount)
+      return
+    }
+    var outcomes = batch.outcomes.makeIterator()
+    for item in batch.items {
+      switch item {
+      case .record(let slice):
+        guard let outcome = outcomes.next() else { continue }
+        try fold(
+          outcome, of: slice, in: batch, spec: spec, maxRangeSize: maxRangeSize, evidence: &evidence, into: &lists,
+          tally: &tally)
+      case .range(let range, let line, let text):
+        guard spec.list != .identify else {
+          try tally.reject(line: line, reason: "a range cannot carry a label", text: text)
+          continue
+        }
+        if let bounds = NumberRange(lower: range.lowerBound, upper: range.upperBound),
+          let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan)
+        {
+          try tally.reject(line: line, reason: reason, text: text)
+          continue
+        }
+        try lists.add(ranges: CollectionOfOne(range))
+        tally.accept(range: range)
+      case .issue(let line, let reason, let text):
+        try tally.reject(line: line, reason: reason, text: text)
+      }
+    }
+  }
+
+  /// Folds what one record normalized to: a number (held for the evidence
+  /// rules when the source has them), a range, a reject, or a number of
+  /// another type than the source keeps.
+  private func fold(
+    _ outcome: RecordBatch.Outcome, of slice: RecordBatch.Slice, in batch: RecordBatch, spec: SourceSpec,
+    maxRangeSize: Int64, evidence: inout EvidenceTally?, into lists: inout CollectedLists, tally: inout SourceTally
+  ) throws(CompileError) {
+    let line = slice.line
+    switch outcome {
+    case .range(let bounds):
+      guard spec.list != .identify else {
+        try tally.reject(line: line, reason: "a range cannot carry a label", text: batch.reportedText(slice))
+        return
+      }
+      if let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan) {
+        try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
+        return
+      }
+      try lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
+      tally.accept(range: bounds.lower...bounds.upper)
+    case .number(let number, let label):
+      if evidence != nil {
+        evidence?.add(number: number, label: label, line: line, day: slice.day)
+        if let tally = evidence { try lists.spillIfNeeded(besides: tally.buffered, spilling: tally.spill) }
+      } else if spec.list == .identify {
+        try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
+      } else {
+        try lists.add(CollectionOfOne(number))
+      }
+      tally.accept(lines: 1, numbers: 1)
+    case .rejected(let reason, let text, let numbers):
+      try tally.reject(line: line, reason: reason, text: text, numbers: numbers)
+    case .dropped:
+      tally.typeFiltered += 1
+    }
   }
 
   /// The region a source's national numbers are read in, nil for ZZ.

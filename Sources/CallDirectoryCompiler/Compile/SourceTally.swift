@@ -1,3 +1,5 @@
+import CallDirectorySources
+
 /// What one source gave so far, with its rejects reported as they come.
 struct SourceTally {
   let spec: SourceSpec

@@ -1,3 +1,5 @@
+import CallDirectorySources
+
 /// Recognizes number fields that are really patterns: regular expressions
 /// (`+5695977.*`, `^\+4121\d{6}$`, `[0-9]{10}`) and wildcards
 /// (`0800****`, `+4121560????`, `+1 800 555 XXXX`, `33162######`).

@@ -1,3 +1,5 @@
+import CallDirectorySources
+
 /// A validated `calldir` build config: global limits and the sources.
 ///
 /// Load it with ``load(contentsOf:registry:checkFiles:)``; see

@@ -1,3 +1,4 @@
+import CallDirectorySources
 import CalldirSystem
 
 /// The config's `liveCallerID` object: how `calldir export live-caller-id`

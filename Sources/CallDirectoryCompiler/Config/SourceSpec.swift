@@ -1,3 +1,5 @@
+import CallDirectorySources
+
 /// One entry of a config's `sources` array, validated and resolved.
 public struct SourceSpec: Sendable, Hashable {
   /// The position in `sources`, for messages (`sources[2]`).

@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 import CalldirSystem
 import SQLiteDatabase
 

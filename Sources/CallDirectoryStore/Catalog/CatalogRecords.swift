@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 
 /// One published snapshot, as the catalog records it.
 public struct SnapshotRecord: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import CallDirectoryCompiler
 import CallDirectoryFormat
+import CallDirectorySources
 import CalldirSystem
 import PhoneNumbers
 import UnicodeText

@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 
 /// One reason a guard refuses to publish a build.
 public struct BuildRefusal: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import CallDirectoryCompiler
 import CallDirectoryFormat
+import CallDirectorySources
 import CalldirSystem
 
 /// What the catalog records of a file: its size, modification time and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 @testable import CallDirectoryStore
 
 /// Cells of several numbers, wildcard blocks and ranges through the

@@ -4,6 +4,7 @@ import PhoneNumbers
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 @testable import CallDirectoryStore
 
 @Suite struct SnapshotCompilerTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// A config that must be rejected, with its exact message.
 struct ConfigErrorCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// `numberSeparator`, `wildcard` and `rangeSeparator`: how the `csv`, `tsv`
 /// and `lines` readers cut a cell into records.

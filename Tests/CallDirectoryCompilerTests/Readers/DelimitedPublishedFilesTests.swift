@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// The delimited keys for files as regulators publish them: `encoding`,
 /// `rangeStart`/`rangeEnd`, `where`, `regionColumn` with `regions`.

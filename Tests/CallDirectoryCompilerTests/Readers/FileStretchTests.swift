@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// A regular file read as stretches, each by its own worker, gives the
 /// lines a front-to-back scan gives (numbers, CR removal, a missing last

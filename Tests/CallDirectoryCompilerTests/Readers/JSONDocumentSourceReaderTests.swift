@@ -2,6 +2,7 @@ import CalldirSystem
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// The `json` format: one document, records found by a pointer, members
 /// by name or pointer, lines of the values that hold the numbers, and the

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 @Suite struct JSONLinesSourceReaderTests {
   @Test func objectsWithConfiguredKeys() throws {

@@ -2,6 +2,7 @@ import FormatFixtures
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// The line chunker must cut exactly where a plain split on LF would, for
 /// every buffer size and line-length limit: line numbers, CR removal, a

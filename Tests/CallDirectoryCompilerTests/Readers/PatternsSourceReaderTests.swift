@@ -1,6 +1,7 @@
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// One pattern line and what it must produce.
 struct PatternCase: CustomTestStringConvertible, Sendable {

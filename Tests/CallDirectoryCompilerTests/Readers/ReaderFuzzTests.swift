@@ -2,6 +2,7 @@ import FormatFixtures
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// Random inputs made of the bytes the readers treat specially must never
 /// crash, must give the same result for every chunk size, and must deliver

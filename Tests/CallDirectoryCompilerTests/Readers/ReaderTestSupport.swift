@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 /// In-memory input from text.
 func input(_ text: String) -> SourceInput {

@@ -2,6 +2,7 @@ import CalldirSystem
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 @Suite struct ReportDateFormatTests {
   @Test(arguments: [

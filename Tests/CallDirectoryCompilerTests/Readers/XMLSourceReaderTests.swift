@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CallDirectoryCompiler
+@testable import CallDirectorySources
 
 @Suite struct XMLSourceReaderTests {
   static let phonebook = """

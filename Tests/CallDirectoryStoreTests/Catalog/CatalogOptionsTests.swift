@@ -1,3 +1,4 @@
+import CallDirectorySources
 import CalldirSystem
 import Testing
 

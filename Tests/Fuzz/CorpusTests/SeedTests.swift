@@ -1,5 +1,6 @@
 import CallDirectoryCompiler
 import CallDirectoryFormat
+import CallDirectorySources
 import CallDirectorySync
 import CallDirectoryValidation
 import CalldirSystem

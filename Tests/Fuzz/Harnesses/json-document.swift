@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 import CalldirSystem
 
 /// Fuzzes the streaming JSON tokenizer and the `json` source reader.

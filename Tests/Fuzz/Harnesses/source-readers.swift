@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 
 /// Fuzzes every source reader of `SourceFormatRegistry.standard` on bytes in
 /// memory (`SourceInput.bytes`): each record, range and issue it reports is

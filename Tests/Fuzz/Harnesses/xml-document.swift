@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 
 /// Fuzzes the `xml` source reader (libxml2's streaming reader, patterns and
 /// XPath) on documents in memory: whatever it delivers is materialized, its

@@ -1,4 +1,5 @@
 import CallDirectoryCompiler
+import CallDirectorySources
 import CalldirSystem
 
 /// The option bytes of the source-readers harness, decoded, and the bytes

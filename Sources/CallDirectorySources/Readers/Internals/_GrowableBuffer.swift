@@ -9,25 +9,25 @@
 /// Growable storage that a worker reuses from one piece of input to the
 /// next: room is made without initializing it, for a read or a loop to
 /// fill, and the hot loops write through a plain pointer.
-final class _GrowableBuffer<Element: BitwiseCopyable> {
-  private(set) var base: UnsafeMutablePointer<Element>
-  private(set) var capacity: Int
+package final class _GrowableBuffer<Element: BitwiseCopyable> {
+  package private(set) var base: UnsafeMutablePointer<Element>
+  package private(set) var capacity: Int
   /// Elements in use: `base[0..<count]`.
-  private(set) var count = 0
+  package private(set) var count = 0
 
-  init(capacity: Int = 1 << 12) {
+  package init(capacity: Int = 1 << 12) {
     self.capacity = max(16, capacity)
     base = .allocate(capacity: self.capacity)
   }
 
   deinit { base.deallocate() }
 
-  var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+  package var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
-  func removeAll() { count = 0 }
+  package func removeAll() { count = 0 }
 
   /// Appends a copy of `other`.
-  func append(_ other: UnsafeBufferPointer<Element>) {
+  package func append(_ other: UnsafeBufferPointer<Element>) {
     guard let source = other.baseAddress, !other.isEmpty else { return }
     reserve(other.count).update(from: source, count: other.count)
     count += other.count
@@ -35,7 +35,7 @@ final class _GrowableBuffer<Element: BitwiseCopyable> {
 
   /// Room for `extra` more elements after `count`, uninitialized; count
   /// what was written with ``grow(by:)``.
-  func reserve(_ extra: Int) -> UnsafeMutablePointer<Element> {
+  package func reserve(_ extra: Int) -> UnsafeMutablePointer<Element> {
     if capacity - count < extra {
       let newCapacity = max(capacity * 2, count + extra)
       let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
@@ -48,21 +48,21 @@ final class _GrowableBuffer<Element: BitwiseCopyable> {
   }
 
   /// Counts `written` more elements, written after ``reserve(_:)``.
-  func grow(by written: Int) { count += written }
+  package func grow(by written: Int) { count += written }
 
   /// Keeps the first `kept` elements (no more than there are).
-  func truncate(to kept: Int) { count = min(count, max(0, kept)) }
+  package func truncate(to kept: Int) { count = min(count, max(0, kept)) }
 }
 
 extension _GrowableBuffer where Element == UInt8 {
   /// The index of the first `byte` in `range`, if any.
-  func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+  package func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     guard !range.isEmpty, let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
     return UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
   }
 
   /// The index of the last `byte` in `range`, if any.
-  func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+  package func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     var index = range.upperBound
     while index > range.lowerBound {
       index -= 1
@@ -73,7 +73,7 @@ extension _GrowableBuffer where Element == UInt8 {
 }
 
 /// Bytes read from a source, reused piece after piece.
-typealias _ByteBuffer = _GrowableBuffer<UInt8>
+package typealias _ByteBuffer = _GrowableBuffer<UInt8>
 
 @available(*, unavailable)
 extension _GrowableBuffer: Sendable {}

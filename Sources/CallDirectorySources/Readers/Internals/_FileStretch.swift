@@ -10,16 +10,16 @@ import CalldirSystem
 
 /// A regular file opened once and read by several workers at once
 /// (`pread` needs no shared position); closed when the last user lets go.
-final class _SharedFile: @unchecked Sendable {
-  let descriptor: FileDescriptor
-  let path: String
+package final class _SharedFile: @unchecked Sendable {
+  package let descriptor: FileDescriptor
+  package let path: String
   /// The size when opened; the file may still grow or shrink.
-  let size: Int
+  package let size: Int
 
   /// Opens `path` when it is a regular file; nil for anything else (a
   /// pipe, a FIFO, a device), which must be read front to back.
   /// - Throws: ``SourceError/file(_:)`` when it cannot be opened or is a directory.
-  static func openRegular(_ path: String) throws(SourceError) -> _SharedFile? {
+  package static func openRegular(_ path: String) throws(SourceError) -> _SharedFile? {
     let descriptor: FileDescriptor
     do {
       descriptor = try FileDescriptor.open(path, .readOnly)
@@ -53,7 +53,7 @@ final class _SharedFile: @unchecked Sendable {
   deinit { try? descriptor.close() }
 
   /// Reads up to `count` bytes at `offset` into `buffer`; fewer only at the end.
-  func read(at offset: Int, count: Int, into buffer: UnsafeMutablePointer<UInt8>) throws(SourceError) -> Int {
+  package func read(at offset: Int, count: Int, into buffer: UnsafeMutablePointer<UInt8>) throws(SourceError) -> Int {
     do {
       return try descriptor.read(
         fromAbsoluteOffset: Int64(offset), into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
@@ -72,28 +72,36 @@ final class _SharedFile: @unchecked Sendable {
 /// inside a line skips to the line after it; its own last line is read to
 /// its end past `end` (up to the line limit, past which it is too long
 /// and only its first bytes are kept, as the chunker keeps them).
-struct _FileStretch: @unchecked Sendable {
-  let file: _SharedFile
-  let start: Int
-  let end: Int
+package struct _FileStretch: @unchecked Sendable {
+  package let file: _SharedFile
+  package let start: Int
+  package let end: Int
   /// The last stretch reads on to the end of the file, however far.
-  let isLast: Bool
+  package let isLast: Bool
   /// Bytes to pass over at the start of the file (a byte-order mark).
-  let skip: Int
+  package let skip: Int
+
+  package init(file: _SharedFile, start: Int, end: Int, isLast: Bool, skip: Int) {
+    self.file = file
+    self.start = start
+    self.end = end
+    self.isLast = isLast
+    self.skip = skip
+  }
 
   /// What a stretch holds once read: its lines at `bytes[lines]`, the
   /// too-long line after them if any, and the checksum and size of the
   /// stretch's own bytes.
-  struct Contents {
-    var lines: Range<Int>
-    var tooLongStart: Range<Int>?
-    var checksum: UInt32
-    var byteCount: Int
+  package struct Contents {
+    package var lines: Range<Int>
+    package var tooLongStart: Range<Int>?
+    package var checksum: UInt32
+    package var byteCount: Int
   }
 
   /// Reads the stretch into `bytes` (reusing its storage).
   /// - Throws: ``SourceError/file(_:)`` when a read fails.
-  func read(into bytes: _ByteBuffer, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) -> Contents {
+  package func read(into bytes: _ByteBuffer, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) -> Contents {
     // One byte before the stretch says whether a line begins at its start.
     let before = start > 0 ? 1 : 0
     let origin = start - before

@@ -1,37 +1,37 @@
 /// ASCII byte constants and small helpers shared by the readers.
-enum _ASCII {
-  static let tab: UInt8 = 0x09
-  static let lineFeed: UInt8 = 0x0A
-  static let carriageReturn: UInt8 = 0x0D
-  static let space: UInt8 = 0x20
-  static let quote: UInt8 = 0x22
-  static let hash: UInt8 = 0x23
-  static let plus: UInt8 = 0x2B
-  static let comma: UInt8 = 0x2C
-  static let hyphen: UInt8 = 0x2D
-  static let slash: UInt8 = 0x2F
-  static let zero: UInt8 = 0x30
-  static let nine: UInt8 = 0x39
-  static let colon: UInt8 = 0x3A
-  static let semicolon: UInt8 = 0x3B
+package enum _ASCII {
+  package static let tab: UInt8 = 0x09
+  package static let lineFeed: UInt8 = 0x0A
+  package static let carriageReturn: UInt8 = 0x0D
+  package static let space: UInt8 = 0x20
+  package static let quote: UInt8 = 0x22
+  package static let hash: UInt8 = 0x23
+  package static let plus: UInt8 = 0x2B
+  package static let comma: UInt8 = 0x2C
+  package static let hyphen: UInt8 = 0x2D
+  package static let slash: UInt8 = 0x2F
+  package static let zero: UInt8 = 0x30
+  package static let nine: UInt8 = 0x39
+  package static let colon: UInt8 = 0x3A
+  package static let semicolon: UInt8 = 0x3B
 }
 
 /// Whether `byte` is ASCII horizontal whitespace (space, tab, VT, FF, CR).
 @inline(__always)
-func _isBlank(_ byte: UInt8) -> Bool {
+package func _isBlank(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C
     || byte == 0x0D
 }
 
 /// Whether `byte` is an ASCII digit.
 @inline(__always)
-func _isDigit(_ byte: UInt8) -> Bool {
+package func _isDigit(_ byte: UInt8) -> Bool {
   byte &- 0x30 < 10
 }
 
 /// Whether `byte` is an ASCII letter.
 @inline(__always)
-func _isLetter(_ byte: UInt8) -> Bool {
+package func _isLetter(_ byte: UInt8) -> Bool {
   (byte | 0x20) &- 0x61 < 26
 }
 

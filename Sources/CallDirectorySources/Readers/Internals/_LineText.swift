@@ -7,20 +7,20 @@ import CalldirSystem
 ///
 /// The cut counts Unicode scalars of the escaped text and never splits an
 /// escape, so the result is at most 120 scalars long.
-enum _LineText {
+package enum _LineText {
   /// The longest text a report shows, in characters.
-  static let maximumCharacters = 120
+  package static let maximumCharacters = 120
   /// The most bytes of a line that can reach the report: each character
   /// takes at most four bytes of UTF-8.
-  static let maximumBytes = 4 * maximumCharacters
+  package static let maximumBytes = 4 * maximumCharacters
 
   /// The escaped, cut text of `p[0..<count]`.
-  static func escaped(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+  package static func escaped(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
     ShownText.escaped(p, count, maxCharacters: maximumCharacters)
   }
 
   /// The escaped, cut text of `bytes`.
-  static func escaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  package static func escaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     ShownText.escaped(bytes, maxCharacters: maximumCharacters)
   }
 

@@ -31,7 +31,7 @@ public struct VCardSourceReader: SourceReader {
   /// The property whose value labels a card's numbers, upper-cased
   /// (``propertyName(_:)``); nil for `FN`, else `ORG`.
   public var labelProperty: String?
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// `name` as a property name to label by, upper-cased: letters, digits
   /// and `-` (RFC 6350's `name`), not `TEL` (the numbers themselves).
@@ -62,74 +62,13 @@ public struct VCardSourceReader: SourceReader {
     var logicalLine = 0
     var card = _Card(property: labelProperty)
 
-    func flushCard() throws {
-      let label = card.label
-      for (number, line, text) in card.numbers {
-        summary.records += 1
-        try number.withUnsafeBufferPointer { numberBytes in
-          try label.withUnsafeBufferPointer { labelBytes in
-            try text.withUnsafeBufferPointer { textBytes in
-              try body(
-                .record(
-                  RawRecord(
-                    line: line, numberBytes: numberBytes,
-                    labelBytes: labelBytes.isEmpty ? nil : labelBytes,
-                    textBytes: textBytes)))
-            }
-          }
-        }
-      }
-      card = _Card(property: labelProperty)
-    }
-
+    // Takes the content line gathered so far (its folded lines joined).
     func process() throws {
       guard !logical.isEmpty else { return }
       defer { logical.removeAll(keepingCapacity: true) }
       guard var property = _VCardProperty(logical) else { return }
       property.decodeValue()
-      switch property.name {
-      case "BEGIN":
-        try flushCard()
-      case "END":
-        try flushCard()
-      case card.property where card.chosen.isEmpty:
-        card.chosen = property.name == "ORG" ? Array(property.value.prefix { $0 != _ASCII.semicolon }) : property.value
-        _trimArray(&card.chosen)
-      case "FN" where card.property == nil:
-        card.formattedName = property.value
-      case "ORG" where card.property == nil:
-        card.organization = Array(
-          property.value.prefix { $0 != _ASCII.semicolon })
-      case "TEL":
-        var value = property.value
-        _trimArray(&value)
-        if value.count >= 4,
-          value[0] | 0x20 == 0x74, value[1] | 0x20 == 0x65,
-          value[2] | 0x20 == 0x6C, value[3] == _ASCII.colon
-        {
-          value = Array(value[4...].prefix { $0 != _ASCII.semicolon })
-          _trimArray(&value)
-        }
-        if value.isEmpty {
-          summary.issues += 1
-          try body(
-            .issue(
-              SourceIssue(
-                line: logicalLine, reason: "empty number",
-                text: logical.withUnsafeBufferPointer { _LineText.escaped($0) })))
-        } else if !_isValidUTF8(value) {
-          summary.issues += 1
-          try body(
-            .issue(
-              SourceIssue(
-                line: logicalLine, reason: "invalid utf-8",
-                text: logical.withUnsafeBufferPointer { _LineText.escaped($0) })))
-        } else {
-          card.numbers.append((value, logicalLine, Array(logical.prefix(_LineText.maximumBytes))))
-        }
-      default:
-        break
-      }
+      try card.take(property, line: logicalLine, content: logical, summary: &summary, body)
     }
 
     summary.physicalLines = try _forEachLine(
@@ -161,7 +100,7 @@ public struct VCardSourceReader: SourceReader {
         try body(.issue(SourceIssue(line: line, reason: "line too long", text: _LineText.escaped(start))))
       })
     try process()
-    try flushCard()
+    try card.deliver(summary: &summary, body)
     bytes.sign(&summary)
     return summary
   }
@@ -181,6 +120,91 @@ private struct _Card {
 
   init(property: String?) {
     self.property = property
+  }
+
+  /// Takes one property of the card: `BEGIN` and `END` deliver the card
+  /// so far, the labelling properties are kept, a `TEL` is a number or an
+  /// issue (of `content`, the content line at `line`).
+  mutating func take(
+    _ property: _VCardProperty, line: Int, content: [UInt8], summary: inout SourceSummary,
+    _ body: (SourceEvent) throws -> Void
+  ) throws {
+    switch property.name {
+    case "BEGIN":
+      try deliver(summary: &summary, body)
+    case "END":
+      try deliver(summary: &summary, body)
+    case self.property where chosen.isEmpty:
+      chosen = property.name == "ORG" ? Array(property.value.prefix { $0 != _ASCII.semicolon }) : property.value
+      _trimArray(&chosen)
+    case "FN" where self.property == nil:
+      formattedName = property.value
+    case "ORG" where self.property == nil:
+      organization = Array(
+        property.value.prefix { $0 != _ASCII.semicolon })
+    case "TEL":
+      try takeNumber(Self.telNumber(property.value), line: line, content: content, summary: &summary, body)
+    default:
+      break
+    }
+  }
+
+  /// A `TEL` value trimmed, a `tel:` URI reduced to its number.
+  static func telNumber(_ raw: [UInt8]) -> [UInt8] {
+    var value = raw
+    _trimArray(&value)
+    if value.count >= 4,
+      value[0] | 0x20 == 0x74, value[1] | 0x20 == 0x65,
+      value[2] | 0x20 == 0x6C, value[3] == _ASCII.colon
+    {
+      value = Array(value[4...].prefix { $0 != _ASCII.semicolon })
+      _trimArray(&value)
+    }
+    return value
+  }
+
+  /// Keeps `value` for the card's end, or reports why it is no number.
+  private mutating func takeNumber(
+    _ value: [UInt8], line: Int, content: [UInt8], summary: inout SourceSummary, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    if value.isEmpty {
+      summary.issues += 1
+      try body(
+        .issue(
+          SourceIssue(
+            line: line, reason: "empty number",
+            text: content.withUnsafeBufferPointer { _LineText.escaped($0) })))
+    } else if !_isValidUTF8(value) {
+      summary.issues += 1
+      try body(
+        .issue(
+          SourceIssue(
+            line: line, reason: "invalid utf-8",
+            text: content.withUnsafeBufferPointer { _LineText.escaped($0) })))
+    } else {
+      numbers.append((value, line, Array(content.prefix(_LineText.maximumBytes))))
+    }
+  }
+
+  /// Delivers the card's numbers, labelled, and starts a new card.
+  mutating func deliver(summary: inout SourceSummary, _ body: (SourceEvent) throws -> Void) throws {
+    let label = self.label
+    for (number, line, text) in numbers {
+      summary.records += 1
+      try number.withUnsafeBufferPointer { numberBytes in
+        try label.withUnsafeBufferPointer { labelBytes in
+          try text.withUnsafeBufferPointer { textBytes in
+            try body(
+              .record(
+                RawRecord(
+                  line: line, numberBytes: numberBytes,
+                  labelBytes: labelBytes.isEmpty ? nil : labelBytes,
+                  textBytes: textBytes)))
+          }
+        }
+      }
+    }
+    self = _Card(property: property)
   }
 
   /// The chosen property's value, or `FN`, else `ORG`, unescaped and

@@ -27,7 +27,7 @@ public struct JSONLinesSourceReader: SourceReader {
   public var numberKey: String
   /// The object key holding the label, if any.
   public var labelKey: String?
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
   public init(input: SourceInput, numberKey: String, labelKey: String? = nil) {

@@ -1,5 +1,5 @@
 /// What one line of a line-by-line format holds.
-enum _LineOutcome: Equatable {
+package enum _LineOutcome: Equatable {
   /// A blank or comment line: not a data line.
   case skip
   /// A raw number at `line[lower..<upper]`, for the normalizer.
@@ -13,7 +13,7 @@ enum _LineOutcome: Equatable {
 /// A reader whose every line is read on its own (no headers, no records
 /// spanning lines), so that a file can be cut at line ends and its pieces
 /// parsed on several cores with the same result as one pass.
-protocol _LineIndependentReader: SourceReader, _ChunkSizeAdjustable {
+package protocol _LineIndependentReader: SourceReader, _ChunkSizeAdjustable {
   /// Where the bytes come from.
   var input: SourceInput { get }
   /// What one line (without its line ending) holds.
@@ -84,11 +84,11 @@ extension _LineIndependentReader {
 }
 
 extension LinesSourceReader: _LineIndependentReader {
-  static var _bareNumberLineIsRecord: Bool { true }
-  var _cells: CellRules { cells }
+  package static var _bareNumberLineIsRecord: Bool { true }
+  package var _cells: CellRules { cells }
 }
 
 extension PatternsSourceReader: _LineIndependentReader {
-  static var _bareNumberLineIsRecord: Bool { false }
-  var _cells: CellRules { .none }
+  package static var _bareNumberLineIsRecord: Bool { false }
+  package var _cells: CellRules { .none }
 }

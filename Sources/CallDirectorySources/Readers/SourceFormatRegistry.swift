@@ -34,28 +34,6 @@ public struct SourceFormatRegistry: Sendable {
     Set(formats.values.flatMap { $0.options.map(\.name) }).sorted()
   }
 
-  /// Builds the reader for a configured source.
-  ///
-  /// - Throws: ``ConfigError`` when the format is not registered or an
-  ///   option is unusable (a spec from ``BuildConfig`` parsed with this
-  ///   registry has already passed these checks).
-  public func makeReader(
-    for spec: SourceSpec
-  ) throws(ConfigError) -> any SourceReader {
-    guard let format = formats[spec.format] else {
-      throw .invalidValue(
-        keyPath: "\(spec.keyPath).format",
-        reason: "unknown format '\(spec.format)' "
-          + "(expected one of: \(names.joined(separator: ", ")))")
-    }
-    do {
-      return try format.makeReader(input: spec.input, options: spec.options)
-    } catch {
-      throw .invalidValue(
-        keyPath: "\(spec.keyPath).\(error.key)", reason: error.reason)
-    }
-  }
-
   /// The built-in formats: `csv`, `json`, `jsonl`, `lines`, `patterns`,
   /// `tsv`, `vcard`, `xml`, and the presets `arcep-majnum`, `ftc-dnc`,
   /// `fcc-complaints` and `fritzbox-phonebook` (``SourcePresets``).
@@ -180,6 +158,18 @@ let _xmlFormat = SourceFormat(
 /// `rewritePrefixes`, `columnAliases`, and the cell keys `numberSeparator`,
 /// `wildcard` and `rangeSeparator` (``CellRules``).
 func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
+  SourceFormat(
+    name: name,
+    summary: "rfc 4180 \(name) with a header row",
+    options: _delimitedOptions(delimiter: delimiter),
+    labels: .column(option: "label"),
+    factory: { input, options throws(SourceOptionError) in
+      try _delimitedReader(input: input, options: options, delimiter: delimiter)
+    })
+}
+
+/// The keys `csv` (with `delimiter`) or `tsv` take.
+private func _delimitedOptions(delimiter: UInt8) -> [SourceFormat.Option] {
   var options: [SourceFormat.Option] = [
     .init(
       name: "number", isRequired: true,
@@ -229,41 +219,44 @@ func _delimitedFormat(name: String, delimiter: UInt8) -> SourceFormat {
       summary: "other header names of a column, tried in order when the header lacks it: {\"column\": [\"other\", …]}",
       kind: .stringArraysByKey),
   ] + CellRules.options
-  return SourceFormat(
-    name: name,
-    summary: "rfc 4180 \(name) with a header row",
-    options: options,
-    labels: .column(option: "label"),
-    factory: { input, options throws(SourceOptionError) in
-      var separator = delimiter
-      if let text = options["delimiter"] {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 1, _isFieldDelimiter(bytes[0]) else {
-          throw SourceOptionError(
-            key: "delimiter",
-            reason: "must be one ascii character other than a digit, "
-              + "quote, space or line break")
-        }
-        separator = bytes[0]
-      }
-      let columns = try _delimitedColumns(options)
-      let (regionColumn, regions) = try _delimitedRegions(options)
-      let cells = try CellRules(options: options)
-      if columns.rangeEnd != nil, let key = CellRules.keys.first(where: { options[$0] != nil }) {
-        throw SourceOptionError(
-          key: key, reason: "cannot be combined with rangeStart and rangeEnd (a row is one range already)")
-      }
-      return DelimitedSourceReader(
-        input: input, delimiter: separator,
-        numberColumn: columns.numbers[0], labelColumn: options["label"],
-        encoding: try _delimitedEncoding(options), rangeEndColumn: columns.rangeEnd,
-        filter: (options[value: "where"]?.stringArraysByKey ?? [:]).mapValues { Set($0) },
-        regionColumn: regionColumn, regions: regions,
-        additionalNumberColumns: Array(columns.numbers.dropFirst()),
-        dateColumn: options["dateColumn"], dateFormat: try _delimitedDateFormat(options),
-        prefixRewrites: options[value: "rewritePrefixes"]?.textByKey ?? [:],
-        columnAliases: options[value: "columnAliases"]?.stringArraysByKey ?? [:], cells: cells)
-    })
+  return options
+}
+
+/// The reader of a `csv` or `tsv` source with `options` checked.
+private func _delimitedReader(
+  input: SourceInput, options: SourceOptions, delimiter: UInt8
+) throws(SourceOptionError) -> DelimitedSourceReader {
+  let separator = try _delimitedSeparator(options, default: delimiter)
+  let columns = try _delimitedColumns(options)
+  let (regionColumn, regions) = try _delimitedRegions(options)
+  let cells = try CellRules(options: options)
+  if columns.rangeEnd != nil, let key = CellRules.keys.first(where: { options[$0] != nil }) {
+    throw SourceOptionError(
+      key: key, reason: "cannot be combined with rangeStart and rangeEnd (a row is one range already)")
+  }
+  return DelimitedSourceReader(
+    input: input, delimiter: separator,
+    numberColumn: columns.numbers[0], labelColumn: options["label"],
+    encoding: try _delimitedEncoding(options), rangeEndColumn: columns.rangeEnd,
+    filter: (options[value: "where"]?.stringArraysByKey ?? [:]).mapValues { Set($0) },
+    regionColumn: regionColumn, regions: regions,
+    additionalNumberColumns: Array(columns.numbers.dropFirst()),
+    dateColumn: options["dateColumn"], dateFormat: try _delimitedDateFormat(options),
+    prefixRewrites: options[value: "rewritePrefixes"]?.textByKey ?? [:],
+    columnAliases: options[value: "columnAliases"]?.stringArraysByKey ?? [:], cells: cells)
+}
+
+/// The `delimiter` option (`csv`), else the format's own.
+private func _delimitedSeparator(_ options: SourceOptions, default delimiter: UInt8) throws(SourceOptionError) -> UInt8 {
+  guard let text = options["delimiter"] else { return delimiter }
+  let bytes = Array(text.utf8)
+  guard bytes.count == 1, _isFieldDelimiter(bytes[0]) else {
+    throw SourceOptionError(
+      key: "delimiter",
+      reason: "must be one ascii character other than a digit, "
+        + "quote, space or line break")
+  }
+  return bytes[0]
 }
 
 /// The number columns, or the two range columns.

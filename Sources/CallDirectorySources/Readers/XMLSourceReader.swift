@@ -59,7 +59,7 @@ public struct XMLSourceReader: SourceReader {
   /// The document's encoding when it does not say (no declaration);
   /// nil: what the document declares, else UTF-8.
   public var encoding: String?
-  var _chunkSize = 1 << 16
+  package var _chunkSize = 1 << 16
 
   /// The most bytes of the file one record element may span.
   public static let maximumRecordBytes = 1 << 20
@@ -115,15 +115,7 @@ public struct XMLSourceReader: SourceReader {
   /// Reads the source; see ``SourceReader/read(_:)``.
   public func read(_ body: (SourceEvent) throws -> Void) throws -> SourceSummary {
     _xmlPrepare()
-    let state: _XMLReadState
-    do {
-      switch input {
-      case .file(let path): state = _XMLReadState(try ChunkedInput(.path(path), chunkSize: _chunkSize))
-      case .bytes(let bytes): state = _XMLReadState(try ChunkedInput(.bytes(bytes), chunkSize: _chunkSize))
-      }
-    } catch {
-      throw SourceError.file(error)
-    }
+    let state = try openInput()
     let path = state.input.name
     let pattern: OpaquePointer
     do {
@@ -132,6 +124,40 @@ public struct XMLSourceReader: SourceReader {
       throw SourceError.invalidDocument(path: path, line: nil, reason: "records: \(error.reason)")
     }
     defer { xmlFreePattern(pattern) }
+    let reader = try textReader(state: state, path: path)
+    defer { xmlFreeTextReader(reader) }
+    let evaluator = try _XPathEvaluator(number: number, label: label, state: state, path: path)
+    var summary = SourceSummary()
+    let status = try readRecords(
+      reader, matching: pattern, state: state, evaluator: evaluator, path: path, summary: &summary, body)
+    try state.throwRefusal(path: path)
+    if status != 0 {
+      throw SourceError.invalidDocument(
+        path: path, line: Int(xmlTextReaderGetParserLineNumber(reader)), reason: "malformed xml")
+    }
+    // The parser's line is the one after the last line break: a file that
+    // ends in one has one line less.
+    summary.physicalLines = Int(xmlTextReaderGetParserLineNumber(reader)) - (state.endsInLineBreak ? 1 : 0)
+    summary.bytes = state.input.bytesRead
+    summary.checksum = state.crc.value
+    return summary
+  }
+
+  /// The read state over the source's bytes.
+  private func openInput() throws(SourceError) -> _XMLReadState {
+    do {
+      switch input {
+      case .file(let path): return _XMLReadState(try ChunkedInput(.path(path), chunkSize: _chunkSize))
+      case .bytes(let bytes): return _XMLReadState(try ChunkedInput(.bytes(bytes), chunkSize: _chunkSize))
+      }
+    } catch {
+      throw SourceError.file(error)
+    }
+  }
+
+  /// libxml2's streaming reader over `state`'s bytes, its errors reported
+  /// to `state`; the caller frees it.
+  private func textReader(state: _XMLReadState, path: String) throws(SourceError) -> OpaquePointer {
     let context = Unmanaged.passUnretained(state).toOpaque()
     let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
     guard
@@ -144,10 +170,17 @@ public struct XMLSourceReader: SourceReader {
       if let error = state.readError { throw SourceError.file(error) }
       throw SourceError.invalidDocument(path: path, line: nil, reason: "libxml2 cannot start reading the document")
     }
-    defer { xmlFreeTextReader(reader) }
     xmlTextReaderSetStructuredErrorHandler(reader, _xmlReaderError, context)
-    let evaluator = try _XPathEvaluator(number: number, label: label, state: state, path: path)
-    var summary = SourceSummary()
+    return reader
+  }
+
+  /// Walks the document's elements, expands each one `pattern` matches
+  /// and hands it to `evaluator`, skipping its subtree; returns the
+  /// reader's last status (0 at the end of the document).
+  private func readRecords(
+    _ reader: OpaquePointer, matching pattern: OpaquePointer, state: _XMLReadState, evaluator: _XPathEvaluator,
+    path: String, summary: inout SourceSummary, _ body: (SourceEvent) throws -> Void
+  ) throws -> Int32 {
     var checkedDeclarations = false
     var status = xmlTextReaderRead(reader)
     while status == 1 {
@@ -182,17 +215,7 @@ public struct XMLSourceReader: SourceReader {
       try evaluator.evaluate(record: record, line: line, summary: &summary, body)
       status = xmlTextReaderNext(reader)
     }
-    try state.throwRefusal(path: path)
-    if status != 0 {
-      throw SourceError.invalidDocument(
-        path: path, line: Int(xmlTextReaderGetParserLineNumber(reader)), reason: "malformed xml")
-    }
-    // The parser's line is the one after the last line break: a file that
-    // ends in one has one line less.
-    summary.physicalLines = Int(xmlTextReaderGetParserLineNumber(reader)) - (state.endsInLineBreak ? 1 : 0)
-    summary.bytes = state.input.bytesRead
-    summary.checksum = state.crc.value
-    return summary
+    return status
   }
 }
 

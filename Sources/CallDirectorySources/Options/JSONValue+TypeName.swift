@@ -2,7 +2,7 @@ import CalldirSystem
 
 extension JSONValue {
   /// The JSON type name for messages: `string`, `integer`, `number`, …
-  var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "boolean"

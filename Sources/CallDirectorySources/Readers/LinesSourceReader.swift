@@ -35,7 +35,7 @@ public struct LinesSourceReader: SourceReader {
   /// record of the line. The line's rules above apply first (a `#` still
   /// starts a comment).
   public var cells: CellRules
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
   public init(input: SourceInput, cells: CellRules = .none) {
@@ -44,7 +44,7 @@ public struct LinesSourceReader: SourceReader {
   }
 
   /// Splits one line; see the rules above.
-  static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
+  package static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
     _parseLinesLine(p, count)
   }
 }

@@ -67,50 +67,70 @@ extension DelimitedSourceReader {
         "short row: \(fields.count) \(noun), expected at least "
           + "\(columns.needed)")
     }
-    /// The trimmed bytes of field `index`, its doubled quotes collapsed once.
-    func trimmed(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-      let field = fields[index]
-      var lower = field.start
-      var upper = _unescapeInPlace(base, field)
-      fields[index] = _Field(start: field.start, end: upper, escaped: false)
-      _trim(base, &lower, &upper)
-      return UnsafeBufferPointer(start: base + lower, count: upper - lower)
-    }
-    func text(_ index: Int) -> String {
-      String(decoding: trimmed(index), as: UTF8.self)
-    }
     for (position, chosen) in columns.filters.enumerated() {
-      let value = text(chosen.index)
+      let value = _fieldText(base, &fields, chosen.index)
       guard chosen.values.contains(value) else { return .filtered }
       columns.matched.note(value, of: position)
     }
-    var region: String?
-    if let regionIndex = columns.region {
-      let value = text(regionIndex)
-      guard let code = regions[value] else {
-        let shown = _LineText.escaped(trimmed(regionIndex))
-        return .issue("region column '\(regionColumn ?? "")' value '\(shown)' is not in regions")
+    do {
+      let region = try _rowRegion(base, columns, &fields)
+      let day = try _rowDay(base, columns, &fields)
+      let (numberBytes, others) = try _rowNumbers(base, columns, &fields)
+      let rangeEndBytes = try _rowRangeEnd(base, columns, &fields)
+      let labelBytes = try _rowLabel(base, columns, &fields)
+      let record = RawRecord(
+        line: line, numberBytes: numberBytes, labelBytes: labelBytes,
+        rangeEndBytes: rangeEndBytes, region: region, day: day)
+      var more: [RawRecord] = []
+      for (index, other) in others.enumerated()
+      where !other.elementsEqual(numberBytes) && !others[..<index].contains(where: { $0.elementsEqual(other) }) {
+        more.append(RawRecord(line: line, numberBytes: other, labelBytes: labelBytes, region: region, day: day))
       }
-      region = code
+      return .records(record, more: more)
+    } catch {
+      return .issue(error.reason)
     }
-    var day: CalendarDay?
-    if let dateIndex = columns.date {
-      let bytes = trimmed(dateIndex)
-      if bytes.isEmpty { return .issue("empty date in column '\(dateColumn ?? "")'") }
-      guard let parsed = dateFormat.day(of: bytes) else {
-        return .issue(
-          // The date itself is in the rejected line's text: reasons stay
-          // few, one per column and format, however many dates are bad.
-          "date in column '\(dateColumn ?? "")' is not \(dateFormat.rawValue)"
-            + (dateFormat == .iso ? " (set dateFormat for dates written with the day or the month first)" : ""))
-      }
-      day = parsed
+  }
+
+  /// The row's region, by its region column's value in ``regions``.
+  private func _rowRegion(
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns, _ fields: inout [_Field]
+  ) throws(_RowIssue) -> String? {
+    guard let regionIndex = columns.region else { return nil }
+    let value = _fieldText(base, &fields, regionIndex)
+    guard let code = regions[value] else {
+      let shown = _LineText.escaped(_trimmedField(base, &fields, regionIndex))
+      throw _RowIssue(reason: "region column '\(regionColumn ?? "")' value '\(shown)' is not in regions")
     }
-    // The first non-empty number column gives the record; with more number
-    // columns, each other distinct number is a record of the same row. A
-    // cell without a letter or digit (the FCC's `-`) is empty.
+    return code
+  }
+
+  /// The row's day, from its date column.
+  private func _rowDay(
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns, _ fields: inout [_Field]
+  ) throws(_RowIssue) -> CalendarDay? {
+    guard let dateIndex = columns.date else { return nil }
+    let bytes = _trimmedField(base, &fields, dateIndex)
+    if bytes.isEmpty { throw _RowIssue(reason: "empty date in column '\(dateColumn ?? "")'") }
+    guard let parsed = dateFormat.day(of: bytes) else {
+      throw _RowIssue(
+        // The date itself is in the rejected line's text: reasons stay
+        // few, one per column and format, however many dates are bad.
+        reason: "date in column '\(dateColumn ?? "")' is not \(dateFormat.rawValue)"
+          + (dateFormat == .iso ? " (set dateFormat for dates written with the day or the month first)" : ""))
+    }
+    return parsed
+  }
+
+  /// The first non-empty number column gives the record; with more number
+  /// columns, each other number is a record of the same row (`others`,
+  /// repeats included). A cell without a letter or digit (the FCC's `-`)
+  /// is empty.
+  private func _rowNumbers(
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns, _ fields: inout [_Field]
+  ) throws(_RowIssue) -> (first: UnsafeBufferPointer<UInt8>, others: [UnsafeBufferPointer<UInt8>]) {
     func number(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-      let bytes = trimmed(index)
+      let bytes = _trimmedField(base, &fields, index)
       return _isPlaceholder(bytes) ? UnsafeBufferPointer(start: bytes.baseAddress, count: 0) : bytes
     }
     var numberBytes = number(columns.number)
@@ -120,37 +140,55 @@ extension DelimitedSourceReader {
       if bytes.isEmpty { continue }
       if numberBytes.isEmpty { numberBytes = bytes } else { others.append(bytes) }
     }
-    if numberBytes.isEmpty { return .issue(columns.rangeEnd == nil ? "empty number" : "empty range start") }
+    if numberBytes.isEmpty { throw _RowIssue(reason: columns.rangeEnd == nil ? "empty number" : "empty range start") }
     if !_isValidUTF8(numberBytes) || others.contains(where: { !_isValidUTF8($0) }) {
-      return .issue(columns.rangeEnd == nil ? "invalid utf-8" : "invalid utf-8 in range start")
+      throw _RowIssue(reason: columns.rangeEnd == nil ? "invalid utf-8" : "invalid utf-8 in range start")
     }
-    var rangeEndBytes: UnsafeBufferPointer<UInt8>?
-    if let rangeEndIndex = columns.rangeEnd {
-      let bytes = trimmed(rangeEndIndex)
-      if bytes.isEmpty { return .issue("empty range end") }
-      if !_isValidUTF8(bytes) {
-        return .issue("invalid utf-8 in range end")
-      }
-      rangeEndBytes = bytes
-    }
-    var labelBytes: UnsafeBufferPointer<UInt8>?
-    if let labelIndex = columns.label {
-      let bytes = trimmed(labelIndex)
-      if !_isValidUTF8(bytes) {
-        return .issue("invalid utf-8 in label")
-      }
-      if !bytes.isEmpty { labelBytes = bytes }
-    }
-    let record = RawRecord(
-      line: line, numberBytes: numberBytes, labelBytes: labelBytes,
-      rangeEndBytes: rangeEndBytes, region: region, day: day)
-    var more: [RawRecord] = []
-    for (index, other) in others.enumerated()
-    where !other.elementsEqual(numberBytes) && !others[..<index].contains(where: { $0.elementsEqual(other) }) {
-      more.append(RawRecord(line: line, numberBytes: other, labelBytes: labelBytes, region: region, day: day))
-    }
-    return .records(record, more: more)
+    return (numberBytes, others)
   }
+
+  /// The last number of the row's range, with ``rangeEndColumn``.
+  private func _rowRangeEnd(
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns, _ fields: inout [_Field]
+  ) throws(_RowIssue) -> UnsafeBufferPointer<UInt8>? {
+    guard let rangeEndIndex = columns.rangeEnd else { return nil }
+    let bytes = _trimmedField(base, &fields, rangeEndIndex)
+    if bytes.isEmpty { throw _RowIssue(reason: "empty range end") }
+    if !_isValidUTF8(bytes) { throw _RowIssue(reason: "invalid utf-8 in range end") }
+    return bytes
+  }
+
+  /// The row's label, nil when its label column is empty.
+  private func _rowLabel(
+    _ base: UnsafeMutablePointer<UInt8>, _ columns: _Columns, _ fields: inout [_Field]
+  ) throws(_RowIssue) -> UnsafeBufferPointer<UInt8>? {
+    guard let labelIndex = columns.label else { return nil }
+    let bytes = _trimmedField(base, &fields, labelIndex)
+    if !_isValidUTF8(bytes) { throw _RowIssue(reason: "invalid utf-8 in label") }
+    return bytes.isEmpty ? nil : bytes
+  }
+}
+
+/// Why a row is rejected.
+private struct _RowIssue: Error {
+  var reason: String
+}
+
+/// The trimmed bytes of field `index`, its doubled quotes collapsed once.
+private func _trimmedField(
+  _ base: UnsafeMutablePointer<UInt8>, _ fields: inout [_Field], _ index: Int
+) -> UnsafeBufferPointer<UInt8> {
+  let field = fields[index]
+  var lower = field.start
+  var upper = _unescapeInPlace(base, field)
+  fields[index] = _Field(start: field.start, end: upper, escaped: false)
+  _trim(base, &lower, &upper)
+  return UnsafeBufferPointer(start: base + lower, count: upper - lower)
+}
+
+/// Field `index` as text (``_trimmedField(_:_:_:)``).
+private func _fieldText(_ base: UnsafeMutablePointer<UInt8>, _ fields: inout [_Field], _ index: Int) -> String {
+  String(decoding: _trimmedField(base, &fields, index), as: UTF8.self)
 }
 
 /// Where the chosen columns sit in a delimited header.
@@ -212,7 +250,7 @@ enum _RowOutcome {
 /// Whether a number cell stands for "no number": not empty, but without a
 /// letter, a digit or any non-ASCII character (`-`, `--`, `.`, `/`), as
 /// complaint exports fill the columns a report leaves blank.
-func _isPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+package func _isPlaceholder(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
   !bytes.isEmpty
     && bytes.allSatisfy { byte in
       byte < 0x80 && !(0x30...0x39).contains(byte) && !(0x61...0x7A).contains(byte | 0x20)

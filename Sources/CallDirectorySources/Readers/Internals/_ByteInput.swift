@@ -6,7 +6,7 @@ import UnicodeText
 let _defaultChunkSize = 1 << 20
 
 /// Longest line or record a reader accepts before reporting it as an issue.
-let _maxRecordBytes = 1 << 20
+package let _maxRecordBytes = 1 << 20
 
 /// A source's bytes, read front to back once (``ChunkedInput``), with the
 /// CRC-32C of everything read so far, which the catalog records.
@@ -14,7 +14,7 @@ let _maxRecordBytes = 1 << 20
 /// The unconsumed bytes are `base[0..<end]` after each
 /// ``refill(keepingFrom:)``; callers keep their own cursor and pass it back
 /// when they need more bytes.
-final class _ByteInput {
+package final class _ByteInput {
   private let input: ChunkedInput
   private let crc: _RunningCRC
   /// The UTF-8 converted from the raw bytes, when the source has another
@@ -28,7 +28,7 @@ final class _ByteInput {
   /// `encoding`, when given, is converted to UTF-8 as it is read. A
   /// byte-order mark decides over `encoding`: UTF-16 and UTF-32 text (as
   /// Windows tools save "Unicode" text) is converted, UTF-8 read as is.
-  init(_ source: SourceInput, chunkSize: Int, encoding: String? = nil) throws(SourceError) {
+  package init(_ source: SourceInput, chunkSize: Int, encoding: String? = nil) throws(SourceError) {
     do {
       switch source {
       case .file(let path): input = try ChunkedInput(.path(path), chunkSize: chunkSize)
@@ -74,18 +74,18 @@ final class _ByteInput {
     }
   }
 
-  var base: UnsafeMutablePointer<UInt8> { transcoded?.base ?? input.base }
-  var end: Int { transcoded?.end ?? input.end }
-  var isEOF: Bool { transcoded?.isEOF ?? input.isEOF }
+  package var base: UnsafeMutablePointer<UInt8> { transcoded?.base ?? input.base }
+  package var end: Int { transcoded?.end ?? input.end }
+  package var isEOF: Bool { transcoded?.isEOF ?? input.isEOF }
   /// The input's size in bytes when known (a regular file, or bytes).
-  var size: Int? { input.size }
+  package var size: Int? { input.size }
   /// Every byte read so far.
-  var bytesRead: Int { input.bytesRead }
-  var name: String { input.name }
+  package var bytesRead: Int { input.bytesRead }
+  package var name: String { input.name }
 
   /// Moves `base[keep..<end]` to the front and appends newly read bytes;
   /// sets ``isEOF`` at the end. Indices shift down by `keep`.
-  func refill(keepingFrom keep: Int) throws(SourceError) {
+  package func refill(keepingFrom keep: Int) throws(SourceError) {
     let kept = end - keep
     do {
       if let transcoded {
@@ -102,12 +102,12 @@ final class _ByteInput {
   }
 
   /// Reads until at least `count` bytes are buffered or the input ends.
-  func ensure(_ count: Int) throws(SourceError) {
+  package func ensure(_ count: Int) throws(SourceError) {
     while end < count, !isEOF { try refill(keepingFrom: 0) }
   }
 
   /// Puts the size and checksum of what was read into `summary`.
-  func sign(_ summary: inout SourceSummary) {
+  package func sign(_ summary: inout SourceSummary) {
     summary.bytes = bytesRead
     summary.checksum = crc.value.value
   }
@@ -115,7 +115,7 @@ final class _ByteInput {
   /// Skips a UTF-8 byte-order mark; rejects UTF-16/32 ones.
   ///
   /// - Returns: The index of the first content byte.
-  func skipByteOrderMark() throws(SourceError) -> Int {
+  package func skipByteOrderMark() throws(SourceError) -> Int {
     try ensure(4)
     return try _byteOrderMarkLength(UnsafeBufferPointer(start: base, count: min(end, 4)), name: name)
   }
@@ -128,18 +128,18 @@ final class _ByteInput {
 /// valid multi-byte UTF-8 (`Ã©` is how UTF-8's `é` reads in Latin-1).
 enum _SingleByteWestern {
   /// The names, folded (lowercase, without `-` and `_`).
-  static let names: Set<String> = ["iso88591", "latin1", "l1", "windows1252", "cp1252", "iso885915", "latin9"]
-  static let sampleBytes = 64 << 10
+  package static let names: Set<String> = ["iso88591", "latin1", "l1", "windows1252", "cp1252", "iso885915", "latin9"]
+  package static let sampleBytes = 64 << 10
 
   /// An encoding name as these names are written, and as `utf8` is
   /// recognized: lowercase, without `-` and `_`.
-  static func folded(_ name: String) -> String {
+  package static func folded(_ name: String) -> String {
     String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
   }
 
   /// Whether `sample` is UTF-8 with at least one non-ASCII character; a
   /// sequence cut by the sample's end counts when the file goes on.
-  static func isUTF8Instead(_ sample: UnsafeBufferPointer<UInt8>, complete: Bool) -> Bool {
+  package static func isUTF8Instead(_ sample: UnsafeBufferPointer<UInt8>, complete: Bool) -> Bool {
     guard let base = sample.baseAddress, sample.contains(where: { $0 >= 0x80 }) else { return false }
     var count = sample.count
     if !complete {
@@ -154,11 +154,11 @@ enum _SingleByteWestern {
 }
 
 /// The Unicode encoding named by the byte-order mark a source starts with.
-enum _ByteOrderMark {
+package enum _ByteOrderMark {
   case utf8, utf16, utf32
 
   /// The mark `start` (a source's first bytes, up to four) begins with.
-  init?(_ start: UnsafeBufferPointer<UInt8>) {
+  package init?(_ start: UnsafeBufferPointer<UInt8>) {
     func begins(with mark: [UInt8]) -> Bool {
       start.count >= mark.count && zip(start, mark).allSatisfy { $0 == $1 }
     }
@@ -175,7 +175,7 @@ enum _ByteOrderMark {
 
   /// The ICU converter for such text, which reads the mark's byte order
   /// and drops the mark; nil for UTF-8, which is read as is.
-  var converter: String? {
+  package var converter: String? {
     switch self {
     case .utf8: nil
     case .utf16: "UTF-16"
@@ -210,7 +210,7 @@ func _lowercasingFirst(_ text: String) -> String {
 }
 
 /// Readers whose read size tests can shrink to hit every buffer boundary.
-protocol _ChunkSizeAdjustable {
+package protocol _ChunkSizeAdjustable {
   var _chunkSize: Int { get set }
 }
 

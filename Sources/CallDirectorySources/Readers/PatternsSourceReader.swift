@@ -25,7 +25,7 @@
 public struct PatternsSourceReader: SourceReader {
   /// Where the bytes come from.
   public var input: SourceInput
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
   public init(input: SourceInput) {
@@ -33,7 +33,7 @@ public struct PatternsSourceReader: SourceReader {
   }
 
   /// Parses one line; see the syntax above.
-  static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
+  package static func _parseLine(_ p: UnsafePointer<UInt8>, _ count: Int) -> _LineOutcome {
     _parsePatternLine(p, count)
   }
 }

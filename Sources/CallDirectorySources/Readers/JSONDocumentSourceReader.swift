@@ -81,7 +81,7 @@ public struct JSONDocumentSourceReader: SourceReader {
   public var maxRecordBytes = 16 << 20
   /// The deepest nesting of arrays and objects in the document.
   public var maxDepth = 512
-  var _chunkSize = _defaultChunkSize
+  package var _chunkSize = _defaultChunkSize
 
   /// The option keys, in the order the registry lists them.
   static let optionNames = ["records", "number", "label", "rangeStart", "rangeEnd", "dateColumn", "dateFormat"]
@@ -297,6 +297,13 @@ public struct JSONDocumentSourceReader: SourceReader {
   /// One number text of a record, where it is written.
   private typealias Found = (text: String, line: Int)
 
+  /// Why an element gives no record: the reason, and the line of the
+  /// value at fault (nil: the element's).
+  private struct ElementIssue: Error {
+    var reason: String
+    var line: Int? = nil
+  }
+
   /// Turns one element into records and issues.
   private func deliver(
     _ element: JSONNode, into summary: inout SourceSummary, _ body: (SourceEvent) throws -> Void
@@ -315,13 +322,39 @@ public struct JSONDocumentSourceReader: SourceReader {
         return try issue("expected a string or an integer (the record's number), found \(element.typeName)")
       }
     }
-    // A member name needs an object; pointers may also start at an array.
+    let fields: (label: String?, day: CalendarDay?)
+    do {
+      fields = try recordFields(of: element)
+    } catch {
+      return try issue(error.reason, line: error.line)
+    }
+    if let rangeEnd {
+      guard let start = try single(numbers[0], in: element, what: "range start", issue: issue),
+        let end = try single(rangeEnd, in: element, what: "range end", issue: issue)
+      else { return }
+      summary.records += 1
+      return try Self.sendRange(from: start, to: end, day: fields.day, body)
+    }
+    let issuesBefore = summary.issues
+    let (distinct, present) = try numberTexts(of: element, issue: issue)
+    if distinct.isEmpty {
+      if !present { return try issue("missing key '\(numbers[0])'") }
+      // Values of the wrong type were reported already; else all were empty.
+      if summary.issues > issuesBefore { return }
+      return try issue("empty number")
+    }
+    try send(distinct, label: fields.label, day: fields.day, into: &summary, body)
+  }
+
+  /// The label and the day of a record element: it must be an object when
+  /// a path names a member (pointers may also start at an array).
+  private func recordFields(of element: JSONNode) throws(ElementIssue) -> (label: String?, day: CalendarDay?) {
     let usesMembers = [label, rangeEnd, date].compactMap { $0 }.contains(where: \.isMember)
       || numbers.contains(where: \.isMember)
     let isObject: Bool
     if case .object = element.value { isObject = true } else { isObject = false }
     if !isObject, usesMembers || !element.isContainer {
-      return try issue("expected a json object, found \(element.typeName)")
+      throw ElementIssue(reason: "expected a json object, found \(element.typeName)")
     }
     var labelText: String?
     if let label, let node = label.resolve(in: element) {
@@ -330,40 +363,38 @@ public struct JSONDocumentSourceReader: SourceReader {
       case .string(let text):
         let trimmed = text.trimmingASCIIWhitespace()
         if !trimmed.isEmpty { labelText = trimmed }
-      default: return try issue("'\(label)' must be a string, found \(node.typeName)", line: node.line)
+      default: throw ElementIssue(reason: "'\(label)' must be a string, found \(node.typeName)", line: node.line)
       }
     }
-    var day: CalendarDay?
-    if let date {
-      guard let node = date.resolve(in: element), node.value != .null else { return try issue("missing key '\(date)'") }
-      guard case .string(let text) = node.value else {
-        return try issue("'\(date)' must be a string, found \(node.typeName)", line: node.line)
-      }
-      let trimmed = text.trimmingASCIIWhitespace()
-      if trimmed.isEmpty { return try issue("empty date in '\(date)'", line: node.line) }
-      guard let parsed = dateFormat.day(of: trimmed) else {
-        return try issue(
-          "date in '\(date)' is not \(dateFormat.rawValue)"
-            + (dateFormat == .iso ? " (set dateFormat for dates written with the day or the month first)" : ""),
-          line: node.line)
-      }
-      day = parsed
+    return (labelText, try day(of: element))
+  }
+
+  /// The day of a record element, when ``date`` names where it is written.
+  private func day(of element: JSONNode) throws(ElementIssue) -> CalendarDay? {
+    guard let date else { return nil }
+    guard let node = date.resolve(in: element), node.value != .null else {
+      throw ElementIssue(reason: "missing key '\(date)'")
     }
-    if let rangeEnd {
-      let start = try single(numbers[0], in: element, what: "range start", issue: issue)
-      guard let start else { return }
-      let end = try single(rangeEnd, in: element, what: "range end", issue: issue)
-      guard let end else { return }
-      summary.records += 1
-      var startText = start.text
-      var endText = end.text
-      return try startText.withUTF8 { startBytes in
-        try endText.withUTF8 { endBytes in
-          try body(.record(RawRecord(line: start.line, numberBytes: startBytes, rangeEndBytes: endBytes, day: day)))
-        }
-      }
+    guard case .string(let text) = node.value else {
+      throw ElementIssue(reason: "'\(date)' must be a string, found \(node.typeName)", line: node.line)
     }
-    let issuesBefore = summary.issues
+    let trimmed = text.trimmingASCIIWhitespace()
+    if trimmed.isEmpty { throw ElementIssue(reason: "empty date in '\(date)'", line: node.line) }
+    guard let parsed = dateFormat.day(of: trimmed) else {
+      throw ElementIssue(
+        reason: "date in '\(date)' is not \(dateFormat.rawValue)"
+          + (dateFormat == .iso ? " (set dateFormat for dates written with the day or the month first)" : ""),
+        line: node.line)
+    }
+    return parsed
+  }
+
+  /// The number texts a record element holds at ``numbers`` (arrays item
+  /// by item), each distinct one once, in order; values of the wrong type
+  /// go to `issue`. `present`: whether any path holds a value.
+  private func numberTexts(
+    of element: JSONNode, issue: (String, Int?) throws -> Void
+  ) throws -> (distinct: [Found], present: Bool) {
     var found: [Found] = []
     var present = false
     for path in numbers {
@@ -374,7 +405,7 @@ public struct JSONDocumentSourceReader: SourceReader {
           switch Self.scalar(item) {
           case .success(let text): if !text.isEmpty { found.append((text, item.line)) }
           case .failure:
-            try issue("'\(path)' holds \(Self.withArticle(item.typeName)), expected strings or integers", line: item.line)
+            try issue("'\(path)' holds \(Self.withArticle(item.typeName)), expected strings or integers", item.line)
           }
         }
         continue
@@ -382,19 +413,25 @@ public struct JSONDocumentSourceReader: SourceReader {
       switch Self.scalar(node) {
       case .success(let text): if !text.isEmpty { found.append((text, node.line)) }
       case .failure(let failure):
-        try issue("'\(path)' must be a string, an integer or an array of them, found \(failure.found)", line: node.line)
+        try issue("'\(path)' must be a string, an integer or an array of them, found \(failure.found)", node.line)
       }
     }
-    // Each distinct number once, in order.
     var distinct: [Found] = []
     for candidate in found where !distinct.contains(where: { $0.text == candidate.text }) { distinct.append(candidate) }
-    if distinct.isEmpty {
-      if !present { return try issue("missing key '\(numbers[0])'") }
-      // Values of the wrong type were reported already; else all were empty.
-      if summary.issues > issuesBefore { return }
-      return try issue("empty number")
+    return (distinct, present)
+  }
+
+  /// Delivers the range record `start`–`end`.
+  private static func sendRange(
+    from start: Found, to end: Found, day: CalendarDay?, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    var startText = start.text
+    var endText = end.text
+    try startText.withUTF8 { startBytes in
+      try endText.withUTF8 { endBytes in
+        try body(.record(RawRecord(line: start.line, numberBytes: startBytes, rangeEndBytes: endBytes, day: day)))
+      }
     }
-    try send(distinct, label: labelText, day: day, into: &summary, body)
   }
 
   /// The one value of a range end, or nil after an issue.

@@ -32,7 +32,7 @@ public struct CellRules: Sendable, Hashable {
   public let rangeSeparator: String?
 
   let numberSeparatorBytes: [UInt8]
-  let wildcardBytes: [UInt8]
+  package let wildcardBytes: [UInt8]
   let rangeSeparatorBytes: [UInt8]
   /// The wildcard's first byte (0 without one), and whether it is an
   /// ASCII letter (matched in either case).
@@ -137,7 +137,7 @@ public struct CellRules: Sendable, Hashable {
 
 /// What one piece of a cell holds, as ``CellRules`` cut it. The buffers
 /// are valid only during the callback.
-enum _CellPart {
+package enum _CellPart {
   /// A number, trimmed.
   case number(UnsafeBufferPointer<UInt8>)
   /// A range: its first and last number as texts to normalize; a wildcard
@@ -163,7 +163,7 @@ public struct CellCounts: Sendable, Hashable {
     self.ranges = ranges
   }
 
-  mutating func add(_ other: CellCounts) {
+  package mutating func add(_ other: CellCounts) {
     splitCells += other.splitCells
     wildcardBlocks += other.wildcardBlocks
     ranges += other.ranges
@@ -176,7 +176,7 @@ extension CellRules {
   /// number. Empty pieces (`a||b`, a trailing separator) and pieces
   /// without a letter, digit or non-ASCII character (`-`) are skipped; a
   /// cell of nothing else is `empty number`.
-  func forEachPart(
+  package func forEachPart(
     _ cell: UnsafeBufferPointer<UInt8>, counts: inout CellCounts, _ body: (_CellPart) throws -> Void
   ) rethrows {
     guard !isEmpty, let base = cell.baseAddress else { return try body(.number(cell)) }
@@ -274,7 +274,7 @@ extension CellRules {
   /// The first and last number of `piece` when it ends in a run of the
   /// wildcard (its wildcards as `0`s, then as `9`s) and how many wildcards
   /// the run holds; nil when it does not, or its wildcards cannot be read.
-  func wildcardBlock(_ piece: UnsafeBufferPointer<UInt8>) -> (low: [UInt8], high: [UInt8], digits: Int)? {
+  package func wildcardBlock(_ piece: UnsafeBufferPointer<UInt8>) -> (low: [UInt8], high: [UInt8], digits: Int)? {
     guard case .success(let low) = filled(piece, with: _ASCII.zero), low.wildcards > 0,
       case .success(let high) = filled(piece, with: _ASCII.nine)
     else { return nil }
@@ -356,7 +356,7 @@ extension CellRules {
 
   /// Whether `text` ends (but for blanks) in the wildcard's last byte:
   /// only then can it end in a run of it.
-  func endsInWildcard(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+  package func endsInWildcard(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let last = wildcardBytes.last else { return false }
     var end = text.count
     while end > 0, _isBlank(text[end - 1]) { end -= 1 }
@@ -400,7 +400,7 @@ extension CellRules {
   }
 
   /// Where `needle` first occurs in `base[from..<end]`.
-  static func firstOccurrence(of needle: [UInt8], in base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
+  package static func firstOccurrence(of needle: [UInt8], in base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
     guard let first = needle.first, end - from >= needle.count else { return nil }
     var index = from
     let last = end - needle.count
@@ -422,7 +422,7 @@ extension CellRules {
 /// Narrows `lower..<upper` past leading and trailing blanks, line breaks
 /// and no-break spaces (U+00A0, which spreadsheets write around numbers).
 @inline(__always)
-func _trimCell(_ p: UnsafePointer<UInt8>, _ lower: inout Int, _ upper: inout Int) {
+package func _trimCell(_ p: UnsafePointer<UInt8>, _ lower: inout Int, _ upper: inout Int) {
   while lower < upper {
     if _isBlank(p[lower]) || p[lower] == _ASCII.lineFeed {
       lower += 1

@@ -3,7 +3,7 @@
 /// A candidate qualifies when it equals `word` ignoring case, `_`, `-` and
 /// spaces, or is within an edit distance of about a third of its length
 /// (at most 3).
-func _suggestion(for word: String, among candidates: [String]) -> String? {
+package func _suggestion(for word: String, among candidates: [String]) -> String? {
   func folded(_ text: String) -> [Character] {
     Array(text.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })
   }

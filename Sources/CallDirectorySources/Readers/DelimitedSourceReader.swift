@@ -104,8 +104,8 @@ public struct DelimitedSourceReader: SourceReader {
   public var prefixRewrites: [String: String] {
     didSet { _rewrites = Self.rewrites(prefixRewrites) }
   }
-  private var _rewrites: [(from: [UInt8], to: [UInt8])] = []
-  var _chunkSize = _defaultChunkSize
+  fileprivate var _rewrites: [(from: [UInt8], to: [UInt8])] = []
+  package var _chunkSize = _defaultChunkSize
 
   /// Creates a reader.
   ///
@@ -156,7 +156,7 @@ public struct DelimitedSourceReader: SourceReader {
 
   /// The delimiter an Excel `sep=X` line at `start` names, and where the
   /// next line starts; nil when the first line is another one.
-  private static func delimiterLine(_ bytes: _ByteInput, at start: Int) throws(SourceError) -> (UInt8, Int)? {
+  fileprivate static func delimiterLine(_ bytes: _ByteInput, at start: Int) throws(SourceError) -> (UInt8, Int)? {
     try bytes.ensure(start + 7)
     let base = bytes.base
     let available = bytes.end - start
@@ -181,71 +181,52 @@ public struct DelimitedSourceReader: SourceReader {
   public func read(
     _ body: (SourceEvent) throws -> Void
   ) throws -> SourceSummary {
-    let bytes = try _ByteInput(input, chunkSize: _chunkSize, encoding: encoding)
-    var pos = try bytes.skipByteOrderMark()
-    var line = 1
-    var delimiter = self.delimiter
-    if let (named, next) = try Self.delimiterLine(bytes, at: pos) {
+    var pass = try _DelimitedPass(self)
+    try pass.readRows(body)
+    return try pass.finish()
+  }
+}
+
+/// One read of a delimited source: where it stands in the bytes, the
+/// header's columns once read, and what it has reported.
+private struct _DelimitedPass {
+  let reader: DelimitedSourceReader
+  let bytes: _ByteInput
+  let rewrites: [(from: [UInt8], to: [UInt8])]
+  let cells: CellRules
+  /// The field separator: the reader's, or the one a `sep=X` line names.
+  var delimiter: UInt8
+  var pos: Int
+  var line = 1
+  var summary = SourceSummary()
+  var fields: [_Field] = []
+  var columns: _Columns?
+  /// Whether the rest of a too-long line is being passed over.
+  var discarding = false
+  var lastByte: UInt8 = _ASCII.lineFeed
+
+  /// Opens the input and reads past its byte-order mark and an Excel
+  /// `sep=X` line.
+  init(_ reader: DelimitedSourceReader) throws {
+    self.reader = reader
+    bytes = try _ByteInput(reader.input, chunkSize: reader._chunkSize, encoding: reader.encoding)
+    rewrites = reader._rewrites
+    cells = reader.cells
+    delimiter = reader.delimiter
+    pos = try bytes.skipByteOrderMark()
+    if let (named, next) = try DelimitedSourceReader.delimiterLine(bytes, at: pos) {
       delimiter = named
       pos = next
       line = 2
     }
-    var summary = SourceSummary()
-    var fields: [_Field] = []
-    var columns: _Columns?
-    var discarding = false
-    var lastByte: UInt8 = _ASCII.lineFeed
-    let rewrites = _rewrites
+  }
 
-    /// Hands a record to `body`, its number texts rewritten first when a
-    /// prefix rewrite applies.
-    func deliver(_ record: RawRecord) throws {
-      let number = Self.rewritten(record.numberBytes, rewrites)
-      let rangeEnd = record.rangeEndBytes.flatMap { Self.rewritten($0, rewrites) }
-      guard number != nil || rangeEnd != nil else { return try body(.record(record)) }
-      let numberCopy = number ?? Array(record.numberBytes)
-      let rangeEndCopy = rangeEnd ?? record.rangeEndBytes.map(Array.init)
-      try numberCopy.withUnsafeBufferPointer { numberBytes in
-        guard let rangeEndCopy else {
-          return try body(.record(record.replacing(numberBytes: numberBytes, rangeEndBytes: nil)))
-        }
-        try rangeEndCopy.withUnsafeBufferPointer { rangeEndBytes in
-          try body(.record(record.replacing(numberBytes: numberBytes, rangeEndBytes: rangeEndBytes)))
-        }
-      }
-    }
-
-    func issue(_ reason: String, _ start: Int, _ next: Int) throws {
-      summary.issues += 1
-      var stop = next
-      let base = bytes.base
-      while stop > start,
-        base[stop - 1] == _ASCII.lineFeed
-          || base[stop - 1] == _ASCII.carriageReturn
-      {
-        stop -= 1
-      }
-      try body(
-        .issue(
-          SourceIssue(
-            line: line, reason: reason,
-            text: _LineText.escaped(base + start, stop - start))))
-    }
-
+  /// Reads every row, refilling the buffer as the rows need.
+  mutating func readRows(_ body: (SourceEvent) throws -> Void) throws {
     reading: while true {
       let base = bytes.base
       let end = bytes.end
-      if discarding {
-        var scan = pos
-        while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
-        if scan < end {
-          pos = scan + 1
-          line += 1
-          discarding = false
-        } else {
-          pos = end
-        }
-      }
+      if discarding { discardRestOfLine(base, end) }
       while !discarding {
         let step = _parseDelimitedRecord(
           base, from: pos, end: end, atEOF: bytes.isEOF,
@@ -254,112 +235,23 @@ public struct DelimitedSourceReader: SourceReader {
         case .endOfInput:
           break reading
         case .needMore(let inQuotes):
-          if end - pos > _maxRecordBytes {
-            let reason =
-              inQuotes ? "quoted field not closed within 1 MiB" : "line too long"
-            if columns == nil {
-              throw SourceError.invalidHeader(path: bytes.name, reason: reason)
-            }
-            try issue(reason, pos, min(end, pos + 320))
-            var scan = pos
-            while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
-            if scan < end {
-              pos = scan + 1
-              line += 1
-            } else {
-              pos = end
-              discarding = true
-            }
-          }
+          if end - pos > _maxRecordBytes { try passOverTooLong(inQuotes: inQuotes, base, end, body) }
           break
         case .blank(let next, let newlines):
           pos = next
           line += newlines
           continue
         case .unterminated:
-          if columns == nil {
-            throw SourceError.invalidHeader(
-              path: bytes.name, reason: "unterminated quoted field")
-          }
-          var scan = pos
-          while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
-          let next = scan < end ? scan + 1 : end
-          try issue("unterminated quoted field", pos, next)
-          pos = next
-          line += 1
+          try unterminated(base, end, body)
           continue
         case .badQuote(let next, let newlines):
-          if columns == nil {
-            throw SourceError.invalidHeader(
-              path: bytes.name, reason: "unexpected text after closing quote")
-          }
-          if newlines > 1 {
-            // The quoted field ran over line breaks before text followed
-            // its "closing" quote: most likely a stray quote. Reject only
-            // the start line and resume on the next one.
-            var scan = pos
-            while base[scan] != _ASCII.lineFeed { scan += 1 }
-            try issue("unbalanced quotes", pos, scan + 1)
-            pos = scan + 1
-            line += 1
-          } else {
-            try issue("unexpected text after closing quote", pos, next)
-            pos = next
-            line += newlines
-          }
+          try badQuote(next: next, newlines: newlines, base, body)
           continue
         case .record(let next, let newlines):
           if let chosen = columns {
-            var stop = next
-            while stop > pos, base[stop - 1] == _ASCII.lineFeed || base[stop - 1] == _ASCII.carriageReturn {
-              stop -= 1
-            }
-            let text = UnsafeBufferPointer(start: base + pos, count: min(stop - pos, _LineText.maximumBytes))
-            // Collapsing doubled quotes rewrites the buffer: keep the
-            // record as read for the rejects report first.
-            let kept = fields.contains(where: \.escaped) ? Array(text) : nil
-            let outcome = _extract(base, chosen, fields: &fields, line: line)
-            try (kept ?? []).withUnsafeBufferPointer { copy in
-              let recordText = kept == nil ? text : copy
-              switch outcome {
-              case .records(let first, let more):
-                func send(_ record: RawRecord) throws {
-                  let record = RawRecord(
-                    line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
-                    textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region,
-                    day: record.day)
-                  guard !cells.isEmpty, record.rangeEndBytes == nil else {
-                    summary.records += 1
-                    return try deliver(record)
-                  }
-                  // Each number, block or range of the cell is a record of the row.
-                  var counts = summary.cells
-                  try cells.forEachPart(record.numberBytes, counts: &counts) { part in
-                    switch part {
-                    case .number(let number):
-                      summary.records += 1
-                      try deliver(record.replacing(numberBytes: number, rangeEndBytes: nil))
-                    case .range(let start, let end, let wildcardDigits):
-                      summary.records += 1
-                      try deliver(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits))
-                    case .issue(let reason):
-                      summary.issues += 1
-                      try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
-                    }
-                  }
-                  summary.cells = counts
-                }
-                try send(first)
-                for record in more { try send(record) }
-              case .filtered:
-                summary.filtered += 1
-              case .issue(let reason):
-                summary.issues += 1
-                try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
-              }
-            }
+            try deliverRow(chosen, upTo: next, base, body)
           } else {
-            columns = try _resolveHeader(base, fields, name: bytes.name)
+            columns = try reader._resolveHeader(base, fields, name: bytes.name)
           }
           pos = next
           line += newlines
@@ -373,6 +265,11 @@ public struct DelimitedSourceReader: SourceReader {
       try bytes.refill(keepingFrom: pos)
       pos = 0
     }
+  }
+
+  /// The summary once every row is read.
+  /// - Throws: ``SourceError/missingHeader(path:)`` when there was no header row.
+  mutating func finish() throws(SourceError) -> SourceSummary {
     guard let columns else {
       throw SourceError.missingHeader(path: bytes.name)
     }
@@ -381,6 +278,180 @@ public struct DelimitedSourceReader: SourceReader {
     summary.physicalLines = line - 1 + (lastByte == _ASCII.lineFeed ? 0 : 1)
     bytes.sign(&summary)
     return summary
+  }
+
+  /// Passes over the rest of a too-long line in the buffer, up to its line feed.
+  private mutating func discardRestOfLine(_ base: UnsafeMutablePointer<UInt8>, _ end: Int) {
+    let scan = Self.lineFeed(base, from: pos, end: end)
+    if scan < end {
+      pos = scan + 1
+      line += 1
+      discarding = false
+    } else {
+      pos = end
+    }
+  }
+
+  /// Reports a row past the 1 MiB limit (a header that long is refused)
+  /// and passes over its line, the part not yet read too.
+  private mutating func passOverTooLong(
+    inQuotes: Bool, _ base: UnsafeMutablePointer<UInt8>, _ end: Int, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    let reason = inQuotes ? "quoted field not closed within 1 MiB" : "line too long"
+    if columns == nil {
+      throw SourceError.invalidHeader(path: bytes.name, reason: reason)
+    }
+    try issue(reason, pos, min(end, pos + 320), body)
+    let scan = Self.lineFeed(base, from: pos, end: end)
+    if scan < end {
+      pos = scan + 1
+      line += 1
+    } else {
+      pos = end
+      discarding = true
+    }
+  }
+
+  /// Reports a row whose quoted field never closes and goes on after its
+  /// first line.
+  private mutating func unterminated(
+    _ base: UnsafeMutablePointer<UInt8>, _ end: Int, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    if columns == nil {
+      throw SourceError.invalidHeader(path: bytes.name, reason: "unterminated quoted field")
+    }
+    let scan = Self.lineFeed(base, from: pos, end: end)
+    let next = scan < end ? scan + 1 : end
+    try issue("unterminated quoted field", pos, next, body)
+    pos = next
+    line += 1
+  }
+
+  /// Reports a row with text after a closing quote.
+  private mutating func badQuote(
+    next: Int, newlines: Int, _ base: UnsafeMutablePointer<UInt8>, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    if columns == nil {
+      throw SourceError.invalidHeader(path: bytes.name, reason: "unexpected text after closing quote")
+    }
+    if newlines > 1 {
+      // The quoted field ran over line breaks before text followed
+      // its "closing" quote: most likely a stray quote. Reject only
+      // the start line and resume on the next one.
+      var scan = pos
+      while base[scan] != _ASCII.lineFeed { scan += 1 }
+      try issue("unbalanced quotes", pos, scan + 1, body)
+      pos = scan + 1
+      line += 1
+    } else {
+      try issue("unexpected text after closing quote", pos, next, body)
+      pos = next
+      line += newlines
+    }
+  }
+
+  /// Turns the data row at `pos` into records, a filtered row or an issue.
+  private mutating func deliverRow(
+    _ chosen: _Columns, upTo next: Int, _ base: UnsafeMutablePointer<UInt8>, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    var stop = next
+    while stop > pos, base[stop - 1] == _ASCII.lineFeed || base[stop - 1] == _ASCII.carriageReturn {
+      stop -= 1
+    }
+    let text = UnsafeBufferPointer(start: base + pos, count: min(stop - pos, _LineText.maximumBytes))
+    // Collapsing doubled quotes rewrites the buffer: keep the
+    // record as read for the rejects report first.
+    let kept = fields.contains(where: \.escaped) ? Array(text) : nil
+    let outcome = reader._extract(base, chosen, fields: &fields, line: line)
+    try (kept ?? []).withUnsafeBufferPointer { copy in
+      let recordText = kept == nil ? text : copy
+      switch outcome {
+      case .records(let first, let more):
+        try send(first, text: recordText, body)
+        for record in more { try send(record, text: recordText, body) }
+      case .filtered:
+        summary.filtered += 1
+      case .issue(let reason):
+        summary.issues += 1
+        try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
+      }
+    }
+  }
+
+  /// Delivers one record of a row (`text`, as read): with cell rules, each
+  /// number, block or range of its cell is a record of the row.
+  private mutating func send(
+    _ record: RawRecord, text recordText: UnsafeBufferPointer<UInt8>, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    let record = RawRecord(
+      line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
+      textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region,
+      day: record.day)
+    let cells = self.cells
+    guard !cells.isEmpty, record.rangeEndBytes == nil else {
+      summary.records += 1
+      return try deliver(record, body)
+    }
+    var counts = summary.cells
+    try cells.forEachPart(record.numberBytes, counts: &counts) { part in
+      switch part {
+      case .number(let number):
+        summary.records += 1
+        try deliver(record.replacing(numberBytes: number, rangeEndBytes: nil), body)
+      case .range(let start, let end, let wildcardDigits):
+        summary.records += 1
+        try deliver(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits), body)
+      case .issue(let reason):
+        summary.issues += 1
+        try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
+      }
+    }
+    summary.cells = counts
+  }
+
+  /// Hands a record to `body`, its number texts rewritten first when a
+  /// prefix rewrite applies.
+  private func deliver(_ record: RawRecord, _ body: (SourceEvent) throws -> Void) throws {
+    let number = DelimitedSourceReader.rewritten(record.numberBytes, rewrites)
+    let rangeEnd = record.rangeEndBytes.flatMap { DelimitedSourceReader.rewritten($0, rewrites) }
+    guard number != nil || rangeEnd != nil else { return try body(.record(record)) }
+    let numberCopy = number ?? Array(record.numberBytes)
+    let rangeEndCopy = rangeEnd ?? record.rangeEndBytes.map(Array.init)
+    try numberCopy.withUnsafeBufferPointer { numberBytes in
+      guard let rangeEndCopy else {
+        return try body(.record(record.replacing(numberBytes: numberBytes, rangeEndBytes: nil)))
+      }
+      try rangeEndCopy.withUnsafeBufferPointer { rangeEndBytes in
+        try body(.record(record.replacing(numberBytes: numberBytes, rangeEndBytes: rangeEndBytes)))
+      }
+    }
+  }
+
+  /// Reports the row `base[start..<next]` (its line ending left out) at ``line``.
+  private mutating func issue(
+    _ reason: String, _ start: Int, _ next: Int, _ body: (SourceEvent) throws -> Void
+  ) throws {
+    summary.issues += 1
+    var stop = next
+    let base = bytes.base
+    while stop > start,
+      base[stop - 1] == _ASCII.lineFeed
+        || base[stop - 1] == _ASCII.carriageReturn
+    {
+      stop -= 1
+    }
+    try body(
+      .issue(
+        SourceIssue(
+          line: line, reason: reason,
+          text: _LineText.escaped(base + start, stop - start))))
+  }
+
+  /// The index of the first line feed at or after `start`, or `end`.
+  private static func lineFeed(_ base: UnsafeMutablePointer<UInt8>, from start: Int, end: Int) -> Int {
+    var scan = start
+    while scan < end, base[scan] != _ASCII.lineFeed { scan += 1 }
+    return scan
   }
 }
 
@@ -432,79 +503,32 @@ func _parseDelimitedRecord(
   _ p: UnsafePointer<UInt8>, from start: Int, end: Int, atEOF: Bool,
   delimiter: UInt8, fields: inout [_Field]
 ) -> _DelimitedStep {
-  let more = _DelimitedStep.needMore(inQuotes: false)
-  if start == end { return atEOF ? .endOfInput : more }
-  var index = start
-  while index < end, p[index] != delimiter, _isBlank(p[index]) { index += 1 }
-  if index == end { return atEOF ? .blank(next: end, newlines: 0) : more }
-  if p[index] == _ASCII.lineFeed {
-    return .blank(next: index + 1, newlines: 1)
-  }
+  if let step = _blankLineOrEnd(p, from: start, end: end, atEOF: atEOF, delimiter: delimiter) { return step }
   fields.removeAll(keepingCapacity: true)
   var newlines = 0
-  index = start
-  @inline(__always) func isPad(_ byte: UInt8) -> Bool {
-    byte != delimiter && (byte == _ASCII.space || byte == _ASCII.tab)
-  }
+  var index = start
   while true {
-    while index < end, isPad(p[index]) { index += 1 }
+    while index < end, _isPad(p[index], delimiter: delimiter) { index += 1 }
     if index < end, p[index] == _ASCII.quote {
       index += 1
       let contentStart = index
-      var escaped = false
-      var closed = false
-      while index < end {
-        let byte = p[index]
-        if byte == _ASCII.quote {
-          if index + 1 < end {
-            if p[index + 1] == _ASCII.quote {
-              escaped = true
-              index += 2
-              continue
-            }
-          } else if !atEOF {
-            return .needMore(inQuotes: true)
-          }
-          closed = true
-          break
-        }
-        if byte == _ASCII.lineFeed { newlines += 1 }
-        index += 1
+      switch _scanQuotedField(p, index: &index, end: end, atEOF: atEOF, newlines: &newlines) {
+      case .needMore: return .needMore(inQuotes: true)
+      case .unterminated: return .unterminated
+      case .closed(let escaped): fields.append(_Field(start: contentStart, end: index, escaped: escaped))
       }
-      if !closed { return atEOF ? .unterminated : .needMore(inQuotes: true) }
-      fields.append(_Field(start: contentStart, end: index, escaped: escaped))
       index += 1
-      while index < end, isPad(p[index]) { index += 1 }
-      if index == end {
-        return atEOF ? .record(next: end, newlines: newlines) : more
+      if let step = _afterClosingQuote(p, index: &index, end: end, atEOF: atEOF, delimiter: delimiter, newlines: newlines)
+      {
+        return step
       }
-      let byte = p[index]
-      if byte == delimiter {
-        index += 1
-        continue
-      }
-      if byte == _ASCII.lineFeed {
-        return .record(next: index + 1, newlines: newlines + 1)
-      }
-      if byte == _ASCII.carriageReturn {
-        if index + 1 == end {
-          return atEOF ? .record(next: end, newlines: newlines) : more
-        }
-        if p[index + 1] == _ASCII.lineFeed {
-          return .record(next: index + 2, newlines: newlines + 1)
-        }
-      }
-      while index < end, p[index] != _ASCII.lineFeed { index += 1 }
-      if index == end {
-        return atEOF ? .badQuote(next: end, newlines: newlines) : more
-      }
-      return .badQuote(next: index + 1, newlines: newlines + 1)
+      continue
     }
     let fieldStart = index
     while index < end, p[index] != delimiter, p[index] != _ASCII.lineFeed {
       index += 1
     }
-    if index == end, !atEOF { return more }
+    if index == end, !atEOF { return .needMore(inQuotes: false) }
     var fieldEnd = index
     while fieldEnd > fieldStart, _isBlank(p[fieldEnd - 1]) { fieldEnd -= 1 }
     fields.append(_Field(start: fieldStart, end: fieldEnd, escaped: false))
@@ -515,6 +539,101 @@ func _parseDelimitedRecord(
     }
     return .record(next: index + 1, newlines: newlines + 1)
   }
+}
+
+/// The step when the bytes at `start` are no record: the end of input, a
+/// blank line, or too few bytes to tell; nil when a record starts there.
+@inline(__always)
+private func _blankLineOrEnd(
+  _ p: UnsafePointer<UInt8>, from start: Int, end: Int, atEOF: Bool, delimiter: UInt8
+) -> _DelimitedStep? {
+  let more = _DelimitedStep.needMore(inQuotes: false)
+  if start == end { return atEOF ? .endOfInput : more }
+  var index = start
+  while index < end, p[index] != delimiter, _isBlank(p[index]) { index += 1 }
+  if index == end { return atEOF ? .blank(next: end, newlines: 0) : more }
+  if p[index] == _ASCII.lineFeed {
+    return .blank(next: index + 1, newlines: 1)
+  }
+  return nil
+}
+
+/// Padding around a field: a space or a tab that is not the delimiter.
+@inline(__always)
+private func _isPad(_ byte: UInt8, delimiter: UInt8) -> Bool {
+  byte != delimiter && (byte == _ASCII.space || byte == _ASCII.tab)
+}
+
+/// How a quoted field's scan ended.
+private enum _QuotedScan {
+  /// At its closing quote; `escaped` when it holds doubled quotes.
+  case closed(escaped: Bool)
+  /// The buffer ends inside it.
+  case needMore
+  /// The input ends inside it.
+  case unterminated
+}
+
+/// Scans a quoted field's content from `index` (past the opening quote)
+/// to its closing quote, counting the line feeds inside it.
+@inline(__always)
+private func _scanQuotedField(
+  _ p: UnsafePointer<UInt8>, index: inout Int, end: Int, atEOF: Bool, newlines: inout Int
+) -> _QuotedScan {
+  var escaped = false
+  while index < end {
+    let byte = p[index]
+    if byte == _ASCII.quote {
+      if index + 1 < end {
+        if p[index + 1] == _ASCII.quote {
+          escaped = true
+          index += 2
+          continue
+        }
+      } else if !atEOF {
+        return .needMore
+      }
+      return .closed(escaped: escaped)
+    }
+    if byte == _ASCII.lineFeed { newlines += 1 }
+    index += 1
+  }
+  return atEOF ? .unterminated : .needMore
+}
+
+/// What follows a quoted field (`index` past its closing quote): nil when
+/// a delimiter does (`index` then past it), else the record's end, more
+/// bytes needed, or text after the closing quote.
+@inline(__always)
+private func _afterClosingQuote(
+  _ p: UnsafePointer<UInt8>, index: inout Int, end: Int, atEOF: Bool, delimiter: UInt8, newlines: Int
+) -> _DelimitedStep? {
+  let more = _DelimitedStep.needMore(inQuotes: false)
+  while index < end, _isPad(p[index], delimiter: delimiter) { index += 1 }
+  if index == end {
+    return atEOF ? .record(next: end, newlines: newlines) : more
+  }
+  let byte = p[index]
+  if byte == delimiter {
+    index += 1
+    return nil
+  }
+  if byte == _ASCII.lineFeed {
+    return .record(next: index + 1, newlines: newlines + 1)
+  }
+  if byte == _ASCII.carriageReturn {
+    if index + 1 == end {
+      return atEOF ? .record(next: end, newlines: newlines) : more
+    }
+    if p[index + 1] == _ASCII.lineFeed {
+      return .record(next: index + 2, newlines: newlines + 1)
+    }
+  }
+  while index < end, p[index] != _ASCII.lineFeed { index += 1 }
+  if index == end {
+    return atEOF ? .badQuote(next: end, newlines: newlines) : more
+  }
+  return .badQuote(next: index + 1, newlines: newlines + 1)
 }
 
 /// Collapses doubled quotes of `field` in place.
@@ -539,7 +658,7 @@ func _unescapeInPlace(
 
 extension String {
   /// The string without leading and trailing ASCII spaces and tabs.
-  func trimmingASCIIWhitespace() -> String {
+  package func trimmingASCIIWhitespace() -> String {
     var view = Substring(self)
     while let first = view.first, first == " " || first == "\t" {
       view.removeFirst()

@@ -13,10 +13,19 @@
 /// `endsWithTooLongLine` is set, one more line follows these bytes: a line
 /// longer than the limit, whose bytes were dropped but for the first
 /// ``_LineText/maximumBytes`` (`tooLongStart`), kept for the rejects report.
-struct _LinePiece {
-  var bytes: UnsafeBufferPointer<UInt8>
-  var endsWithTooLongLine: Bool
-  var tooLongStart = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+package struct _LinePiece {
+  package var bytes: UnsafeBufferPointer<UInt8>
+  package var endsWithTooLongLine: Bool
+  package var tooLongStart = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+  package init(
+    bytes: UnsafeBufferPointer<UInt8>, endsWithTooLongLine: Bool,
+    tooLongStart: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+  ) {
+    self.bytes = bytes
+    self.endsWithTooLongLine = endsWithTooLongLine
+    self.tooLongStart = tooLongStart
+  }
 }
 
 /// Cuts an input into pieces of whole lines, so the lines of one piece can
@@ -27,21 +36,21 @@ struct _LinePiece {
 /// reported through ``_LinePiece/endsWithTooLongLine`` and dropped. Shorter
 /// lines are cut whole; ``_forEachLine(in:firstLine:maxLineBytes:onLine:onTooLong:)``
 /// applies the exact limit (after removing a CR).
-final class _LineChunker {
+package final class _LineChunker {
   private let input: _ByteInput
   private let maxLineBytes: Int
   private var position: Int
   private var discarding = false
   private var finished = false
 
-  init(_ input: _ByteInput, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) {
+  package init(_ input: _ByteInput, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) {
     self.input = input
     self.maxLineBytes = maxLineBytes
     position = try input.skipByteOrderMark()
   }
 
   /// The next piece, or nil at the end. The bytes stay valid until the next call.
-  func next() throws(SourceError) -> _LinePiece? {
+  package func next() throws(SourceError) -> _LinePiece? {
     guard !finished else { return nil }
     while true {
       let start = input.base + position
@@ -151,7 +160,7 @@ func _forEachLine(
 /// (most lines of a number list are a dozen bytes long, too short for a
 /// call to `memchr` to pay).
 @inline(__always)
-func _nextLineFeed(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+package func _nextLineFeed(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
   var cursor = start
   while end - cursor >= 8 {
     let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
