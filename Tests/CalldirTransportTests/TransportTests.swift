@@ -1,5 +1,6 @@
 import CallDirectorySync
 import CalldirSystem
+import CalldirTestSupport
 import Foundation
 import Testing
 
@@ -47,9 +48,10 @@ import Testing
 /// named pipe.
 @Suite struct DirectorySourceTests {
   @Test func aNamedPipeOrADirectoryIsNoFile() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-transport-\(UUID().uuidString)").path
+    let scratch = try TemporaryDirectory()
+    defer { withExtendedLifetime(scratch) {} }
+    let directory = scratch.path
     try FileManager.default.createDirectory(atPath: directory + "/snapshots/dir.cdir", withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
     #expect(mkfifo(directory + "/manifest.json", 0o600) == 0)
     let source = DirectorySource(directory: directory)
     let bounds = TransferLimits.standard.bounds(bytes: 1 << 20, transfers: 1)
