@@ -1,6 +1,5 @@
 import CallDirectorySync
 import CalldirSystem
-import CalldirTestSupport
 import Foundation
 import Testing
 
@@ -48,10 +47,9 @@ import Testing
 /// named pipe.
 @Suite struct DirectorySourceTests {
   @Test func aNamedPipeOrADirectoryIsNoFile() throws {
-    let scratch = try TemporaryDirectory()
-    defer { withExtendedLifetime(scratch) {} }
-    let directory = scratch.path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-transport-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory + "/snapshots/dir.cdir", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
     #expect(mkfifo(directory + "/manifest.json", 0o600) == 0)
     let source = DirectorySource(directory: directory)
     let bounds = TransferLimits.standard.bounds(bytes: 1 << 20, transfers: 1)
