@@ -299,3 +299,10 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The test targets' shared helpers (scratch directories), Tests/TestSupport:
+// a module of its own that every test target depends on and no product does.
+package.targets.append(.target(name: "CalldirTestSupport", path: "Tests/TestSupport"))
+for target in package.targets where target.type == .test {
+  target.dependencies.append("CalldirTestSupport")
+}

@@ -7,8 +7,8 @@ import Foundation
 /// (each far past 64 MiB when held whole), and `validate -`
 /// of a blob on a pipe past its documented 256 MiB. Each row's floor is a
 /// peak RSS within 1.5 times the bound; a row above it fails the bench.
-/// A new row is one more `rows.append(try build(…))` (or `row(…)` of a
-/// run of its own).
+/// A new row is one more function returning `try build(…)` (or `row(…)`
+/// of a run of its own), listed in `rows`.
 enum MemoryBoundsBenchmark {
   /// The limit the build rows are given (the smallest a build accepts).
   static let limit = 64 << 20
@@ -18,38 +18,57 @@ enum MemoryBoundsBenchmark {
 
   static func rows(_ data: Datasets, binary: String, quick: Bool) throws -> [Row] {
     let scale = quick ? 5 : 1
-    var rows: [Row] = []
-    let numbers = try data.buildInput(.shuffled, count: 10_000_000 / scale)
-    rows.append(try build(
-      "numbers", "build --memory-limit \(limitText), \(10 / scale)M numbers", sources: [(numbers, "lines")],
-      data: data, binary: binary))
+    return [
+      try numbers(data, binary: binary, scale: scale),
+      try ranges(data, binary: binary, scale: scale),
+      try patterns(data, binary: binary, scale: scale),
+      try manySources(data, binary: binary, scale: scale),
+      try identification(data, binary: binary, scale: scale),
+      try fritzboxPhonebook(data, binary: binary, scale: scale),
+      try jsonDocument(data, binary: binary, scale: scale),
+      try validateStream(data, binary: binary),
+    ]
+  }
 
+  /// 10M shuffled numbers (a fifth of them quick).
+  static func numbers(_ data: Datasets, binary: String, scale: Int) throws -> Row {
+    let numbers = try data.buildInput(.shuffled, count: 10_000_000 / scale)
+    return try build(
+      "numbers", "build --memory-limit \(limitText), \(10 / scale)M numbers", sources: [(numbers, "lines")],
+      data: data, binary: binary)
+  }
+
+  /// 10M two-number ranges, one number apart: nothing joins.
+  static func ranges(_ data: Datasets, binary: String, scale: Int) throws -> Row {
     let count = 10_000_000 / scale
     let ranges = try data.file("bound-ranges-\(count).txt") { sink in
-      // Two-number ranges, one number apart: nothing joins.
       for index in 0..<count {
         let start = 33_612_000_000 + 3 * Int64(index)
         sink.write("\(start)-\(start + 1)")
       }
     }
-    rows.append(try build(
+    return try build(
       "ranges", "build --memory-limit \(limitText), \(count / 1_000_000)M two-number ranges",
-      sources: [(ranges, "patterns")], data: data, binary: binary))
+      sources: [(ranges, "patterns")], data: data, binary: binary)
+  }
 
-    let patternCount = count / 5
+  /// 2M patterns: `33` and eight digits, then `#`: 10 numbers each, none
+  /// touching (20 million numbers in all: 12 extensions).
+  static func patterns(_ data: Datasets, binary: String, scale: Int) throws -> Row {
+    let patternCount = 10_000_000 / scale / 5
     let patterns = try data.file("bound-patterns-\(patternCount).txt") { sink in
-      // `33` and eight digits, then `#`: 10 numbers each, none touching
-      // (20 million numbers in all: 12 extensions).
       for index in 0..<patternCount { sink.write("\(3_310_000_000 + 2 * index)#") }
     }
-    rows.append(try build(
+    return try build(
       "patterns", "build --memory-limit \(limitText), \(Double(patternCount) / 1e6)M # patterns",
-      sources: [(patterns, "patterns")], data: data, binary: binary))
+      sources: [(patterns, "patterns")], data: data, binary: binary)
+  }
 
-    // Forty sources, each numbers and ranges of its own stretch of French
-    // numbers (+33 and nine digits from 1 to 8: every stretch possible;
-    // stretches of 100M from +33 1 reached +351 and +353, whose numbers
-    // have other lengths, and the build refused those sources).
+  /// Forty sources, each numbers and ranges of its own stretch of French
+  /// numbers (+33 and nine digits from 1 to 8: every stretch possible;
+  /// stretches of 100M from +33 1 reached +351 and +353, whose numbers
+  /// have other lengths, and the build refused those sources).
+  static func manySources(_ data: Datasets, binary: String, scale: Int) throws -> Row {
     let perSource = 250_000 / scale
     var many: [(String, String)] = []
     for source in 0..<40 {
@@ -62,13 +81,15 @@ enum MemoryBoundsBenchmark {
         }
       }, "patterns"))
     }
-    rows.append(try build(
+    return try build(
       "many", "build --memory-limit \(limitText), 40 sources of \(perSource / 1000)k numbers and ranges",
-      sources: many, data: data, binary: binary))
+      sources: many, data: data, binary: binary)
+  }
 
-    // Caller ID: 3M entries of three identify sources (priorities 0, 5
-    // and 5: repeated numbers conflict), about 300,000 distinct labels,
-    // one in seven not ASCII (about 210 MiB held whole).
+  /// Caller ID: 3M entries of three identify sources (priorities 0, 5
+  /// and 5: repeated numbers conflict), about 300,000 distinct labels,
+  /// one in seven not ASCII (about 210 MiB held whole).
+  static func identification(_ data: Datasets, binary: String, scale: Int) throws -> Row {
     let entries = 3_000_000 / scale
     var identify: [String] = []
     for (index, share) in [5, 3, 2].enumerated() {
@@ -87,13 +108,16 @@ enum MemoryBoundsBenchmark {
       identify.append(
         #"{"path": "\#(names)", "format": "csv", "list": "identify", "number": "phone", "label": "name", "priority": \#(index == 0 ? 0 : 5)}"#)
     }
-    rows.append(try build(
+    return try build(
       "identification",
       "build --memory-limit \(limitText), \(Double(entries) / 1e6)M identification entries, \(entries / 10_000)k labels",
-      entries: identify, data: data, binary: binary))
-    // A FRITZ!Box phonebook export of 250,000 contacts with one to three
-    // national numbers each (about 100 MB of XML, 500,000 numbers), read
-    // by the fritzbox-phonebook preset as it streams.
+      entries: identify, data: data, binary: binary)
+  }
+
+  /// A FRITZ!Box phonebook export of 250,000 contacts with one to three
+  /// national numbers each (about 100 MB of XML, 500,000 numbers), read
+  /// by the fritzbox-phonebook preset as it streams.
+  static func fritzboxPhonebook(_ data: Datasets, binary: String, scale: Int) throws -> Row {
     let contacts = 250_000 / scale
     let phonebook = try data.file("bound-fritzbox-\(contacts).xml") { sink in
       var generator = SplitMix64(seed: 300)
@@ -110,13 +134,15 @@ enum MemoryBoundsBenchmark {
       }
       sink.write("</phonebook>\n</phonebooks>")
     }
-    rows.append(try build(
+    return try build(
       "fritzbox", "build --memory-limit \(limitText), a \(contacts / 1000)k-contact FRITZ!Box phonebook (xml)",
-      sources: [(phonebook, "fritzbox-phonebook")], data: data, binary: binary))
+      sources: [(phonebook, "fritzbox-phonebook")], data: data, binary: binary)
+  }
 
-    // One JSON document (format json): a pretty-printed array of operator
-    // records as a French blocker app ships them, about 140 MB for 1M
-    // records, read one record at a time.
+  /// One JSON document (format json): a pretty-printed array of operator
+  /// records as a French blocker app ships them, about 140 MB for 1M
+  /// records, read one record at a time.
+  static func jsonDocument(_ data: Datasets, binary: String, scale: Int) throws -> Row {
     let records = 1_000_000 / scale
     let document = try data.file("bound-operators-\(records).json") { sink in
       sink.write("[")
@@ -128,12 +154,10 @@ enum MemoryBoundsBenchmark {
       }
       sink.write("]")
     }
-    rows.append(try build(
+    return try build(
       "json", "build --memory-limit \(limitText), one json document of \(Double(records) / 1e6)M records",
       entries: [#"{"path": "\#(document)", "format": "json", "list": "block", "number": "pattern"}"#], data: data,
-      binary: binary))
-    rows.append(try validateStream(data, binary: binary))
-    return rows
+      binary: binary)
   }
 
   /// A build of blocking `sources` (path, format) under the limit, into a fresh store.

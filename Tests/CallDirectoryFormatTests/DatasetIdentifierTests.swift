@@ -48,7 +48,7 @@ import Testing
       }
       #expect(sink.bytes.isEmpty)
     }
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     #expect(throws: BlobError.datasetTooLong(byteCount: 65)) {
       _ = try FullSnapshotWriter(path: "\(dir)/x.cdir", version: 1, dataset: tooLong)

@@ -22,7 +22,7 @@ import Testing
 
   @Test(arguments: [FaultInjection.Call.write, .fsync, .rename, .open])
   func aFailingCallLeavesNoFile(call: FaultInjection.Call) throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/v3.cdir"
     FaultInjection.install([.init(call: call, occurrence: 1, fault: .fail(.noSpace))])
@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func aFailingFsyncKeepsTheOldFile() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/v3.cdir"
     try Snapshot(version: 1, blocking: [1, 2, 3]).write(to: path)
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func aFailingPreadIsAnIOError() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/v3.cdir"
     try write(path)
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func interruptedAndShortCallsAreRetried() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/v3.cdir"
     FaultInjection.install([

@@ -5,7 +5,7 @@ import FormatFixtures
 
 @Suite struct FileIOTests {
   @Test func atomicWriteAndStreamingRead() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/snapshot.cdir"
     let numbers = DatasetShapes.scattered(count: 50_000, universeScale: 0.02, seed: 4)
@@ -35,7 +35,7 @@ import FormatFixtures
   }
 
   @Test func droppedWriterLeavesNoFile() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     do {
       let writer = try FullSnapshotWriter(path: "\(dir)/x.cdir", version: 1)
@@ -45,7 +45,7 @@ import FormatFixtures
   }
 
   @Test func replacesExistingFileAtomically() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/s.cdir"
     try Snapshot(version: 1, blocking: [1, 2, 3]).write(to: path)

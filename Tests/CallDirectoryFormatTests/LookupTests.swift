@@ -188,7 +188,7 @@ struct FormatVersionCase: CustomTestStringConvertible, Sendable {
   }
 
   @Test func opensAFile() throws {
-    let dir = makeTemporaryDirectory()
+    let dir = try makeTemporaryDirectory()
     defer { removeTree(dir) }
     let path = "\(dir)/lookup.cdir"
     try Snapshot(version: 3, blocking: [18_005_551_234, 18_005_551_240]).write(to: path)

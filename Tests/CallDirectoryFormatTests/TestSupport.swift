@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,16 +95,6 @@ func exercise(_ bytes: [UInt8]) throws {
     }
   }
   try reader.verify()
-}
-
-/// A fresh temporary directory, removed by the caller with `removeTree`.
-func makeTemporaryDirectory() -> String {
-  var template = Array("/tmp/cdir-tests-XXXXXX".utf8CString)
-  let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-    guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return nil }
-    return String(decoding: UnsafeRawBufferPointer(start: result, count: strlen(result)), as: UTF8.self)
-  }
-  return made ?? "/tmp"
 }
 
 /// Lists a directory's entries (names only).

@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 import CallDirectoryFormat
 import CallDirectoryProvider
 import CallKitMock
@@ -8,17 +9,6 @@ extension CXCallDirectoryExtensionContext: CallDirectoryRequestContext {}
 
 // Stable domain and code when a provider error is bridged (as the CLI does).
 extension CallDirectoryProviderError: CustomNSError {}
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-  let url: URL
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("provider-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-  deinit { try? FileManager.default.removeItem(at: url) }
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// The provider under test, as an extension would host it.
 final class LoaderProvider: CXCallDirectoryProvider {

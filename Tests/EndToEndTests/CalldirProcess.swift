@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 import CallDirectoryFormat
 import Foundation
 import Testing
@@ -85,25 +86,7 @@ final class LockedData: @unchecked Sendable {
   func get() -> Data { lock.withLock { data } }
 }
 
-/// A temporary directory removed when the test ends.
-final class TemporaryDirectory {
-  let url: URL
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  @discardableResult
-  func write(_ name: String, _ text: String) throws -> URL {
-    let file = url.appendingPathComponent(name)
-    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: file)
-    return file
-  }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
+extension TemporaryDirectory {
   /// Writes a snapshot as a full blob and returns its path.
   @discardableResult
   func full(_ name: String, _ snapshot: Snapshot) throws -> String {

@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 import CallDirectoryFormat
 import CallDirectoryProvider
 import CallDirectorySync
@@ -5,20 +6,6 @@ import CallKitMock
 import ExampleCallDirectoryExtension
 import ExampleContainingApp
 import Foundation
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("examples-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 // MARK: - Blobs
 

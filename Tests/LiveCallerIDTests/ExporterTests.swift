@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 import CallDirectoryCompiler
 import CallDirectoryStore
 import CalldirSystem
@@ -23,22 +24,7 @@ struct KnownNationalDigits: NationalDigitsFormatting {
 }
 
 /// A directory with a config and its sources, built into a store.
-final class ExportWorkspace {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-lcid-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-  func write(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: url.appendingPathComponent(name))
-  }
-
+extension Workspace {
   /// Writes `calldir.json` with these sources and `liveCallerID`, and builds.
   @discardableResult
   func build(liveCallerID: String, sources: [String], asOf: String = "2026-01-01") throws -> Publisher.Result {
@@ -82,7 +68,7 @@ final class ExportWorkspace {
 @Suite struct ExporterTests {
   static let settings = #"{"useCase": "com.example.lookup", "keywordForms": ["e164", "national"], "cacheExpiryMinutes": 60}"#
 
-  static func sources(_ workspace: ExportWorkspace, block: [String], names: String, allow: [String] = []) throws -> [String] {
+  static func sources(_ workspace: Workspace, block: [String], names: String, allow: [String] = []) throws -> [String] {
     try workspace.write("block.txt", block.joined(separator: "\n") + "\n")
     try workspace.write("names.csv", "number,name\n" + names)
     try workspace.write("people.csv", "number,name\n+4930123456,Erika Mustermann\n+12125550142,Lower Priority\n")
@@ -96,7 +82,7 @@ final class ExportWorkspace {
   }
 
   @Test func everyNumberInEveryFormWithSharedNationalDigitsLeftOut() throws {
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     let block = ["+33 4 12 34 56 78", "+61 412 345 678", "+44 20 7946 0018", "+1 408 555 1212", "+1 408 555 1213",
                  "+81 90 1234 5678"]
     try workspace.build(
@@ -155,7 +141,7 @@ final class ExportWorkspace {
   }
 
   @Test func theNationalFormNeedsAFormatter() throws {
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     try workspace.build(liveCallerID: Self.settings, sources: try Self.sources(workspace, block: ["+14085551212"], names: ""))
     #expect {
       try workspace.exporter(formatter: nil).export()
@@ -167,7 +153,7 @@ final class ExportWorkspace {
   }
 
   @Test func aVersionPastMaxEntriesIsRefusedBeforeAnythingIsWritten() throws {
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     try workspace.write("ranges.txt", "+1408555####\n")
     try workspace.build(
       liveCallerID: #"{"useCase": "com.example.lookup", "maxEntries": 9999}"#,
@@ -184,7 +170,7 @@ final class ExportWorkspace {
   /// Shards are fixed: a second build that changes a few numbers makes the
   /// export write exactly the shards whose rows changed.
   @Test func aLaterExportWritesOnlyTheShardsWhoseRowsChanged() throws {
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     let settings = #"{"useCase": "com.example.lookup", "block": {"shardCount": 16}, "identity": {"shardCount": 4}}"#
     let numbers = (0..<2000).map { "+1408555\(String(1000 + $0 * 3))" }
     try workspace.build(
@@ -220,7 +206,7 @@ final class ExportWorkspace {
   }
 
   @Test func changingTheShardCountReSizesAndWritesEveryShard() throws {
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     let sources = try Self.sources(workspace, block: ["+14085551212", "+14085551213"], names: "")
     try workspace.build(liveCallerID: #"{"useCase": "a.b", "block": {"shardCount": 2}}"#, sources: sources)
     _ = try workspace.exporter().export()
@@ -236,7 +222,7 @@ final class ExportWorkspace {
   }
 
   @Test func anOlderVersionCanBeExportedAndAPrunedOneCannot() throws {
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     let numbers = ["+14085551212", "+14085551213", "+14085551214"]
     for day in 1...3 {
       try workspace.build(
@@ -271,7 +257,7 @@ final class ExportWorkspace {
 struct NationalFormExport {
   @Test func writeAnExportWithNationalRows() throws {
     let output = try #require(ProcessInfo.processInfo.environment["CALLDIR_LCID_NATIONAL_EXPORT"])
-    let workspace = try ExportWorkspace()
+    let workspace = try Workspace()
     let numbers = KnownNationalDigits.answers.keys.sorted()
     try workspace.write("block.txt", numbers.prefix(8).map { "+\($0)\n" }.joined())
     try workspace.write("names.csv", "number,name\n" + numbers.suffix(6).map { "+\($0),Caller \($0 % 97)\n" }.joined())

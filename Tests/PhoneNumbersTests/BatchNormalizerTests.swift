@@ -1,4 +1,5 @@
 import CalldirSystem
+import CalldirTestSupport
 import Foundation
 import Testing
 
@@ -54,7 +55,7 @@ import Testing
     _ lines: [String], region: RegionMetadata?, json: Bool, requireValid: Bool, threads: Int, separator: String = "\n",
     national: Bool = false
   ) throws -> [String] {
-    let path = NSTemporaryDirectory() + "batch-normalizer-\(UUID().uuidString).txt"
+    let path = temporaryPath("batch-normalizer", suffix: ".txt")
     defer { try? FileManager.default.removeItem(atPath: path) }
     try Data(lines.joined(separator: separator).utf8).write(to: URL(fileURLWithPath: path))
     var batch = BatchNormalizer(

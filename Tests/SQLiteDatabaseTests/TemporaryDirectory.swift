@@ -1,20 +1,3 @@
-import Foundation
-
-/// A fresh directory for one test, removed by ``remove()``.
-struct TemporaryDirectory {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("calldir-sqlite-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func path(_ name: String) -> String {
-    url.appendingPathComponent(name).path
-  }
-
-  func remove() {
-    try? FileManager.default.removeItem(at: url)
-  }
-}
+// A fresh directory for each test: the test targets' shared
+// `TemporaryDirectory`, in every file of this target.
+@_exported import CalldirTestSupport

@@ -82,9 +82,35 @@ enum IdentificationSpill {
   static func resolve(
     labelRuns: [String], conflicts log: ConflictLog?, files: SpillFiles, bufferBytes: Int
   ) throws(CompileError) -> Resolution {
-    var runsWritten = labelRuns.count
+    let (runs, merged) = try mergeToFanIn(labelRuns, files: files)
+    let ranked = try rankLabels(runs, files: files, bufferBytes: bufferBytes)
+
+    // Resolve in number order.
+    let output = try SpillByteWriter(path: files.newPath())
+    var winners = WinnerWriter(output: output, log: log, ranks: ranked.ranks)
+    var next = try ranked.sorted.next()
+    while let first = next {
+      next = try winners.resolveNumber(first, from: ranked.sorted)
+    }
+    try output.finish()
+    ranked.sorted.removeRuns()
+    winners.used.index()
+    return Resolution(
+      entries: SpilledIdentification(
+        entriesPath: output.path, count: winners.winners, dictionaryPath: ranked.dictionaryPath, used: winners.used,
+        files: files),
+      conflicts: winners.conflicts, duplicates: winners.candidates - winners.winners,
+      contributions: winners.contributions,
+      runsWritten: labelRuns.count + merged + ranked.runsWritten)
+  }
+
+  /// Merges label runs beyond the fan-in into one first, a fan-in's worth
+  /// at a time; returns the runs left and how many runs it wrote.
+  static func mergeToFanIn(
+    _ labelRuns: [String], files: SpillFiles
+  ) throws(CompileError) -> (runs: [String], written: Int) {
     var runs = labelRuns
-    // Merge label runs beyond the fan-in into one first.
+    var written = 0
     while runs.count > SortedRun.maximumFanIn {
       let batch = Array(runs.prefix(SortedRun.maximumFanIn))
       let writer = try SpillByteWriter(path: files.newPath())
@@ -98,10 +124,28 @@ enum IdentificationSpill {
       try writer.finish()
       for path in batch { try? FileSystem.removeFile(path) }
       runs = Array(runs.dropFirst(batch.count)) + [writer.path]
-      runsWritten += 1
+      written += 1
     }
+    return (runs, written)
+  }
 
-    // Rank the labels, write the dictionary, and sort the entries for resolution.
+  /// The label runs merged by label: what ranks them.
+  private struct RankedLabels {
+    /// The dictionary file: each distinct label once, in byte order.
+    let dictionaryPath: String
+    /// The number of distinct labels.
+    let ranks: UInt32
+    /// The entries in resolution order, with their ranks and labels.
+    let sorted: RankedCandidates.Cursor
+    /// The sorter's temporary runs.
+    let runsWritten: Int
+  }
+
+  /// Ranks the labels, writes the dictionary, and sorts the entries for
+  /// resolution; the runs are removed.
+  private static func rankLabels(
+    _ runs: [String], files: SpillFiles, bufferBytes: Int
+  ) throws(CompileError) -> RankedLabels {
     let dictionary = try SpillByteWriter(path: files.newPath())
     let sorter = RankedCandidates(files: files, bufferBytes: bufferBytes)
     var ranks: UInt32 = 0
@@ -120,20 +164,39 @@ enum IdentificationSpill {
     try dictionary.finish()
     for path in runs { try? FileSystem.removeFile(path) }
     let sorted = try sorter.finish()
-    runsWritten += sorter.runsWritten
+    return RankedLabels(dictionaryPath: dictionary.path, ranks: ranks, sorted: sorted, runsWritten: sorter.runsWritten)
+  }
 
-    // Resolve in number order.
-    let output = try SpillByteWriter(path: files.newPath())
-    var used = RankSet(count: Int(ranks))
+  /// Resolves each number's candidates, in resolution order: the first
+  /// wins and goes to the entries file with its rank and label; the others
+  /// are conflicts (another rank, logged) or repeats; each source's
+  /// contribution is counted.
+  private struct WinnerWriter {
+    let output: SpillByteWriter
+    let log: ConflictLog?
+    /// The ranks that won.
+    var used: RankSet
     var contributions: [Int: SourceContribution] = [:]
+    /// Numbers with more than one rank.
     var conflicts = 0
     var candidates = 0
     var winners = 0
-    var previousNumber: Int64 = 0
-    var sourcesOfNumber: [Int32] = []
-    var winnerLabel: [UInt8] = []
-    var next = try sorted.next()
-    while let winner = next {
+    private var previousNumber: Int64 = 0
+    /// The sources of the number being resolved.
+    private var sourcesOfNumber: [Int32] = []
+    private var winnerLabel: [UInt8] = []
+
+    init(output: SpillByteWriter, log: ConflictLog?, ranks: UInt32) {
+      self.output = output
+      self.log = log
+      used = RankSet(count: Int(ranks))
+    }
+
+    /// Resolves the number whose first candidate is `winner`, reading its
+    /// other candidates from `sorted`; returns the next number's first.
+    mutating func resolveNumber(
+      _ winner: RankedCandidates.Cursor.Entry, from sorted: RankedCandidates.Cursor
+    ) throws(CompileError) -> RankedCandidates.Cursor.Entry? {
       candidates += 1
       winnerLabel.removeAll(keepingCapacity: true)
       winnerLabel.append(contentsOf: winner.label)
@@ -141,20 +204,9 @@ enum IdentificationSpill {
       var hasConflict = false
       sourcesOfNumber.removeAll(keepingCapacity: true)
       sourcesOfNumber.append(key.source)
-      next = try sorted.next()
+      var next = try sorted.next()
       while let other = next, other.key.number == key.number {
-        candidates += 1
-        if other.rank != rank {
-          hasConflict = true
-          try log?.add(
-            number: key.number, winner: (String(decoding: winnerLabel, as: UTF8.self), Int(key.source), key.line),
-            loser: (String(decoding: other.label, as: UTF8.self), Int(other.key.source), other.key.line))
-        }
-        if sourcesOfNumber.contains(other.key.source) {
-          contributions[Int(other.key.source), default: SourceContribution()].duplicates += 1
-        } else {
-          sourcesOfNumber.append(other.key.source)
-        }
+        if try add(other, against: key, rank: rank) { hasConflict = true }
         next = try sorted.next()
       }
       for source in sourcesOfNumber {
@@ -164,6 +216,33 @@ enum IdentificationSpill {
         contributions[Int(key.source), default: SourceContribution()].unique += 1
       }
       if hasConflict { conflicts += 1 }
+      try write(key, rank: rank)
+      return next
+    }
+
+    /// A candidate that lost to `key`: whether it conflicts (another
+    /// rank, logged); a repeat from the same source is counted.
+    private mutating func add(
+      _ other: RankedCandidates.Cursor.Entry, against key: Key, rank: UInt32
+    ) throws(CompileError) -> Bool {
+      candidates += 1
+      let conflicting = other.rank != rank
+      if conflicting {
+        try log?.add(
+          number: key.number, winner: (String(decoding: winnerLabel, as: UTF8.self), Int(key.source), key.line),
+          loser: (String(decoding: other.label, as: UTF8.self), Int(other.key.source), other.key.line))
+      }
+      if sourcesOfNumber.contains(other.key.source) {
+        contributions[Int(other.key.source), default: SourceContribution()].duplicates += 1
+      } else {
+        sourcesOfNumber.append(other.key.source)
+      }
+      return conflicting
+    }
+
+    /// The winner to the entries file: its number as a gap, rank, source
+    /// and label.
+    private mutating func write(_ key: Key, rank: UInt32) throws(CompileError) {
       try output.varint(UInt64(bitPattern: key.number &- previousNumber))
       previousNumber = key.number
       try output.varint(UInt64(rank))
@@ -172,13 +251,6 @@ enum IdentificationSpill {
       used.insert(rank)
       winners += 1
     }
-    try output.finish()
-    sorted.removeRuns()
-    used.index()
-    return Resolution(
-      entries: SpilledIdentification(
-        entriesPath: output.path, count: winners, dictionaryPath: dictionary.path, used: used, files: files),
-      conflicts: conflicts, duplicates: candidates - winners, contributions: contributions, runsWritten: runsWritten)
   }
 
   /// Merges label runs by label: `group` gets each distinct label once

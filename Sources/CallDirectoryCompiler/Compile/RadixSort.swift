@@ -82,81 +82,165 @@ enum RadixSort {
         let stretches = Stretches(count: count, parts: parts)
         let bits = differingBits(source, stretches)
         guard bits != 0 else { return }  // every value is the same
-        let highest = 63 - bits.leadingZeroBitCount
-        let topBits = min(cellBits, highest + 1)
-        let shift = UInt64(highest + 1 - topBits)
-        let cells = 1 << topBits
-        let mask = UInt64(cells - 1)
-        let cellCounts = SharedPointer<Int>(count: parts * cells)
+        let key = CellKey(differing: bits)
+        let cellCounts = key.countCells(source, stretches)
         defer { cellCounts.deallocate() }
-        stretches.forEachConcurrently { part, range in
-          let histogram = cellCounts.base + part * cells
-          histogram.initialize(repeating: 0, count: cells)
-          for index in range { histogram[Int((UInt64(bitPattern: source.base[index]) >> shift) & mask)] &+= 1 }
+        let layout = BucketLayout(cellCounts: cellCounts, cells: key.cells, parts: parts)
+        defer { layout.deallocate() }
+        layout.scatter(source, into: target, stretches, by: key)
+        layout.sortBuckets(target, scratch: source, count: count, lowMask: key.lowMask)
+      }
+    }
+  }
+
+  /// Which cell a value falls in: its top ``cellBits`` differing bits (all
+  /// of them, when fewer differ).
+  struct CellKey: Sendable {
+    /// The highest bit where values differ.
+    let highest: Int
+    let shift: UInt64
+    let cells: Int
+    let mask: UInt64
+
+    init(differing bits: UInt64) {
+      highest = 63 - bits.leadingZeroBitCount
+      let topBits = min(cellBits, highest + 1)
+      shift = UInt64(highest + 1 - topBits)
+      cells = 1 << topBits
+      mask = UInt64(cells - 1)
+    }
+
+    @inline(__always)
+    func cell(of value: Int64) -> Int { Int((UInt64(bitPattern: value) >> shift) & mask) }
+
+    /// The bits at and below the highest differing one: where a bucket's
+    /// values still differ.
+    var lowMask: UInt64 { highest == 63 ? UInt64.max : (UInt64(1) << UInt64(highest + 1)) &- 1 }
+
+    /// Each stretch's values counted by cell: part p's counts at p × cells.
+    func countCells(_ source: SharedPointer<Int64>, _ stretches: Stretches) -> SharedPointer<Int> {
+      let cellCounts = SharedPointer<Int>(count: stretches.parts * cells)
+      let cells = self.cells
+      stretches.forEachConcurrently { part, range in
+        let histogram = cellCounts.base + part * cells
+        histogram.initialize(repeating: 0, count: cells)
+        for index in range { histogram[cell(of: source.base[index])] &+= 1 }
+      }
+      return cellCounts
+    }
+  }
+
+  /// Adjacent cells joined into buckets of about ``bucketGoal`` values, and
+  /// where each part's values go in each bucket.
+  struct BucketLayout: Sendable {
+    let parts: Int
+    let buckets: Int
+    /// The bucket each cell joins.
+    let bucketOfCell: SharedPointer<Int32>
+    /// Part p's next slot in bucket b, at p × buckets + b.
+    let positions: SharedPointer<Int>
+    /// Where each bucket starts, then the end.
+    let starts: [Int]
+
+    init(cellCounts: SharedPointer<Int>, cells: Int, parts: Int) {
+      self.parts = parts
+      bucketOfCell = SharedPointer<Int32>(count: cells)
+      buckets = Self.joinCells(cellCounts, cells: cells, parts: parts, into: bucketOfCell)
+      positions = SharedPointer<Int>(count: parts * buckets)
+      starts = Self.place(cellCounts, cells: cells, parts: parts, buckets: buckets, bucketOfCell, positions)
+    }
+
+    func deallocate() {
+      bucketOfCell.deallocate()
+      positions.deallocate()
+    }
+
+    /// Fills `bucketOfCell`, a bucket closed when the next cell would take
+    /// it past the goal; returns the number of buckets.
+    private static func joinCells(
+      _ cellCounts: SharedPointer<Int>, cells: Int, parts: Int, into bucketOfCell: SharedPointer<Int32>
+    ) -> Int {
+      var bucketSizes: [Int] = [0]
+      for cell in 0..<cells {
+        var size = 0
+        for part in 0..<parts { size += cellCounts.base[part * cells + cell] }
+        if bucketSizes[bucketSizes.count - 1] > 0 && bucketSizes[bucketSizes.count - 1] + size > bucketGoal {
+          bucketSizes.append(0)
         }
-        // Adjacent cells joined into buckets of about the goal's size.
-        let bucketOfCell = SharedPointer<Int32>(count: cells)
-        defer { bucketOfCell.deallocate() }
-        var bucketSizes: [Int] = [0]
+        bucketSizes[bucketSizes.count - 1] += size
+        bucketOfCell.base[cell] = Int32(bucketSizes.count - 1)
+      }
+      return bucketSizes.count
+    }
+
+    /// Fills `positions` with part p's first slot in bucket b; returns
+    /// where each bucket starts (then the end).
+    private static func place(
+      _ cellCounts: SharedPointer<Int>, cells: Int, parts: Int, buckets: Int, _ bucketOfCell: SharedPointer<Int32>,
+      _ positions: SharedPointer<Int>
+    ) -> [Int] {
+      positions.base.initialize(repeating: 0, count: parts * buckets)
+      for part in 0..<parts {
         for cell in 0..<cells {
-          var size = 0
-          for part in 0..<parts { size += cellCounts.base[part * cells + cell] }
-          if bucketSizes[bucketSizes.count - 1] > 0 && bucketSizes[bucketSizes.count - 1] + size > bucketGoal {
-            bucketSizes.append(0)
-          }
-          bucketSizes[bucketSizes.count - 1] += size
-          bucketOfCell.base[cell] = Int32(bucketSizes.count - 1)
+          positions.base[part * buckets + Int(bucketOfCell.base[cell])] += cellCounts.base[part * cells + cell]
         }
-        let buckets = bucketSizes.count
-        // Part p's first slot in bucket b; and where each bucket starts.
-        let positions = SharedPointer<Int>(count: parts * buckets)
-        defer { positions.deallocate() }
-        positions.base.initialize(repeating: 0, count: parts * buckets)
+      }
+      var starts = [Int](repeating: 0, count: buckets + 1)
+      var running = 0
+      for bucket in 0..<buckets {
+        starts[bucket] = running
         for part in 0..<parts {
-          for cell in 0..<cells {
-            positions.base[part * buckets + Int(bucketOfCell.base[cell])] += cellCounts.base[part * cells + cell]
-          }
+          let size = positions.base[part * buckets + bucket]
+          positions.base[part * buckets + bucket] = running
+          running += size
         }
-        var starts = [Int](repeating: 0, count: buckets + 1)
-        var running = 0
-        for bucket in 0..<buckets {
-          starts[bucket] = running
-          for part in 0..<parts {
-            let size = positions.base[part * buckets + bucket]
-            positions.base[part * buckets + bucket] = running
-            running += size
-          }
+      }
+      starts[buckets] = running
+      return starts
+    }
+
+    /// Each stretch's values into their buckets in `target`.
+    func scatter(
+      _ source: SharedPointer<Int64>, into target: SharedPointer<Int64>, _ stretches: Stretches, by key: CellKey
+    ) {
+      let buckets = self.buckets
+      let positions = self.positions
+      let bucketOfCell = self.bucketOfCell
+      stretches.forEachConcurrently { part, range in
+        let next = positions.base + part * buckets
+        let bucketOf = bucketOfCell.base
+        for index in range {
+          let value = source.base[index]
+          let bucket = Int(bucketOf[key.cell(of: value)])
+          target.base[next[bucket]] = value
+          next[bucket] &+= 1
         }
-        starts[buckets] = running
-        stretches.forEachConcurrently { part, range in
-          let next = positions.base + part * buckets
-          let bucketOf = bucketOfCell.base
-          for index in range {
-            let value = source.base[index]
-            let bucket = Int(bucketOf[Int((UInt64(bitPattern: value) >> shift) & mask)])
-            target.base[next[bucket]] = value
-            next[bucket] &+= 1
-          }
-        }
-        // Buckets in `parts` groups of about equal size, each sorted from
-        // scratch back into `values` by one core.
-        var ends: [Int] = []
-        var bucket = 0
-        for group in 0..<parts {
-          let goal = count / parts * (group + 1)
-          while bucket < buckets, group == parts - 1 || starts[bucket + 1] <= goal { bucket += 1 }
-          ends.append(bucket)
-        }
-        let groupEnds = ends
-        let bucketStarts = starts
-        let lowMask = highest == 63 ? UInt64.max : (UInt64(1) << UInt64(highest + 1)) &- 1
-        Parallel.forEach(parts: parts) { group in
-          for bucket in (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group] {
-            let start = bucketStarts[bucket]
-            sortRegion(
-              target.base + start, scratch: source.base + start, count: bucketStarts[bucket + 1] - start,
-              lowMask: lowMask, resultInPlace: false)
-          }
+      }
+    }
+
+    /// The buckets in `parts` groups of about equal size: each group's end.
+    func groupEnds(count: Int) -> [Int] {
+      var ends: [Int] = []
+      var bucket = 0
+      for group in 0..<parts {
+        let goal = count / parts * (group + 1)
+        while bucket < buckets, group == parts - 1 || starts[bucket + 1] <= goal { bucket += 1 }
+        ends.append(bucket)
+      }
+      return ends
+    }
+
+    /// Sorts each bucket from `buckets` back into `scratch` (the values'
+    /// own memory), a group of buckets per core.
+    func sortBuckets(_ buckets: SharedPointer<Int64>, scratch: SharedPointer<Int64>, count: Int, lowMask: UInt64) {
+      let groupEnds = groupEnds(count: count)
+      let bucketStarts = starts
+      Parallel.forEach(parts: parts) { group in
+        for bucket in (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group] {
+          let start = bucketStarts[bucket]
+          sortRegion(
+            buckets.base + start, scratch: scratch.base + start, count: bucketStarts[bucket + 1] - start,
+            lowMask: lowMask, resultInPlace: false)
         }
       }
     }

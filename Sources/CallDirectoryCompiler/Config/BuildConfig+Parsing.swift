@@ -102,6 +102,16 @@ private struct _ConfigParser {
       object, prefix: "", known: Self.rootKeys + ["$schema"],
       suggestFrom: Self.rootKeys)
     var config = BuildConfig(baseDirectory: baseDirectory)
+    try readChecks(object, into: &config)
+    try readOutputSettings(object, into: &config)
+    config.sources = try sources(object["sources"], defaultRegion: config.defaultRegion)
+    Self.markSharedPaths(&config.sources)
+    return config
+  }
+
+  /// The keys that say how a build is checked: `defaultRegion`, the ratios
+  /// and `deltaHistory`.
+  func readChecks(_ object: [String: JSONValue], into config: inout BuildConfig) throws(ConfigError) {
     if let value = object["defaultRegion"] {
       config.defaultRegion = try region(value, at: "defaultRegion")
     }
@@ -118,6 +128,12 @@ private struct _ConfigParser {
       config.deltaHistory = try integer(
         value, at: "deltaHistory", minimum: 0, maximum: 1000)
     }
+  }
+
+  /// The keys that shape what a build publishes: the dataset, the
+  /// extension limits, `fullEvery`, the manifest's lifetime and signing key,
+  /// `maxRangeSize` and `liveCallerID`.
+  func readOutputSettings(_ object: [String: JSONValue], into config: inout BuildConfig) throws(ConfigError) {
     if let value = object["dataset"] {
       config.dataset = try dataset(value, at: "dataset")
     }
@@ -148,7 +164,11 @@ private struct _ConfigParser {
     if let value = object["liveCallerID"] {
       config.liveCallerID = try LiveCallerIDSettings.parse(value, at: "liveCallerID")
     }
-    guard let sourcesValue = object["sources"] else {
+  }
+
+  /// The `sources` array, each entry parsed in order.
+  func sources(_ value: JSONValue?, defaultRegion: String) throws(ConfigError) -> [SourceSpec] {
+    guard let sourcesValue = value else {
       throw .missingKey(keyPath: "", key: "sources", note: nil)
     }
     guard case .array(let entries) = sourcesValue else {
@@ -160,23 +180,71 @@ private struct _ConfigParser {
       throw .invalidValue(
         keyPath: "sources", reason: "must list at least one source")
     }
+    var sources: [SourceSpec] = []
     for (index, entry) in entries.enumerated() {
-      config.sources.append(
-        try source(entry, index: index, defaultRegion: config.defaultRegion))
+      sources.append(try source(entry, index: index, defaultRegion: defaultRegion))
     }
-    // A file read by several sources (one feeding two lists) is named with
-    // its list wherever its messages and rejects could be mistaken.
-    let paths = Dictionary(config.sources.map { ($0.path, 1) }, uniquingKeysWith: +)
-    for index in config.sources.indices where paths[config.sources[index].path, default: 0] > 1 {
-      config.sources[index].sharesPath = true
+    return sources
+  }
+
+  /// A file read by several sources (one feeding two lists) is named with
+  /// its list wherever its messages and rejects could be mistaken.
+  static func markSharedPaths(_ sources: inout [SourceSpec]) {
+    let paths = Dictionary(sources.map { ($0.path, 1) }, uniquingKeysWith: +)
+    for index in sources.indices where paths[sources[index].path, default: 0] > 1 {
+      sources[index].sharesPath = true
     }
-    return config
   }
 
   func source(
     _ value: JSONValue, index: Int, defaultRegion: String
   ) throws(ConfigError) -> SourceSpec {
     let at = "sources[\(index)]"
+    let object = try sourceObject(value, at: at)
+    let format = try sourceFormat(object, at: at)
+    let rawPath = try sourcePath(object, at: at)
+    let list = try sourceList(object, at: at)
+
+    // region, priority
+    var sourceRegion = format.preset?.region ?? defaultRegion
+    if let value = object["region"] {
+      sourceRegion = try region(value, at: "\(at).region")
+    }
+    var priority = 0
+    if let value = object["priority"] {
+      priority = try integer(
+        value, at: "\(at).priority", minimum: -1_000_000,
+        maximum: 1_000_000)
+    }
+    var maxRemovalRatio: Double?
+    if let value = object["maxRemovalRatio"] {
+      maxRemovalRatio = try ratio(value, at: "\(at).maxRemovalRatio")
+    }
+
+    let options = try formatOptions(object, format: format, list: list, at: at)
+    let evidence = try evidenceRules(object, at: at, list: list, options: options)
+    try checkRanges(options, list: list, evidence: evidence, at: at)
+    try checkLabels(format, options: options, list: list, at: at)
+    var spec = SourceSpec(
+      index: index, path: _resolve(rawPath, against: baseDirectory),
+      format: format.name, list: list, region: sourceRegion,
+      priority: priority, options: options, writtenPath: rawPath,
+      maxRemovalRatio: maxRemovalRatio)
+    spec.evidence = evidence
+    spec.regionIsDefault = object["region"] == nil && format.preset?.region == nil
+    spec.numberRules = try NumberRules.parse(object, at: at)
+    try identityKeys(object, at: at, list: list, into: &spec)
+    do {
+      _ = try format.makeReader(input: spec.input, options: options)
+    } catch {
+      throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
+    }
+    return spec
+  }
+
+  /// A source entry as an object, its keys checked against the common keys
+  /// and every format's options (suggestions from its own format's).
+  func sourceObject(_ value: JSONValue, at: String) throws(ConfigError) -> [String: JSONValue] {
     guard case .object(let members) = value else {
       throw .wrongType(
         keyPath: at, expected: "an object", found: value.typeName)
@@ -190,8 +258,12 @@ private struct _ConfigParser {
       + (format?.options.map(\.name) ?? registry.allOptionNames)
     try checkUnknownKeys(
       object, prefix: "\(at).", known: allKeys, suggestFrom: suggestKeys)
+    return object
+  }
 
-    // format
+  /// The source's `format`, which must be known and support every option
+  /// key the source sets.
+  func sourceFormat(_ object: [String: JSONValue], at: String) throws(ConfigError) -> SourceFormat {
     guard let formatValue = object["format"] else {
       throw .missingKey(keyPath: at, key: "format", note: nil)
     }
@@ -210,8 +282,11 @@ private struct _ConfigParser {
     where !Self.commonSourceKeys.contains(key) && !optionNames.contains(key) {
       throw .unsupportedKey(keyPath: "\(at).\(key)", format: format.name)
     }
+    return format
+  }
 
-    // path
+  /// The source's `path` as written: not empty, no nul character.
+  func sourcePath(_ object: [String: JSONValue], at: String) throws(ConfigError) -> String {
     guard let pathValue = object["path"] else {
       throw .missingKey(keyPath: at, key: "path", note: nil)
     }
@@ -223,8 +298,11 @@ private struct _ConfigParser {
       throw .invalidValue(
         keyPath: "\(at).path", reason: "must not contain a nul character")
     }
+    return rawPath
+  }
 
-    // list
+  /// The source's `list`.
+  func sourceList(_ object: [String: JSONValue], at: String) throws(ConfigError) -> SourceList {
     guard let listValue = object["list"] else {
       throw .missingKey(keyPath: at, key: "list", note: nil)
     }
@@ -239,24 +317,14 @@ private struct _ConfigParser {
       }
       throw .invalidValue(keyPath: "\(at).list", reason: reason)
     }
+    return list
+  }
 
-    // region, priority
-    var sourceRegion = format.preset?.region ?? defaultRegion
-    if let value = object["region"] {
-      sourceRegion = try region(value, at: "\(at).region")
-    }
-    var priority = 0
-    if let value = object["priority"] {
-      priority = try integer(
-        value, at: "\(at).priority", minimum: -1_000_000,
-        maximum: 1_000_000)
-    }
-    var maxRemovalRatio: Double?
-    if let value = object["maxRemovalRatio"] {
-      maxRemovalRatio = try ratio(value, at: "\(at).maxRemovalRatio")
-    }
-
-    // format options
+  /// The format's options the source sets (required ones checked), with
+  /// the format's preset applied over them.
+  func formatOptions(
+    _ object: [String: JSONValue], format: SourceFormat, list: SourceList, at: String
+  ) throws(ConfigError) -> SourceOptions {
     var options: SourceOptions = [:]
     for option in format.options {
       guard let value = object[option.name] else {
@@ -276,13 +344,19 @@ private struct _ConfigParser {
         throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
       }
     }
-    let evidence = try evidenceRules(object, at: at, list: list, options: options)
+    return options
+  }
+
+  /// A source of ranges (`rangeStart`, a wildcard block, a range written in
+  /// one cell) cannot feed the identify list, nor count reports.
+  func checkRanges(
+    _ options: SourceOptions, list: SourceList, evidence: EvidenceRules, at: String
+  ) throws(ConfigError) {
     if list == .identify, options[value: "rangeStart"] != nil {
       throw .invalidValue(
         keyPath: "\(at).rangeStart",
         reason: "a range cannot carry a label, so it cannot feed the 'identify' list")
     }
-    // A wildcard block and a range written in one cell are ranges too.
     for key in ["wildcard", "rangeSeparator"] where options[key] != nil {
       if list == .identify {
         throw .invalidValue(
@@ -295,36 +369,26 @@ private struct _ConfigParser {
           reason: "reports are counted per number, so a source of ranges cannot use evidence rules or dateColumn")
       }
     }
-    if list == .identify {
-      switch format.labels {
-      case .none:
-        throw .invalidValue(
-          keyPath: "\(at).list",
-          reason: "format '\(format.name)' has no labels, so it cannot "
-            + "feed the 'identify' list")
-      case .column(let option) where options[option] == nil:
-        throw .missingKey(
-          keyPath: at, key: option,
-          note: "the 'identify' list needs labels")
-      case .column, .intrinsic:
-        break
-      }
+  }
+
+  /// An identify source's format must give labels (its label column set).
+  func checkLabels(
+    _ format: SourceFormat, options: SourceOptions, list: SourceList, at: String
+  ) throws(ConfigError) {
+    guard list == .identify else { return }
+    switch format.labels {
+    case .none:
+      throw .invalidValue(
+        keyPath: "\(at).list",
+        reason: "format '\(format.name)' has no labels, so it cannot "
+          + "feed the 'identify' list")
+    case .column(let option) where options[option] == nil:
+      throw .missingKey(
+        keyPath: at, key: option,
+        note: "the 'identify' list needs labels")
+    case .column, .intrinsic:
+      break
     }
-    var spec = SourceSpec(
-      index: index, path: _resolve(rawPath, against: baseDirectory),
-      format: format.name, list: list, region: sourceRegion,
-      priority: priority, options: options, writtenPath: rawPath,
-      maxRemovalRatio: maxRemovalRatio)
-    spec.evidence = evidence
-    spec.regionIsDefault = object["region"] == nil && format.preset?.region == nil
-    spec.numberRules = try NumberRules.parse(object, at: at)
-    try identityKeys(object, at: at, list: list, into: &spec)
-    do {
-      _ = try format.makeReader(input: spec.input, options: options)
-    } catch {
-      throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
-    }
-    return spec
   }
 
   /// `category` and `icon`, which only an identify source may set.

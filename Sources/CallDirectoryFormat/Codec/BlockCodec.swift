@@ -30,16 +30,7 @@ enum _BlockEncoder {
     let gap = first - previous - 1
     let span = last - first + 1
     let count = UInt64(n)
-    var sameLabel = true
-    if let labels, let label0 = labels.first {
-      for label in labels where label != label0 {
-        sameLabel = false
-        break
-      }
-    }
-    let head = 1 + Varint.size(gap) + Varint.size(count - 1)
-
-    if span == count && sameLabel {
+    if span == count && allSame(labels) {
       out.append(_BlockKind.run.rawValue << 6)
       Varint.append(gap, to: &out)
       Varint.append(count - 1, to: &out)
@@ -47,6 +38,7 @@ enum _BlockEncoder {
       return
     }
 
+    let head = 1 + Varint.size(gap) + Varint.size(count - 1)
     let m = n - 1
     let upper = span - 1 - UInt64(m)
     let l = bestLowWidth(count: m, upper: upper)
@@ -62,52 +54,83 @@ enum _BlockEncoder {
       Varint.append(gap, to: &out)
       Varint.append(count - 1, to: &out)
       Varint.append(span - count, to: &out)
-      let start = out.count
-      out.append(contentsOf: repeatElement(0, count: Int((span + 7) / 8)))
-      out.withUnsafeMutableBufferPointer { buffer in
-        for value in values {
-          let bit = Int(value - first)
-          buffer[start + (bit >> 3)] |= UInt8(1) << UInt8(bit & 7)
-        }
-      }
+      appendBitmap(values, span: span, to: &out)
     } else {
       out.append(_BlockKind.eliasFano.rawValue << 6 | UInt8(l))
       Varint.append(gap, to: &out)
       Varint.append(count - 1, to: &out)
       Varint.append(upper, to: &out)
-      var writer = _BitWriter(into: out)
-      for i in 1..<n {
-        writer.write(values[i] - first - UInt64(i), width: l)
-      }
-      let highBits = Int(upper >> UInt64(l)) + m
-      var words = [UInt64](repeating: 0, count: (highBits + 63) / 64)
-      for i in 1..<n {
-        let position = Int((values[i] - first - UInt64(i)) >> UInt64(l)) + (i - 1)
-        words[position >> 6] |= 1 << UInt64(position & 63)
-      }
-      var left = highBits
-      for word in words {
-        writer.write(word, width: min(64, left))
-        left -= 64
-      }
-      out = writer.finish()
+      appendEliasFano(values, upper: upper, lowWidth: l, to: &out)
     }
+    if let labels { appendLabels(labels, to: &out) }
+  }
 
-    if let labels {
-      var low = UInt32.max
-      var high = UInt32.min
-      for label in labels {
-        low = min(low, label)
-        high = max(high, label)
+  /// Whether every one of `labels` is the same (true without labels).
+  @inline(__always)
+  static func allSame(_ labels: UnsafeBufferPointer<UInt32>?) -> Bool {
+    guard let labels, let label0 = labels.first else { return true }
+    for label in labels where label != label0 { return false }
+    return true
+  }
+
+  /// A bitmap block's payload: one bit per number of `first...first + span - 1`.
+  @inline(__always)
+  static func appendBitmap(_ values: UnsafeBufferPointer<UInt64>, span: UInt64, to out: inout [UInt8]) {
+    let first = values[0]
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: Int((span + 7) / 8)))
+    out.withUnsafeMutableBufferPointer { buffer in
+      for value in values {
+        let bit = Int(value - first)
+        buffer[start + (bit >> 3)] |= UInt8(1) << UInt8(bit & 7)
       }
-      let width = _bitWidth(UInt64(high - low))
-      Varint.append(UInt64(low), to: &out)
-      out.append(UInt8(width))
-      if width > 0 {
-        var writer = _BitWriter(into: out)
-        for label in labels { writer.write(UInt64(label - low), width: width) }
-        out = writer.finish()
-      }
+    }
+  }
+
+  /// An Elias–Fano block's payload over `x_i = v_i - first - i` (i ≥ 1):
+  /// the low `lowWidth` bits of each, then the high parts in unary.
+  @inline(__always)
+  static func appendEliasFano(
+    _ values: UnsafeBufferPointer<UInt64>, upper: UInt64, lowWidth l: Int, to out: inout [UInt8]
+  ) {
+    let n = values.count
+    let m = n - 1
+    let first = values[0]
+    var writer = _BitWriter(into: out)
+    for i in 1..<n {
+      writer.write(values[i] - first - UInt64(i), width: l)
+    }
+    let highBits = Int(upper >> UInt64(l)) + m
+    var words = [UInt64](repeating: 0, count: (highBits + 63) / 64)
+    for i in 1..<n {
+      let position = Int((values[i] - first - UInt64(i)) >> UInt64(l)) + (i - 1)
+      words[position >> 6] |= 1 << UInt64(position & 63)
+    }
+    var left = highBits
+    for word in words {
+      writer.write(word, width: min(64, left))
+      left -= 64
+    }
+    out = writer.finish()
+  }
+
+  /// A block's labels: their minimum, then each one's offset from it in
+  /// the fewest bits that hold them all.
+  @inline(__always)
+  static func appendLabels(_ labels: UnsafeBufferPointer<UInt32>, to out: inout [UInt8]) {
+    var low = UInt32.max
+    var high = UInt32.min
+    for label in labels {
+      low = min(low, label)
+      high = max(high, label)
+    }
+    let width = _bitWidth(UInt64(high - low))
+    Varint.append(UInt64(low), to: &out)
+    out.append(UInt8(width))
+    if width > 0 {
+      var writer = _BitWriter(into: out)
+      for label in labels { writer.write(UInt64(label - low), width: width) }
+      out = writer.finish()
     }
   }
 

@@ -53,14 +53,7 @@ extension _BlockEncoder {
       var length = 1 &+ Varint.write(gap, to: out + 1)
       length &+= Varint.write(count &- 1, to: out + length)
       length &+= Varint.write(span &- count, to: out + length)
-      let bitmap = out + length
-      let bytes = Int((span &+ 7) / 8)
-      bitmap.initialize(repeating: 0, count: bytes)
-      for index in 0..<n {
-        let bit = Int(values[index] &- first)
-        bitmap[bit &>> 3] |= UInt8(1) &<< UInt8(bit & 7)
-      }
-      return length &+ bytes
+      return length &+ _writeBitmap(values, count: n, span: span, to: out + length)
     }
 
     out[0] = _BlockKind.eliasFano.rawValue << 6 | UInt8(l)
@@ -73,9 +66,37 @@ extension _BlockEncoder {
       }
     #endif
     var stream = _BitStream(out + length)
+    let base = first &+ 1
+    _writeLowHalf(values, count: n, base: base, width: l, to: &stream)
+    _writeHighHalf(values, count: n, base: base, width: UInt64(l), to: &stream)
+    return length &+ stream.finish()
+  }
+
+  /// A bitmap block's payload at `bitmap`: one bit per number of
+  /// `values[0]...values[0] + span - 1`; returns its length.
+  @inline(__always)
+  private static func _writeBitmap(
+    _ values: UnsafePointer<UInt64>, count n: Int, span: UInt64, to bitmap: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let first = values[0]
+    let bytes = Int((span &+ 7) / 8)
+    bitmap.initialize(repeating: 0, count: bytes)
+    for index in 0..<n {
+      let bit = Int(values[index] &- first)
+      bitmap[bit &>> 3] |= UInt8(1) &<< UInt8(bit & 7)
+    }
+    return bytes
+  }
+
+  /// The low half of an Elias–Fano block: the low `l` bits of each field
+  /// `values[i] - base - (i - 1)` (i ≥ 1), several to a write while they
+  /// fit in 63 bits.
+  @inline(__always)
+  private static func _writeLowHalf(
+    _ values: UnsafePointer<UInt64>, count n: Int, base: UInt64, width l: Int, to stream: inout _BitStream
+  ) {
     let width = UInt64(l)
     let mask: UInt64 = l == 64 ? ~0 : (1 &<< width) &- 1
-    let base = first &+ 1
     // The low fields, several to a write while they fit in 63 bits.
     var index = 1
     if l <= 15 {
@@ -107,8 +128,6 @@ extension _BlockEncoder {
       stream.write((values[index] &- base &- UInt64(index &- 1)) & mask, width: l)
       index &+= 1
     }
-    _writeHighHalf(values, count: n, base: base, width: width, to: &stream)
-    return length &+ stream.finish()
   }
 
   /// The high half of an Elias–Fano block: for the i-th field x a one at

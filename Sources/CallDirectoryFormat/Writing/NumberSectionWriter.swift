@@ -112,23 +112,37 @@ final class _NumberSectionWriter {
     guard let last = numbers.last, let start = numbers.baseAddress else { return }
     let values = UnsafeRawPointer(start).assumingMemoryBound(to: UInt64.self)
     let total = numbers.count
+    let next = try _sendOutEarlierPending(values, total: total)
+    // Otherwise the buffer was too short to send them out: added whole.
+    if pending <= next { try _partition(values, from: next, total: total) }
+    count += UInt64(total)
+    lastAppended = last
+    _checkInvariants()
+  }
+
+  /// Numbers pending from an earlier call are in `values`: goes number by
+  /// number until they have gone out in a block of their own (or into a
+  /// run), so that what is pending is always a stretch of this buffer.
+  /// (Until then, some pending numbers may come from the earlier call: a
+  /// buffer too short to send them out is added whole, one by one.)
+  /// Returns how many numbers of `buffer` were added.
+  @inline(__always)
+  private func _sendOutEarlierPending(_ buffer: UnsafePointer<UInt64>, total: Int) throws(BlobError) -> Int {
     var next = 0
-    // Numbers pending from an earlier call are in `values`: go number by
-    // number until they have gone out in a block of their own (or into a
-    // run), so that what is pending is always a stretch of this buffer.
-    // (Until then, some pending numbers may come from the earlier call: a
-    // buffer too short to send them out is added whole, one by one.)
     let emitted = blocksEmitted
     while next < total, pending > 0, blocksEmitted == emitted || pending > next {
-      try _add(values[next], 0)
+      try _add(buffer[next], 0)
       next &+= 1
     }
-    if pending > next {
-      count += UInt64(total)
-      lastAppended = last
-      _checkInvariants()
-      return
-    }
+    return next
+  }
+
+  /// Partitions `values[next..<total]` into runs and blocks, the pending
+  /// block (`values[next - pending..<next]`) first; what the buffer ends
+  /// inside (a run, or a block) is held back for the next call.
+  @inline(__always)
+  private func _partition(_ values: UnsafePointer<UInt64>, from start: Int, total: Int) throws(BlobError) {
+    var next = start
     var blockStart = next &- pending
     var streak = self.streak
     // Read once: the scan below runs after every number that is not quiet.
@@ -178,18 +192,35 @@ final class _NumberSectionWriter {
       }
       next &+= 1
       if streak >= _NumberSectionWriter.runThreshold {
-        let runStart = next &- streak
-        if runStart > blockStart { try _emitBlock(values + blockStart, count: runStart &- blockStart) }
-        runFirst = values[runStart]
-        runCount = UInt64(streak)
-        self.runFirst = runFirst
-        self.runCount = runCount
-        runLabel = 0
+        (runFirst, runCount) = try _startRun(values, streak: streak, endingBefore: next, blockStart: blockStart)
         streak = 0
         blockStart = next
       }
     }
     self.runCount = runCount
+    _holdBack(values, blockStart: blockStart, total: total, streak: streak)
+  }
+
+  /// A streak of `streak` consecutive numbers ending before `end` becomes
+  /// the run (unlabelled); the block before it, `values[blockStart...]`,
+  /// goes out. Returns the run's first number and count.
+  @inline(__always)
+  private func _startRun(
+    _ values: UnsafePointer<UInt64>, streak: Int, endingBefore end: Int, blockStart: Int
+  ) throws(BlobError) -> (first: UInt64, count: UInt64) {
+    let runStart = end &- streak
+    if runStart > blockStart { try _emitBlock(values + blockStart, count: runStart &- blockStart) }
+    runFirst = values[runStart]
+    runCount = UInt64(streak)
+    runLabel = 0
+    return (runFirst, runCount)
+  }
+
+  /// At the end of a buffer: a run stays as it is (nothing pending);
+  /// otherwise `values[blockStart..<total]` is copied aside as the pending
+  /// block, with its streak.
+  @inline(__always)
+  private func _holdBack(_ values: UnsafePointer<UInt64>, blockStart: Int, total: Int, streak: Int) {
     if runCount > 0 {
       _clearPending()
     } else {
@@ -197,9 +228,6 @@ final class _NumberSectionWriter {
       self.streak = streak
       self.values.update(from: values + blockStart, count: pending)
     }
-    count += UInt64(total)
-    lastAppended = last
-    _checkInvariants()
   }
 
   /// The index of the first of `values[from..<total]` that may change the

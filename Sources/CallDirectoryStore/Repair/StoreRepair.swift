@@ -73,6 +73,32 @@ public struct StoreRepair {
   /// - Throws: ``StoreError`` when the store cannot be locked, read or
   ///   written; the catalog is then the one there was.
   public func run(wait: Bool = true) throws(StoreError) -> Report {
+    let lock = try lockExistingStore(wait: wait)
+    defer { withExtendedLifetime(lock) {} }
+    removeLeftovers()
+    var report = Report()
+    let old = try readOldCatalog(&report)
+    let pruned = Set(old.snapshots.filter { $0.value.record.prunedAt != nil }.keys)
+    try putRecordedFilesInPlace(Set(old.snapshots.keys).subtracting(pruned), &report)
+    let files = try publishedFiles()
+
+    var rows = RecoveredRows(old: old, pruned: pruned, report: &report)
+    try recoverSnapshots(files.snapshots, old: old, into: &rows, &report)
+    rows.retireMissing(old: old, orphanVersions: files.orphanVersions)
+    try recoverDeltas(files.deltas, into: &rows, &report)
+    try recoverShards(files.shards, old: old, into: &rows, &report)
+    rows.keepJoiningShardDeltas(old: old) { report.warnings.append("\(store.path($0)) left out: its shards are not recorded") }
+
+    try write(
+      snapshots: rows.snapshots, deltas: rows.deltas, shards: rows.shards, shardDeltas: rows.shardDeltaRows,
+      retired: rows.retired, refusals: old.refusals, oldCatalogDamaged: old.isDamaged, report: &report)
+    rows.summarize(into: &report, highestPublished: store.highestPublishedVersion())
+    return report
+  }
+
+  /// Takes the store's lock; a store that is not there has no catalog to
+  /// repair.
+  private func lockExistingStore(wait: Bool) throws(StoreError) -> StoreLock {
     let root: FileStatus?
     do {
       root = try FileSystem.statusIfPresent(store.root)
@@ -82,24 +108,93 @@ public struct StoreRepair {
       throw .file(error)
     }
     guard root != nil else { throw .noCatalog(store: store.root) }
-    let lock = try StoreLock(path: store.lock, wait: wait)
-    defer { withExtendedLifetime(lock) {} }
-    removeLeftovers()
-    var report = Report()
-    let old = try readOldCatalog(&report)
-    let pruned = Set(old.snapshots.filter { $0.value.record.prunedAt != nil }.keys)
-    try putRecordedFilesInPlace(Set(old.snapshots.keys).subtracting(pruned), &report)
-    let files = try publishedFiles()
+    return try StoreLock(path: store.lock, wait: wait)
+  }
 
-    var snapshots: [Int: (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])] = [:]
-    var retired: [Int: String] = Dictionary(old.retired.map { ($0.version, $0.reason) }, uniquingKeysWith: { first, _ in first })
-    // A pruned version keeps its row: its files are gone (or left for the
-    // next prune), and deltas from it to kept versions may still serve.
-    for version in pruned.sorted() {
-      snapshots[version] = old.snapshots[version]
-      report.keptFromCatalog.append(version)
+  // MARK: - Recovering rows
+
+  private typealias SnapshotRows = (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])
+
+  /// The catalog rows a repair recovers, step by step: snapshots (and the
+  /// versions retired), deltas, shards, and the shard deltas that join them.
+  private struct RecoveredRows {
+    let pruned: Set<Int>
+    var snapshots: [Int: SnapshotRows] = [:]
+    var retired: [Int: String]
+    var deltas: [Int: [DeltaRecord]] = [:]
+    var shards: [Int: [ShardRecord]] = [:]
+    /// Shard deltas found, with their headers, before they are checked
+    /// against the shards they join.
+    var shardDeltas: [Int: [(record: ShardDeltaRecord, header: BlobHeader)]] = [:]
+    var shardDeltaRows: [Int: [ShardDeltaRecord]] = [:]
+
+    /// The old catalog's retired versions, and its pruned versions' rows
+    /// (snapshot, deltas and shards): a pruned version keeps its row (its files are gone, or left for the
+    /// next prune), and deltas from it to kept versions may still serve.
+    init(old: OldCatalog, pruned: Set<Int>, report: inout Report) {
+      self.pruned = pruned
+      retired = Dictionary(old.retired.map { ($0.version, $0.reason) }, uniquingKeysWith: { first, _ in first })
+      for version in pruned.sorted() {
+        snapshots[version] = old.snapshots[version]
+        report.keptFromCatalog.append(version)
+      }
+      for version in pruned {
+        deltas[version] = old.deltas[version] ?? []
+        shards[version] = old.shards[version] ?? []
+      }
     }
-    for (version, name) in files.snapshots.sorted(by: { $0.key < $1.key }) where !pruned.contains(version) {
+
+    /// Retires the versions the old catalog records whose snapshot is gone,
+    /// and those whose files are published without their full snapshot.
+    mutating func retireMissing(old: OldCatalog, orphanVersions: Set<Int>) {
+      for version in old.snapshots.keys where snapshots[version] == nil && retired[version] == nil {
+        retired[version] = "snapshot \(old.snapshots[version]?.record.path ?? "") is missing"
+      }
+      for version in orphanVersions where snapshots[version] == nil && retired[version] == nil {
+        retired[version] = "files of version \(version) are published but its full snapshot is not"
+      }
+    }
+
+    /// Keeps a shard delta only when it joins the two shards it names (a
+    /// pruned version's as the old catalog has them); `leftOut` hears each
+    /// other one's path.
+    mutating func keepJoiningShardDeltas(old: OldCatalog, leftOut: (String) -> Void) {
+      for version in pruned { shardDeltaRows[version] = old.shardDeltas[version] ?? [] }
+      for (to, list) in shardDeltas {
+        let joining = list.filter { delta, header in
+          let target = shards[to]?.first { $0.shard == delta.shard }
+          let base = shards[delta.fromVersion]?.first { $0.shard == delta.shard }
+          guard let target, let base, target.digest == header.contentDigest.hex, base.digest == header.baseDigest.hex
+          else {
+            leftOut(delta.path)
+            return false
+          }
+          return true
+        }
+        shardDeltaRows[to] = joining.map(\.record)
+      }
+    }
+
+    /// The report's versions, counts and next version.
+    func summarize(into report: inout Report, highestPublished: Int) {
+      report.versions = snapshots.keys.sorted()
+      report.pruned = pruned.sorted()
+      report.retired = retired.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+      report.deltas = deltas.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
+        + shardDeltaRows.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
+      report.shards = shards.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
+      report.nextVersion = max(snapshots.keys.max() ?? 0, retired.keys.max() ?? 0, highestPublished) + 1
+    }
+  }
+
+  /// Each published full snapshot not pruned: its old row when its file
+  /// matches it, a row rebuilt from the blob otherwise, or retired when it
+  /// cannot be used. A file not readable now stops the repair (not
+  /// readable is not damaged: nothing is retired for it).
+  private func recoverSnapshots(
+    _ published: [Int: String], old: OldCatalog, into rows: inout RecoveredRows, _ report: inout Report
+  ) throws(StoreError) {
+    for (version, name) in published.sorted(by: { $0.key < $1.key }) where !rows.pruned.contains(version) {
       do throws(StoreError) {
         let (header, facts) = try check(name)
         guard header.kind == .full, header.version == UInt64(version) else {
@@ -109,49 +204,42 @@ public struct StoreRepair {
           kept.record.fileChecksum == facts.checksum
         {
           try checkIdentities(of: &kept.record, &report)
-          snapshots[version] = kept
+          rows.snapshots[version] = kept
           report.keptFromCatalog.append(version)
         } else {
-          snapshots[version] = (try record(version: version, name: name, header: header, facts: facts), [], [:])
+          rows.snapshots[version] = (try record(version: version, name: name, header: header, facts: facts), [], [:])
           report.rebuiltFromBlobs.append(version)
         }
       } catch .file(let error) {
-        // Not readable now is not damaged: nothing is retired for it.
         throw .file(error)
       } catch {
-        retired[version] = "snapshot \(name) cannot be used: \(error)"
+        rows.retired[version] = "snapshot \(name) cannot be used: \(error)"
       }
     }
     report.keptFromCatalog.sort()
-    for version in old.snapshots.keys where snapshots[version] == nil && retired[version] == nil {
-      retired[version] = "snapshot \(old.snapshots[version]?.record.path ?? "") is missing"
-    }
-    for version in files.orphanVersions where snapshots[version] == nil && retired[version] == nil {
-      retired[version] = "files of version \(version) are published but its full snapshot is not"
-    }
+  }
 
-    var deltas: [Int: [DeltaRecord]] = [:]
-    var shards: [Int: [ShardRecord]] = [:]
-    var shardDeltas: [Int: [(record: ShardDeltaRecord, header: BlobHeader)]] = [:]
-    // A pruned version's rows stay as the old catalog has them.
-    for version in pruned {
-      deltas[version] = old.deltas[version] ?? []
-      shards[version] = old.shards[version] ?? []
-    }
-    for (name, from, to, shard) in files.deltas where !pruned.contains(to) {
+  /// Each published delta to a version not pruned, recorded when it fits
+  /// the snapshots it names (a shard delta kept aside until the shards are
+  /// known).
+  private func recoverDeltas(
+    _ published: [(name: String, from: Int, to: Int, shard: Int?)], into rows: inout RecoveredRows,
+    _ report: inout Report
+  ) throws(StoreError) {
+    for (name, from, to, shard) in published where !rows.pruned.contains(to) {
       do throws(StoreError) {
         let (header, facts) = try check(name)
         guard header.kind == .delta, header.baseVersion == UInt64(from), header.version == UInt64(to) else {
           throw StoreError.fileMismatch(path: store.path(name), problem: "it is not a delta from \(from) to \(to)")
         }
         if shard == nil {
-          guard let base = snapshots[from], let target = snapshots[to], base.record.digest == header.baseDigest.hex,
-            target.record.digest == header.contentDigest.hex
+          guard let base = rows.snapshots[from], let target = rows.snapshots[to],
+            base.record.digest == header.baseDigest.hex, target.record.digest == header.contentDigest.hex
           else { throw StoreError.fileMismatch(path: store.path(name), problem: "its snapshots are not recorded") }
-          deltas[to, default: []].append(DeltaRecord(
+          rows.deltas[to, default: []].append(DeltaRecord(
             fromVersion: from, toVersion: to, path: name, bytes: facts.bytes, fileChecksum: facts.checksum))
         } else if let shard {
-          shardDeltas[to, default: []].append((
+          rows.shardDeltas[to, default: []].append((
             ShardDeltaRecord(
               fromVersion: from, toVersion: to, shard: shard, path: name, bytes: facts.bytes,
               fileChecksum: facts.checksum),
@@ -163,9 +251,17 @@ public struct StoreRepair {
         report.warnings.append("\(store.path(name)) left out: \(error)")
       }
     }
-    for (version, list) in files.shards where !pruned.contains(version) {
-      guard snapshots[version] != nil else { continue }
-      var rows: [ShardRecord] = []
+  }
+
+  /// The shards of each recorded version not pruned: the old row when the
+  /// file matches it, rebuilt from the blob otherwise; tiled.
+  private func recoverShards(
+    _ published: [Int: [(shard: Int, name: String)]], old: OldCatalog, into rows: inout RecoveredRows,
+    _ report: inout Report
+  ) throws(StoreError) {
+    for (version, list) in published where !rows.pruned.contains(version) {
+      guard rows.snapshots[version] != nil else { continue }
+      var found: [ShardRecord] = []
       for (shard, name) in list.sorted(by: { $0.shard < $1.shard }) {
         do throws(StoreError) {
           let (header, facts) = try check(name)
@@ -173,9 +269,9 @@ public struct StoreRepair {
             throw StoreError.fileMismatch(path: store.path(name), problem: "it is not a shard of version \(version)")
           }
           if let kept = old.shards[version]?.first(where: { $0.shard == shard }), kept.fileChecksum == facts.checksum {
-            rows.append(kept)
+            found.append(kept)
           } else {
-            rows.append(try rebuiltShard(version: version, shard: shard, name: name, header: header, facts: facts))
+            found.append(try rebuiltShard(version: version, shard: shard, name: name, header: header, facts: facts))
           }
         } catch .file(let error) {
           throw .file(error)
@@ -183,41 +279,14 @@ public struct StoreRepair {
           report.warnings.append("\(store.path(name)) left out: \(error)")
         }
       }
-      shards[version] = Self.tiled(rows)
+      rows.shards[version] = Self.tiled(found)
     }
-    // A shard delta is kept only when it joins the two shards it names.
-    var shardDeltaRows: [Int: [ShardDeltaRecord]] = [:]
-    for version in pruned { shardDeltaRows[version] = old.shardDeltas[version] ?? [] }
-    for (to, list) in shardDeltas {
-      shardDeltaRows[to] = list.filter { delta, header in
-        let target = shards[to]?.first { $0.shard == delta.shard }
-        let base = shards[delta.fromVersion]?.first { $0.shard == delta.shard }
-        guard let target, let base, target.digest == header.contentDigest.hex, base.digest == header.baseDigest.hex
-        else {
-          report.warnings.append("\(store.path(delta.path)) left out: its shards are not recorded")
-          return false
-        }
-        return true
-      }.map(\.record)
-    }
-
-    try write(
-      snapshots: snapshots, deltas: deltas, shards: shards, shardDeltas: shardDeltaRows, retired: retired,
-      refusals: old.refusals, oldCatalogDamaged: old.isDamaged, report: &report)
-    report.versions = snapshots.keys.sorted()
-    report.pruned = pruned.sorted()
-    report.retired = retired.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    report.deltas = deltas.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
-      + shardDeltaRows.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
-    report.shards = shards.filter { !pruned.contains($0.key) }.values.reduce(0) { $0 + $1.count }
-    report.nextVersion = max(snapshots.keys.max() ?? 0, retired.keys.max() ?? 0, store.highestPublishedVersion()) + 1
-    return report
   }
 
   // MARK: - Reading
 
   private struct OldCatalog {
-    var snapshots: [Int: (record: SnapshotRecord, sources: [SourceRecordRow], reasons: [Int: [String: Int]])] = [:]
+    var snapshots: [Int: SnapshotRows] = [:]
     var shards: [Int: [ShardRecord]] = [:]
     var deltas: [Int: [DeltaRecord]] = [:]
     var shardDeltas: [Int: [ShardDeltaRecord]] = [:]

@@ -76,13 +76,7 @@ public struct LiveCallerIDExporter {
     defer { withExtendedLifetime(lock) {} }
     let catalog = try storeCall { () throws(StoreError) in try Catalog(path: store.catalog) }
     let record = try version(in: catalog)
-    guard let settingsText = record.liveCallerID else { throw .noSettings(version: record.version) }
-    let settings: LiveCallerIDSettings
-    do {
-      settings = try LiveCallerIDSettings(recorded: settingsText)
-    } catch {
-      throw .settings(version: record.version, error)
-    }
+    let settings = try recordedSettings(of: record)
     let blobPath = try storeCall { () throws(StoreError) in try store.checkedSnapshot(of: record) }
     guard let identities = try storeCall({ () throws(StoreError) in try store.checkedIdentities(of: record) }) else {
       throw .identities(path: store.root, problem: "version \(record.version) records no identity details")
@@ -90,38 +84,16 @@ public struct LiveCallerIDExporter {
     if settings.keywordForms.contains(.national), nationalFormatter == nil { throw .nationalFormatUnavailable }
     let recorded = try storeCall { () throws(StoreError) in try catalog.liveCallerIDUseCases() }
     let last = try storeCall { () throws(StoreError) in try catalog.lastLiveCallerIDExport() }
-
-    // The shard counts, chosen before a row is read; a use case with more
-    // numbers than maxEntries in the e164 form alone is refused now.
-    var plans: [UseCasePlan] = []
-    for kind in UseCaseKind.allCases {
-      let numbers = kind == .block ? record.blocking : record.identification
-      if numbers > settings.maxEntries {
-        throw .tooManyRows(
-          useCase: name(kind, settings), rows: numbers * settings.keywordForms.count, maxEntries: settings.maxEntries,
-          detail: "\(numbers) numbers, \(numbers) rows in the e164 form alone")
-      }
-      plans.append(UseCasePlan(kind: kind, numbers: numbers, settings: settings, recorded: recorded[kind.rawValue]))
-    }
+    let plans = try plans(for: record, settings: settings, recorded: recorded)
 
     let root = try prepareOutput()
     let scratch = root + "/" + ExportLayout.scratchPrefix + "\(CurrentProcess.id)"
     defer { try? FileSystem.removeTree(scratch) }
-    do {
-      try FileSystem.removeTree(scratch)
-      try FileSystem.createDirectory(scratch)
-    } catch {
-      throw .file(error)
-    }
+    try makeScratchDirectory(scratch)
     let staged = StagedFiles(root: root)
     defer { staged.discardUncommitted() }
 
-    let reader: BlobReader
-    do {
-      reader = try BlobReader(path: blobPath)
-    } catch {
-      throw .blob(path: blobPath, error)
-    }
+    let reader = try openBlob(blobPath)
     let spills = plans.map { plan in
       ScratchSpill(
         directory: scratch, useCase: plan.kind, shardCount: plan.shardCount,
@@ -132,29 +104,96 @@ public struct LiveCallerIDExporter {
     let lastShards = Dictionary(
       (last?.shards ?? []).map { ("\($0.useCase)-\($0.shard)", $0) }, uniquingKeysWith: { first, _ in first })
     let values = ValueSource(reader: reader, blobPath: blobPath, identities: identities, settings: settings, store: store)
-    var reports: [LiveCallerIDExport.UseCase] = []
-    var shardRecords: [LiveCallerIDShardRecord] = []
-    var sizingRecords: [LiveCallerIDUseCaseRecord] = []
     let exportedAt = UTCTime.iso8601(UTCTime.now())
+    var outcomes: [UseCaseOutcome] = []
     for (plan, spill) in zip(plans, spills) {
-      let outcome = try exportUseCase(
-        plan, spill: spill, settings: settings, values: values, last: last, lastShards: lastShards, staged: staged)
-      reports.append(outcome.report)
-      shardRecords += outcome.shards
-      if let sizing = outcome.resized {
-        sizingRecords.append(LiveCallerIDUseCaseRecord(
+      outcomes.append(try exportUseCase(
+        plan, spill: spill, settings: settings, values: values, last: last, lastShards: lastShards, staged: staged))
+    }
+    let reports = outcomes.map(\.report)
+    try checkKeywordRows(of: reports, settings: settings)
+
+    let export = try stageDocuments(reports, record: record, settings: settings, root: root, staged: staged)
+    options.progress?("putting the files in place")
+    try staged.commit()
+    let sizing = zip(plans, outcomes).compactMap { plan, outcome in
+      outcome.resized.map { sizing in
+        LiveCallerIDUseCaseRecord(
           useCase: plan.kind.rawValue, shardCount: plan.shardCount, bucketCount: sizing.bucketCount,
           maxSerializedBucketSize: sizing.maxSerializedBucketSize, rlweParameters: settings.rlweParameters.name,
-          sizedAt: exportedAt, sizedByExport: 0, reason: outcome.report.reason))
+          sizedAt: exportedAt, sizedByExport: 0, reason: outcome.report.reason)
       }
     }
-    // The exact count, now that shared national keywords are known.
+    _ = try storeCall { () throws(StoreError) in
+      try catalog.recordLiveCallerIDExport(
+        exportedAt: exportedAt, version: record.version, output: root, allShards: options.all,
+        shards: outcomes.flatMap(\.shards), sizing: sizing)
+    }
+    return export
+  }
+
+  /// The `liveCallerID` settings the version's build recorded.
+  private func recordedSettings(of record: SnapshotRecord) throws(LiveCallerIDExportError) -> LiveCallerIDSettings {
+    guard let settingsText = record.liveCallerID else { throw .noSettings(version: record.version) }
+    do {
+      return try LiveCallerIDSettings(recorded: settingsText)
+    } catch {
+      throw .settings(version: record.version, error)
+    }
+  }
+
+  /// The shard counts, chosen before a row is read; a use case with more
+  /// numbers than maxEntries in the e164 form alone is refused now.
+  private func plans(
+    for record: SnapshotRecord, settings: LiveCallerIDSettings, recorded: [String: LiveCallerIDUseCaseRecord]
+  ) throws(LiveCallerIDExportError) -> [UseCasePlan] {
+    var plans: [UseCasePlan] = []
+    for kind in UseCaseKind.allCases {
+      let numbers = kind == .block ? record.blocking : record.identification
+      if numbers > settings.maxEntries {
+        throw .tooManyRows(
+          useCase: name(kind, settings), rows: numbers * settings.keywordForms.count, maxEntries: settings.maxEntries,
+          detail: "\(numbers) numbers, \(numbers) rows in the e164 form alone")
+      }
+      plans.append(UseCasePlan(kind: kind, numbers: numbers, settings: settings, recorded: recorded[kind.rawValue]))
+    }
+    return plans
+  }
+
+  /// A fresh, empty scratch directory.
+  private func makeScratchDirectory(_ scratch: String) throws(LiveCallerIDExportError) {
+    do {
+      try FileSystem.removeTree(scratch)
+      try FileSystem.createDirectory(scratch)
+    } catch {
+      throw .file(error)
+    }
+  }
+
+  private func openBlob(_ path: String) throws(LiveCallerIDExportError) -> BlobReader {
+    do {
+      return try BlobReader(path: path)
+    } catch {
+      throw .blob(path: path, error)
+    }
+  }
+
+  /// The exact count, now that shared national keywords are known.
+  private func checkKeywordRows(
+    of reports: [LiveCallerIDExport.UseCase], settings: LiveCallerIDSettings
+  ) throws(LiveCallerIDExportError) {
     for report in reports where report.keywordRows > settings.maxEntries {
       throw .tooManyRows(
         useCase: report.name, rows: report.keywordRows, maxEntries: settings.maxEntries,
         detail: report.keywords.map { "\($0.count) \($0.form.rawValue)" }.joined(separator: ", "))
     }
+  }
 
+  /// Stages the service config, the commands and `export.json`.
+  private func stageDocuments(
+    _ reports: [LiveCallerIDExport.UseCase], record: SnapshotRecord, settings: LiveCallerIDSettings, root: String,
+    staged: StagedFiles
+  ) throws(LiveCallerIDExportError) -> LiveCallerIDExport {
     let service = ExportLayout.fileBytes(
       ExportLayout.serviceConfig(reports.map { ($0.kind, $0.name, $0.shardCount) }))
     let serviceFile = try staged.stage(ExportLayout.serviceConfig, bytes: service)
@@ -164,13 +203,6 @@ public struct LiveCallerIDExporter {
       dataset: record.dataset, version: record.version, keywordForms: settings.keywordForms, useCases: reports,
       serviceConfig: serviceFile, output: root)
     _ = try staged.stage(ExportLayout.document, bytes: ExportLayout.fileBytes(export.document))
-    options.progress?("putting the files in place")
-    try staged.commit()
-    _ = try storeCall { () throws(StoreError) in
-      try catalog.recordLiveCallerIDExport(
-        exportedAt: exportedAt, version: record.version, output: root, allShards: options.all, shards: shardRecords,
-        sizing: sizingRecords)
-    }
     return export
   }
 
@@ -309,131 +341,49 @@ public struct LiveCallerIDExporter {
     lastShards: [String: LiveCallerIDShardRecord], staged: StagedFiles
   ) throws(LiveCallerIDExportError) -> UseCaseOutcome {
     let kind = plan.kind
-    let paddingValue = kind.paddingValue(cacheExpiryMinutes: settings.cacheExpiryMinutes)
-    let value: (ScratchRow) throws(LiveCallerIDExportError) -> [UInt8] =
-      kind == .block ? { _ in [0x01] } : { row throws(LiveCallerIDExportError) in try values.identity(row) }
     // Every shard is written the first time, with --all, or when the
     // shard count changed; otherwise a shard is written when its rows
     // (or, below, its config) changed.
-    let writeAll = options.all || last == nil || plan.resizeReason != nil
-    var loads: [CuckooSizing.ShardLoad] = []
-    var digests: [String] = []
-    var rowCounts: [Int] = []
-    var inputFiles: [Int: LiveCallerIDExport.File] = [:]
-    var counts = (e164: 0, national: 0, shared: 0, padding: 0)
-    for shard in 0..<plan.shardCount {
-      if shard % 64 == 0 { options.progress?("\(kind.rawValue): shard \(shard) of \(plan.shardCount)") }
-      let rows = try ShardRows(
-        useCase: kind, shard: shard, shardCount: plan.shardCount, scratch: try spill.rows(shard: shard))
-      counts.e164 += rows.e164Rows
-      counts.national += rows.nationalRows
-      counts.shared += rows.sharedNational
-      counts.padding += rows.padding == nil ? 0 : 1
-      let previous = lastShards["\(kind.rawValue)-\(shard)"]
-      let encoded: ShardRows.Encoded
-      if writeAll || previous == nil {
-        (encoded, inputFiles[shard]) = try stageInput(rows, kind: kind, value: value, padding: paddingValue, staged)
-      } else {
-        encoded = try rows.encode(value: value, paddingValue: paddingValue, into: { _ in })
-        if previous?.rowsDigest != Self.hex(encoded.sha256) {
-          (_, inputFiles[shard]) = try stageInput(rows, kind: kind, value: value, padding: paddingValue, staged)
-        }
-      }
-      loads.append(encoded.load)
-      digests.append(Self.hex(encoded.sha256))
-      rowCounts.append(rows.rowCount)
-    }
-
-    // The buckets: as recorded, unless the shards outgrew them (or the
-    // use case is sized for the first time, or its shard count or RLWE
-    // parameters changed).
-    let maxValue = loads.map(\.maxValueSize).max() ?? 0
-    var reason = plan.resizeReason
-    let recordedSizing = plan.recorded.map {
-      CuckooSizing(bucketCount: $0.bucketCount, maxSerializedBucketSize: $0.maxSerializedBucketSize)
-    }
-    if reason == nil, let recordedSizing, let outgrown = recordedSizing.outgrown(by: loads, maxValueSize: maxValue) {
-      reason = "re-sized: \(outgrown)"
-    }
-    let sizing: CuckooSizing
-    if reason == nil, let recordedSizing {
-      sizing = recordedSizing
-    } else {
-      reason = reason ?? "sized at the first export"
-      sizing = CuckooSizing.sized(for: loads, parameters: settings.rlweParameters)
-    }
+    let job = UseCaseJob(
+      plan: plan, spill: spill, settings: settings,
+      value: kind == .block ? { _ in [0x01] } : { row throws(LiveCallerIDExportError) in try values.identity(row) },
+      paddingValue: kind.paddingValue(cacheExpiryMinutes: settings.cacheExpiryMinutes),
+      writeAll: options.all || last == nil || plan.resizeReason != nil, lastShards: lastShards, staged: staged,
+      progress: options.progress)
+    var encoded = try job.encodeShards()
+    let (sizing, reason) = job.sizing(for: encoded.loads)
     let resized = reason != nil
+    let shards = try job.stageShards(&encoded, sizing: sizing, resized: resized)
+    let why = whyWritten(resizedBecause: reason, last: last, written: shards.written, configChanged: shards.configChanged)
+    let report = LiveCallerIDExport.UseCase(
+      kind: kind, name: name(kind, settings), shardCount: plan.shardCount,
+      keywords: settings.keywordForms.map { ($0, $0 == .e164 ? encoded.e164Rows : encoded.nationalRows) },
+      sharedNational: encoded.sharedNational, paddingRows: encoded.paddingRows, written: shards.written, reason: why,
+      sizing: sizing, resized: resized, settings: settings, files: shards.files,
+      commands: shards.written.map { ExportLayout.command(kind, shard: $0) },
+      estimate: ProcessingEstimate(shards: plan.shardCount, sizing: sizing, settings: settings),
+      writtenEstimate: ProcessingEstimate(shards: shards.written.count, sizing: sizing, settings: settings))
+    return UseCaseOutcome(report: report, shards: shards.records, resized: resized ? sizing : nil)
+  }
 
-    var files: [LiveCallerIDExport.File] = []
-    var written: [Int] = []
-    var configChanged = false
-    var records: [LiveCallerIDShardRecord] = []
-    for shard in 0..<plan.shardCount {
-      let config = ExportLayout.fileBytes(
-        ExportLayout.processConfig(kind, shard: shard, shardCount: plan.shardCount, sizing: sizing, settings: settings))
-      let configDigest = Self.hex(SodiumSHA256.hash(config))
-      let previous = lastShards["\(kind.rawValue)-\(shard)"]
-      let changedConfig = previous?.configDigest != configDigest
-      let write = writeAll || resized || inputFiles[shard] != nil || changedConfig
-      if write {
-        if inputFiles[shard] == nil {
-          // Its rows are as before but its parameters are not: processing
-          // it again needs its input beside its config.
-          configChanged = configChanged || changedConfig
-          let rows = try ShardRows(
-            useCase: kind, shard: shard, shardCount: plan.shardCount, scratch: try spill.rows(shard: shard))
-          (_, inputFiles[shard]) = try stageInput(rows, kind: kind, value: value, padding: paddingValue, staged)
-        }
-        if let input = inputFiles[shard] { files.append(input) }
-        files.append(try staged.stage(ExportLayout.config(kind, shard: shard), bytes: config))
-        written.append(shard)
-      }
-      records.append(LiveCallerIDShardRecord(
-        useCase: kind.rawValue, shard: shard, rows: rowCounts[shard], rowsDigest: digests[shard],
-        configDigest: configDigest, written: write))
-    }
-
-    let why: String
+  /// Why a use case's shards were written (or not), for its report;
+  /// `reason` is why it was (re)sized, nil when it kept its sizing.
+  private func whyWritten(
+    resizedBecause reason: String?, last: (export: LiveCallerIDExportRecord, shards: [LiveCallerIDShardRecord])?,
+    written: [Int], configChanged: Bool
+  ) -> String {
     if options.all {
-      why = "--all: every shard written" + (resized ? "; \(reason ?? "")" : "")
-    } else if let reason, resized {
-      why = last == nil ? "first export of this store: every shard written; \(reason)" : "\(reason); every shard written"
+      return "--all: every shard written" + (reason.map { "; \($0)" } ?? "")
+    } else if let reason {
+      return last == nil ? "first export of this store: every shard written; \(reason)" : "\(reason); every shard written"
     } else if let last {
       let since = "since export \(last.export.id) (version \(last.export.version))"
-      why =
-        written.isEmpty
+      return written.isEmpty
         ? "no shard's rows or parameters changed \(since)"
         : configChanged ? "rows or parameters changed \(since)" : "rows changed \(since)"
     } else {
-      why = "first export of this store: every shard written"
+      return "first export of this store: every shard written"
     }
-    let report = LiveCallerIDExport.UseCase(
-      kind: kind, name: name(kind, settings), shardCount: plan.shardCount,
-      keywords: settings.keywordForms.map { ($0, $0 == .e164 ? counts.e164 : counts.national) },
-      sharedNational: counts.shared, paddingRows: counts.padding, written: written, reason: why, sizing: sizing,
-      resized: resized, settings: settings, files: files,
-      commands: written.map { ExportLayout.command(kind, shard: $0) },
-      estimate: ProcessingEstimate(shards: plan.shardCount, sizing: sizing, settings: settings),
-      writtenEstimate: ProcessingEstimate(shards: written.count, sizing: sizing, settings: settings))
-    return UseCaseOutcome(report: report, shards: records, resized: resized ? sizing : nil)
-  }
-
-  /// Writes a shard's input under a temporary name, hashing it as it goes.
-  private func stageInput(
-    _ rows: ShardRows, kind: UseCaseKind, value: (ScratchRow) throws(LiveCallerIDExportError) -> [UInt8],
-    padding: [UInt8], _ staged: StagedFiles
-  ) throws(LiveCallerIDExportError) -> (ShardRows.Encoded, LiveCallerIDExport.File) {
-    let path = ExportLayout.input(kind, shard: rows.shard)
-    let file = try staged.open(path)
-    let encoded = try rows.encode(value: value, paddingValue: padding) { (bytes) throws(LiveCallerIDExportError) in
-      do throws(FileError) {
-        try file.writer.write(bytes)
-      } catch {
-        throw LiveCallerIDExportError.file(error)
-      }
-    }
-    try staged.keep(file)
-    return (encoded, LiveCallerIDExport.File(path: path, bytes: encoded.bytes, sha256: Self.hex(encoded.sha256)))
   }
 
   static func hex(_ digest: [UInt8]) -> String { ContentDigest(bytes: digest)?.hex ?? "" }

@@ -46,207 +46,11 @@ final class DigitAutomaton: Sendable {
   /// small enough).
   init?(patterns: [DigitPattern], stateLimit: Int = 20_000, pairSteps: Bool = true) {
     precondition(!patterns.isEmpty && patterns.count <= 16, "1 to 16 patterns")
-    // The patterns' programs side by side, targets relocated; `tag[pc]` is
-    // the pattern an instruction belongs to.
-    var program: [DigitPattern.Instruction] = []
-    var tag: [UInt16] = []
-    var starts: [Int] = []
-    for (index, pattern) in patterns.enumerated() {
-      let offset = program.count
-      starts.append(offset)
-      for instruction in pattern.program {
-        switch instruction {
-        case .split(let first, let second): program.append(.split(first + offset, second + offset))
-        case .jump(let target): program.append(.jump(target + offset))
-        default: program.append(instruction)
-        }
-        tag.append(1 << UInt16(index))
-      }
-    }
-    let count = program.count
-    let words = (count + 63) / 64
-
-    // A state is the set of instructions reachable without consuming a
-    // digit (digit tests, `match`, and end assertions not yet passed), kept
-    // as a bit set. The closure of a set is the union of its members'
-    // closures, so each instruction's closure is computed once, when first
-    // needed (only instruction starts and digit successors are origins),
-    // into one flat table.
-    // Closure rows are made for origins only (pattern starts and digit
-    // successors), when first needed: `row[pc]` is origin pc's row in
-    // `closureBits`, or -1. The work lists are raw buffers (array bounds
-    // and uniqueness checks dominated this loop).
-    var closureBits: [UInt64] = []
-    let row = UnsafeMutablePointer<Int32>.allocate(capacity: count)
-    row.initialize(repeating: -1, count: count)
-    // Which patterns' `match` is reachable from an instruction once at the
-    // end of the input (end assertions passed through).
-    let acceptsAtEnd = UnsafeMutablePointer<UInt16>.allocate(capacity: count)
-    acceptsAtEnd.initialize(repeating: 0, count: count)
-    let seen = UnsafeMutablePointer<Bool>.allocate(capacity: count)
-    seen.initialize(repeating: false, count: count)
-    // Each instruction is pushed at most once per pass: `count` entries suffice.
-    let touched = UnsafeMutablePointer<Int>.allocate(capacity: count)
-    let stack = UnsafeMutablePointer<Int>.allocate(capacity: 2 * count + 2)
-    defer {
-      row.deallocate()
-      acceptsAtEnd.deallocate()
-      seen.deallocate()
-      touched.deallocate()
-      stack.deallocate()
-    }
-    let instructions = program
-    let tags = tag
-    func computeClosure(_ origin: Int) {
-      guard row[origin] < 0 else { return }
-      row[origin] = Int32(closureBits.count / words)
-      let base = closureBits.count
-      closureBits.append(contentsOf: repeatElement(0, count: words))
-      closureBits.withUnsafeMutableBufferPointer { bits in
-        instructions.withUnsafeBufferPointer { program in
-          for atEnd in [false, true] {
-            var touchedCount = 0
-            var depth = 0
-            stack[0] = origin
-            depth = 1
-            while depth > 0 {
-              depth -= 1
-              let pc = stack[depth]
-              guard pc < count, !seen[pc] else { continue }
-              seen[pc] = true
-              touched[touchedCount] = pc
-              touchedCount += 1
-              switch program[pc] {
-              case .split(let first, let second):
-                stack[depth] = second
-                stack[depth + 1] = first
-                depth += 2
-              case .jump(let target):
-                stack[depth] = target
-                depth += 1
-              case .save:
-                stack[depth] = pc + 1
-                depth += 1
-              case .assertEnd:
-                if atEnd {
-                  stack[depth] = pc + 1
-                  depth += 1
-                } else {
-                  bits[base + pc / 64] |= 1 << UInt64(pc % 64)
-                }
-              case .digit:
-                if !atEnd { bits[base + pc / 64] |= 1 << UInt64(pc % 64) }
-              case .match:
-                if atEnd { acceptsAtEnd[origin] |= tags[pc] } else { bits[base + pc / 64] |= 1 << UInt64(pc % 64) }
-              }
-            }
-            for index in 0..<touchedCount { seen[touched[index]] = false }
-          }
-        }
-      }
-    }
-
-    // States are interned in an open-addressing table keyed by a cheap
-    // hash of their bit sets (SipHash and an array per state dominated the
-    // construction); `stateBits` holds state i's words at i × words.
-    var stateBits: [UInt64] = []
-    var stateHashes: [UInt64] = []
-    var slots = [Int32](repeating: -1, count: 64)
-    var transitions: [Int32] = []
-    var masks: [UInt16] = []
-
-    func intern(_ state: UnsafeBufferPointer<UInt64>) -> Int32 {
-      var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
-      for word in state { hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9; hash ^= hash >> 29 }
-      var slotMask = slots.count &- 1
-      var slot = Int(truncatingIfNeeded: hash) & slotMask
-      while slots[slot] >= 0 {
-        let id = Int(slots[slot])
-        if stateHashes[id] == hash {
-          let same = stateBits.withUnsafeBufferPointer { bits in
-            (0..<words).allSatisfy { bits[id &* words &+ $0] == state[$0] }
-          }
-          if same { return Int32(id) }
-        }
-        slot = (slot &+ 1) & slotMask
-      }
-      let id = Int32(stateHashes.count)
-      stateHashes.append(hash)
-      stateBits.append(contentsOf: state)
-      slots[slot] = id
-      if stateHashes.count &* 2 > slots.count {
-        slots = [Int32](repeating: -1, count: slots.count &* 2)
-        slotMask = slots.count &- 1
-        for (other, otherHash) in stateHashes.enumerated() {
-          var place = Int(truncatingIfNeeded: otherHash) & slotMask
-          while slots[place] >= 0 { place = (place &+ 1) & slotMask }
-          slots[place] = Int32(other)
-        }
-      }
-      transitions.append(contentsOf: repeatElement(-1, count: 10))
-      var accepts: UInt16 = 0
-      for word in 0..<words {
-        var bits = state[word]
-        while bits != 0 {
-          let pc = word * 64 + bits.trailingZeroBitCount
-          bits &= bits - 1
-          if case .digit = program[pc] { continue }
-          computeClosure(pc)
-          accepts |= acceptsAtEnd[pc]
-        }
-      }
-      masks.append(accepts)
-      return id
-    }
-
-    var start = [UInt64](repeating: 0, count: words)
-    for origin in starts {
-      computeClosure(origin)
-      let base = Int(row[origin]) * words
-      for word in 0..<words { start[word] |= closureBits[base + word] }
-    }
-    _ = start.withUnsafeBufferPointer { intern($0) }
-    var next = 0
-    var targets = [UInt64](repeating: 0, count: 10 * words)
-    var state = [UInt64](repeating: 0, count: words)
-    while next < stateHashes.count {
-      if stateHashes.count > stateLimit { return nil }
-      for word in 0..<words { state[word] = stateBits[next &* words &+ word] }
-      var reached: UInt16 = 0
-      for index in targets.indices { targets[index] = 0 }
-      for word in 0..<words {
-        var bits = state[word]
-        while bits != 0 {
-          let pc = word * 64 + bits.trailingZeroBitCount
-          bits &= bits - 1
-          guard case .digit(let mask) = program[pc], pc + 1 < count else { continue }
-          reached |= mask
-          computeClosure(pc + 1)
-          let base = Int(row[pc + 1]) * words
-          closureBits.withUnsafeBufferPointer { closures in
-            targets.withUnsafeMutableBufferPointer { targets in
-              var digits = mask
-              while digits != 0 {
-                let digit = digits.trailingZeroBitCount
-                digits &= digits - 1
-                for word in 0..<words { targets[digit * words + word] |= closures[base + word] }
-              }
-            }
-          }
-        }
-      }
-      var digits = reached
-      while digits != 0 {
-        let digit = digits.trailingZeroBitCount
-        digits &= digits - 1
-        let target = targets.withUnsafeBufferPointer {
-          intern(UnsafeBufferPointer(rebasing: $0[(digit * words)..<((digit + 1) * words)]))
-        }
-        transitions[next * 10 + digit] = target
-      }
-      next += 1
-    }
-    self.stateCount = stateHashes.count
+    var construction = SubsetConstruction(CombinedProgram(patterns))
+    guard construction.run(stateLimit: stateLimit) else { return nil }
+    let transitions = construction.transitions
+    let masks = construction.masks
+    self.stateCount = masks.count
     self.transitions = .allocate(capacity: transitions.count)
     self.transitions.initialize(from: transitions, count: transitions.count)
     self.accepting = .allocate(capacity: masks.count)
@@ -254,29 +58,38 @@ final class DigitAutomaton: Sendable {
     self.matchMasks = .allocate(capacity: masks.count + 1)
     self.matchMasks.initialize(from: masks, count: masks.count)
     (self.matchMasks + masks.count).initialize(to: 0)
-    let dead = Int32(stateHashes.count)
-    self.totalTransitions = .allocate(capacity: transitions.count + 10)
-    self.totalTransitions.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
-    (self.totalTransitions + transitions.count).initialize(repeating: dead * 10, count: 10)
-    let rows = stateHashes.count + 1
-    let width = Self.pairRowWidth
-    if pairSteps && rows * width <= Int(UInt16.max) + 1 {
-      let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: rows * width)
-      let total = self.totalTransitions
-      for state in 0..<rows {
-        for first in 0..<10 {
-          let middle = Int(total[state * 10 + first]) / 10
-          (pairs + state * width + 100 + first).initialize(to: UInt16(middle * width))
-          for second in 0..<10 {
-            let next = Int(total[middle * 10 + second]) / 10
-            (pairs + state * width + first * 10 + second).initialize(to: UInt16(next * width))
-          }
+    let total = DigitAutomaton.makeTotalTransitions(transitions, states: masks.count)
+    self.totalTransitions = total
+    self.pairTransitions = pairSteps ? DigitAutomaton.makePairTransitions(total, rows: masks.count + 1) : nil
+  }
+
+  /// `transitions` with the dead state (index `states`) in place of -1,
+  /// entries as row offsets (state × 10), the dead state's row appended.
+  private static func makeTotalTransitions(_ transitions: [Int32], states: Int) -> UnsafeMutablePointer<Int32> {
+    let dead = Int32(states)
+    let total = UnsafeMutablePointer<Int32>.allocate(capacity: transitions.count + 10)
+    total.initialize(from: transitions.map { ($0 < 0 ? dead : $0) * 10 }, count: transitions.count)
+    (total + transitions.count).initialize(repeating: dead * 10, count: 10)
+    return total
+  }
+
+  /// The two-digits-per-step table over `total` (``pairTransitionTable``),
+  /// or nil when its row offsets would not fit 16 bits.
+  private static func makePairTransitions(_ total: UnsafePointer<Int32>, rows: Int) -> UnsafeMutablePointer<UInt16>? {
+    let width = pairRowWidth
+    guard rows * width <= Int(UInt16.max) + 1 else { return nil }
+    let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: rows * width)
+    for state in 0..<rows {
+      for first in 0..<10 {
+        let middle = Int(total[state * 10 + first]) / 10
+        (pairs + state * width + 100 + first).initialize(to: UInt16(middle * width))
+        for second in 0..<10 {
+          let next = Int(total[middle * 10 + second]) / 10
+          (pairs + state * width + first * 10 + second).initialize(to: UInt16(next * width))
         }
       }
-      self.pairTransitions = pairs
-    } else {
-      self.pairTransitions = nil
     }
+    return pairs
   }
 
   /// The tables, for callers that keep the automaton alive.

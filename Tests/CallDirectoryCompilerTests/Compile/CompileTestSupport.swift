@@ -1,30 +1,10 @@
+@_exported import CalldirTestSupport
 import CalldirSystem
 import Foundation
 
 @testable import CallDirectoryCompiler
 
-/// A throwaway directory with a config and its sources.
-final class Workspace {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-compile-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-  func write(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: url.appendingPathComponent(name))
-  }
-
-  /// Writes `calldir.json` with the given sources (JSON object texts).
-  func config(_ sources: [String], extra: String = "") throws {
-    try write("calldir.json", "{\(extra) \"defaultRegion\": \"US\", \"sources\": [\(sources.joined(separator: ","))]}")
-  }
-
+extension Workspace {
   /// Compiles the workspace's config; returns the snapshot and the rejects
   /// report lines. With `memoryLimit`, numbers past it spill into the workspace.
   func compile(memoryLimit: Int? = nil, asOf: CalendarDay? = nil) throws -> (CompiledSnapshot, [String]) {

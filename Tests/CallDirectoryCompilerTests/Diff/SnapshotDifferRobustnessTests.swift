@@ -61,9 +61,8 @@ import Testing
     }
   }
 
-  private func scratchPath() -> (directory: String, delta: String) {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("differ-\(UUID().uuidString)").path
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  private func scratchPath() throws -> (directory: String, delta: String) {
+    let directory = try makeTemporaryDirectory()
     return (directory, directory + "/delta.cdir")
   }
 
@@ -72,7 +71,7 @@ import Testing
     let intact = try Self.blob()
     let other = try Self.blob(dropping: 1_000)
     let damaged = try damage.apply(to: intact)
-    let (directory, path) = scratchPath()
+    let (directory, path) = try scratchPath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var failure: BlobError?
     do {
@@ -137,7 +136,7 @@ import Testing
     let new = try BlobReader(bytes: try blob(
       [10_000_000_000...10_499_999_999, 10_500_000_001...11_000_000_099],
       identification: 30_000_000_000...30_001_000_099, label: "B"))
-    let (directory, path) = scratchPath()
+    let (directory, path) = try scratchPath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let summary = try SnapshotDiffer.writeDelta(from: old, to: new, path: path)
     #expect(summary.blockingRemoved == 2)

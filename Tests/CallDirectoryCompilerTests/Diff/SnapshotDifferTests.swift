@@ -25,15 +25,13 @@ import Testing
   }
 
   @Test func deltasReproduceTheTargetExactly() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("differ-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = try TemporaryDirectory()
     var generator = SplitMix64(seed: 7)
     for round in 0..<25 {
       let old = randomSnapshot(version: 1, from: nil, generator: &generator)
       let new = round == 0 ? Snapshot(version: 2, blocking: old.blocking, identification: old.identification)
         : randomSnapshot(version: 2, from: old, generator: &generator)
-      let path = directory.appendingPathComponent("delta-\(round).cdir").path
+      let path = directory.path("delta-\(round).cdir")
       let summary = try SnapshotDiffer.writeDelta(
         from: try BlobReader(bytes: try old.encoded()), to: try BlobReader(bytes: try new.encoded()), path: path)
       let delta = try SnapshotDelta(contentsOf: path)
@@ -53,7 +51,7 @@ import Testing
   /// A delta with more blocking adds than it keeps while it writes the
   /// removes merges the blobs twice: the same delta.
   @Test func aDeltaWithMoreAddsThanItHoldsIsTheSame() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("delta-\(UUID().uuidString).cdir").path
+    let path = temporaryPath("delta", suffix: ".cdir")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let pairs = Int64(SnapshotDiffer.maximumHeldAdds) + 1000
     let oldNumbers = (0..<pairs).flatMap { [33_600_000_000 + 4 * $0, 33_600_000_001 + 4 * $0] }
@@ -106,12 +104,10 @@ import Testing
     let (first, second) = (snapshot(1, old), snapshot(2, new))
     let expected = try SnapshotDelta(from: first, to: second)
     #expect(expected.identificationAdds.count > 2_000 && expected.identificationRemoves.count > 2_000)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("differ-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = try TemporaryDirectory()
     var deltas: [[UInt8]] = []
     for (oldReversed, newReversed) in [(false, false), (true, false), (false, true), (true, true)] {
-      let path = directory.appendingPathComponent("delta-\(oldReversed)-\(newReversed).cdir").path
+      let path = directory.path("delta-\(oldReversed)-\(newReversed).cdir")
       let summary = try SnapshotDiffer.writeDelta(
         from: try BlobReader(bytes: try blob(first, reversed: oldReversed)),
         to: try BlobReader(bytes: try blob(second, reversed: newReversed)), path: path)
@@ -158,7 +154,7 @@ import Testing
   @Test func aDeltaNamesItsBaseAndTarget() throws {
     let old = Snapshot(version: 4, blocking: [1, 2, 3])
     let new = Snapshot(version: 9, blocking: [2, 3, 4], identification: [IdentificationEntry(number: 5, label: "x")])
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("delta-\(UUID().uuidString).cdir").path
+    let path = temporaryPath("delta", suffix: ".cdir")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let summary = try SnapshotDiffer.writeDelta(
       from: try BlobReader(bytes: try old.encoded()), to: try BlobReader(bytes: try new.encoded()), path: path)
@@ -174,7 +170,7 @@ import Testing
     let old = Snapshot(version: 1, blocking: [1])
     let new = Snapshot(version: 2, blocking: [2])
     let delta = try SnapshotDelta(from: old, to: new)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("delta-\(UUID().uuidString).cdir").path
+    let path = temporaryPath("delta", suffix: ".cdir")
     #expect(throws: BlobError.self) {
       try SnapshotDiffer.writeDelta(from: try BlobReader(bytes: try delta.encoded()), to: try BlobReader(bytes: try new.encoded()), path: path)
     }

@@ -62,12 +62,5 @@ func numbers(_ contents: SourceContents) -> [String] {
   contents.records.map(\.number)
 }
 
-/// A temporary directory removed by the caller.
-func makeTemporaryDirectory() throws -> String {
-  let path = NSTemporaryDirectory() + "ingest-tests-" + UUID().uuidString
-  try FileManager.default.createDirectory(
-    atPath: path, withIntermediateDirectories: true)
-  return path
-}
 
 

@@ -42,7 +42,7 @@ import Testing
     Catalog.checkPublishedInvariants(
       Self.snapshot(3), highestBefore: 2, deltas: [Self.delta(1, 3), Self.delta(2, 3)], shards: shards,
       shardDeltas: shardDeltas)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).sqlite").path
+    let path = temporaryPath("catalog", suffix: ".sqlite")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let catalog = try Catalog(path: path)
     try catalog.record(

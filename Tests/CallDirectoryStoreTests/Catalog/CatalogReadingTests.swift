@@ -10,7 +10,7 @@ import Testing
   let root: String
 
   init() throws {
-    root = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
+    root = temporaryPath("store")
   }
 
   func isNoCatalog(_ error: StoreError?, _ store: String) -> Bool {

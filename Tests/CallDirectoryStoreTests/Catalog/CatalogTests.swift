@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct CatalogTests {
   func temporaryPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).sqlite").path
+    CalldirTestSupport.temporaryPath("catalog", suffix: ".sqlite")
   }
 
   func record(_ version: Int) -> SnapshotRecord {
@@ -79,7 +79,7 @@ import Testing
 
 @Suite struct CatalogMigrationTests {
   static func version1Catalog() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-v1-\(UUID().uuidString).sqlite").path
+    let path = temporaryPath("calldir-v1", suffix: ".sqlite")
     let database = try Database(path: path, mode: .create)
     try database.execute(sql: CatalogVersion1.schemaSQL)
     try database.execute(sql: CatalogVersion1.sampleRowsSQL)

@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 import CallDirectoryFormat
 import CallDirectorySync
 import Foundation
@@ -94,17 +95,7 @@ struct StoreFixture {
   }
 }
 
-/// A directory removed when the test ends.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("calldir-sync-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
+extension TemporaryDirectory {
   /// The names in a subdirectory, sorted; empty when it does not exist.
   func names(_ relative: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path + "/" + relative)) ?? []).sorted()

@@ -1,3 +1,4 @@
+@_exported import CalldirTestSupport
 import CallDirectoryFormat
 @testable import CallDirectoryValidation
 
@@ -36,30 +37,6 @@ func validate(path: String, maxReported: Int? = nil) throws -> Outcome {
   let summary = try DatasetValidator(options: ValidationOptions(maxReported: maxReported))
     .validate(path: path) { violations.append($0) }
   return Outcome(summary: summary, violations: violations)
-}
-
-/// A fresh temporary directory, removed by `cleanup()`.
-struct TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("calldir-validate-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    path = url.path
-  }
-
-  func file(_ name: String) -> String { path + "/" + name }
-
-  func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-    let target = file(name)
-    try Data(bytes).write(to: URL(fileURLWithPath: target))
-    return target
-  }
-
-  func cleanup() {
-    try? FileManager.default.removeItem(atPath: path)
-  }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -78,7 +78,7 @@ import Testing
 
   @Test func blobFileIsDetectedByMagic() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
+    defer { directory.remove() }
     let path = try directory.write("v1.txt", try fullBlob(blocking: [1, 2], identification: [(3, 0)], labels: [""]))
     let outcome = try validate(path: path)
     #expect(outcome.summary.format == .fullSnapshot)

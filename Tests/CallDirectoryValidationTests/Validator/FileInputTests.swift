@@ -16,7 +16,7 @@ import Testing
 
   @Test func directoryIsMissingInput() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
+    defer { directory.remove() }
     #expect {
       _ = try validate(path: directory.path)
     } throws: { error in
@@ -30,7 +30,7 @@ import Testing
   /// measured by hand, not here).
   @Test func millionLineTextFile() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
+    defer { directory.remove() }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(16_000_000)
     var number: Int64 = 10_000_000_000

@@ -22,14 +22,14 @@ import Testing
   }
 
   private func makeFIFO(in directory: TemporaryDirectory, _ name: String) throws -> String {
-    let path = directory.file(name)
+    let path = directory.path(name)
     guard mkfifo(path, 0o600) == 0 else { throw TestFailure("mkfifo \(path) failed") }
     return path
   }
 
   @Test func textFromAFIFOIsReadOnce() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
+    defer { directory.remove() }
     let fifo = try makeFIFO(in: directory, "list.fifo")
     feed(fifo, Array(Self.text.utf8))
     let outcome = try validate(path: fifo)
@@ -40,7 +40,7 @@ import Testing
 
   @Test func blobFromAFIFOIsSpooled() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
+    defer { directory.remove() }
     let fifo = try makeFIFO(in: directory, "blob.fifo")
     let blob = try fullBlob(blocking: [5, 6, 90], identification: [(700, 0)], labels: ["Bank"])
     feed(fifo, blob)
@@ -52,7 +52,7 @@ import Testing
 
   @Test func aBlobTooLargeToSpoolIsRefused() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
+    defer { directory.remove() }
     let fifo = try makeFIFO(in: directory, "big.fifo")
     // Smaller than a pipe's buffer, so the writer finishes whatever the reader does.
     let blob = try fullBlob(blocking: Array(1...500).map { Int64($0) * 1_000_003 }, identification: [], labels: [])
@@ -80,9 +80,9 @@ import Testing
 
   @Test func aSymbolicLinkLoopIsMissingInput() throws {
     let directory = try TemporaryDirectory()
-    defer { directory.cleanup() }
-    let first = directory.file("a")
-    let second = directory.file("b")
+    defer { directory.remove() }
+    let first = directory.path("a")
+    let second = directory.path("b")
     guard symlink(second, first) == 0, symlink(first, second) == 0 else { throw TestFailure("symlink failed") }
     #expect {
       _ = try validate(path: first)

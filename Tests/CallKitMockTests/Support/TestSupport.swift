@@ -1,22 +1,8 @@
+@_exported import CalldirTestSupport
 import Foundation
 import Testing
 
 @testable import CallKitMock
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("callkitmock-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: url)
-  }
-}
 
 /// A provider that runs a closure.
 final class ClosureProvider: CXCallDirectoryProvider {

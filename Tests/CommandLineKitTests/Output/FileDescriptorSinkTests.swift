@@ -1,4 +1,5 @@
 import CalldirSystem
+import CalldirTestSupport
 @testable import CommandLineKit
 import Foundation
 import Testing
@@ -6,11 +7,8 @@ import Testing
 @Suite struct FileDescriptorSinkTests {
   /// Creates an empty temporary file, passes its path and a write descriptor, then removes it.
   private func withTemporaryFile(_ body: (String, Int32) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("clk-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("out.txt").path
+    let directory = try TemporaryDirectory()
+    let path = directory.path("out.txt")
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     try #require(fd >= 0)
     defer { close(fd) }
