@@ -251,8 +251,8 @@ private func installed(_ name: String) -> Bool {
       guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { continue }
       while let item = enumerator.nextObject() as? String {
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: base.appendingPathComponent(item).path, isDirectory: &isDirectory)
-        if !isDirectory.boolValue { result.append(subdirectory + "/" + item) }
+        let exists = FileManager.default.fileExists(atPath: base.appendingPathComponent(item).path, isDirectory: &isDirectory)
+        if exists && !isDirectory.boolValue { result.append(subdirectory + "/" + item) }
       }
     }
     return result.map { $0.hasPrefix("docs/") ? String($0.dropFirst(5)) : $0 }.sorted()

@@ -158,7 +158,7 @@ enum _CompletionGenerator {
 
       """
     for path in paths {
-      guard let command = path.last else { continue }
+      guard !path.isEmpty else { continue }
       script += "        (\(quoted(commandName(path))))\n"
       var specs: [String] = []
       for spec in _CommandTree.options(path) {

@@ -75,7 +75,7 @@ struct JSONSchemaValidator {
       let names = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
       guard !names.isEmpty else { throw SchemaError(description: "type at \(pointer) names no type") }
       if !names.contains(where: { Self.has(instance, type: $0) }) {
-        fail("\(Self.typeName(instance)) is not \(names.joined(separator: " or "))")
+        fail("\(instance.typeName) is not \(names.joined(separator: " or "))")
       }
     case "properties":
       guard let properties = value.objectValue else { throw SchemaError(description: "properties is not an object") }
@@ -167,18 +167,6 @@ struct JSONSchemaValidator {
     case ("integer", .double(let value)): value.rounded() == value
     case ("number", .int), ("number", .double): true
     default: false
-    }
-  }
-
-  private static func typeName(_ instance: JSONValue) -> String {
-    switch instance {
-    case .null: "null"
-    case .bool: "boolean"
-    case .int: "integer"
-    case .double: "number"
-    case .string: "string"
-    case .array: "array"
-    case .object: "object"
     }
   }
 

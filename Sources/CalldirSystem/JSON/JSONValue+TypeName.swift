@@ -1,8 +1,6 @@
-import CalldirSystem
-
 extension JSONValue {
   /// The JSON type name for messages: `string`, `integer`, `number`, …
-  package var typeName: String {
+  public var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "boolean"
