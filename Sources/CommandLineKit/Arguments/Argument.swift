@@ -35,12 +35,7 @@ extension Argument: Sendable where Value: Sendable {}
 
 extension Argument: _ArgumentContainer {
   func _declare(label: String, in declarations: inout _Declarations) {
-    let spec = makeSpec(name ?? _Declarations.name(fromLabel: label))
-    let (slot, read) = (self.slot, self.read)
-    declarations.add(
-      _BoundArgument(spec: spec) { (parsed) throws(UsageError) in
-        if let value = try read(parsed, spec) { slot.value = value }
-      })
+    declarations.add(makeSpec(name ?? _Declarations.name(fromLabel: label)), storingIn: slot, read: read)
   }
 }
 

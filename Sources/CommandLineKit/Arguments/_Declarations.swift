@@ -34,6 +34,14 @@ struct _Declarations {
     arguments.append(argument)
   }
 
+  /// Declares `spec`, whose parsed value `read` converts and stores in
+  /// `slot` (an argument or option; left at its default when absent).
+  mutating func add<Value>(_ spec: ArgumentSpec, storingIn slot: _Slot<Value>, read: @escaping _Conversion.Reader<Value>) {
+    add(_BoundArgument(spec: spec) { (parsed) throws(UsageError) in
+      if let value = try read(parsed, spec) { slot.value = value }
+    })
+  }
+
   mutating func addGroup(_ group: any ParsableArguments) {
     groups.append(group)
     collect(group)
