@@ -336,4 +336,33 @@ final class RecordingSink: CallDirectoryEntrySink {
       .write(to: URL(fileURLWithPath: store.path))
     #expect(try store.load() == ProviderState(loaded: a))
   }
+
+  @Test func aMalformedStateSaysWhereAndWhat() throws {
+    let directory = try TemporaryDirectory()
+    let store = ProviderStateStore(path: directory.path("state.json"))
+    let hex = ContentDigest.empty.hex
+    let cases: [(String, String)] = [
+      ("[]", "(root): expected an object"),
+      (#"{"version":1}"#, "digest: expected a string"),
+      (#"{"digest":"\#(hex)"}"#, "version: expected an integer"),
+      (#"{"version":null,"digest":"\#(hex)"}"#, "version: expected an integer"),
+      (#"{"version":-1,"digest":"\#(hex)"}"#, "version: expected at least 0, got -1"),
+      (#"{"version":1.5,"digest":"\#(hex)"}"#, "version: expected an integer"),
+      (#"{"version":1,"digest":"xyz"}"#, "digest: expected 64 hexadecimal digits"),
+      (#"{"version":1,"digest":"\#(hex)","pendingVersion":2}"#, "pendingDigest: expected a string"),
+      (#"{"pendingVersion":2,"pendingDigest":[]}"#, "pendingDigest: expected a string"),
+    ]
+    for (text, reason) in cases {
+      _ = try directory.write("state.json", text)
+      #expect(throws: CallDirectoryProviderError.stateMalformed(path: store.path, reason: reason), "\(text)") {
+        try store.load()
+      }
+    }
+    #expect(
+      CallDirectoryProviderError.stateMalformed(path: "/c/state.json", reason: "digest: expected a string").description
+        == "the provider state '/c/state.json' is not valid: digest: expected a string")
+    // Absent and null mean no snapshot; an uppercase digest is a digest.
+    _ = try directory.write("state.json", #"{"version":null,"digest":null,"pendingVersion":3,"pendingDigest":"\#(hex.uppercased())"}"#)
+    #expect(try store.load() == ProviderState(pending: SnapshotIdentity(version: 3, digest: ContentDigest.empty)))
+  }
 }

@@ -190,7 +190,7 @@ import Testing
     #expect(try store.load()?.digests == [:])
     try Data(text.replacingOccurrences(of: Self.digestA, with: "xyz").utf8).write(to: URL(fileURLWithPath: store.path))
     #expect(throws: SyncError.stateMalformed(
-      path: store.path, reason: "extensions[].digest must be 64 lowercase hexadecimal digits")) {
+      path: store.path, reason: "extensions[0].digest: expected 64 lowercase hex digits")) {
       try store.load()
     }
   }

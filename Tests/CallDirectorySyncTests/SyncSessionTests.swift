@@ -211,7 +211,7 @@ import Testing
     // a downgrade is allowed; recording then writes a valid one.
     try AtomicFile.write(Array(#"{"floors":{"x":1}}"#.utf8), to: floors.path)
     try store.publish(version: 4)
-    await #expect(throws: SyncError.rollbackFloorMalformed(path: floors.path, reason: "floors must be an array")) {
+    await #expect(throws: SyncError.rollbackFloorMalformed(path: floors.path, reason: "floors: expected an array")) {
       try await session.plan()
     }
     planned = try await session.plan(allowingDowngrade: true)

@@ -74,6 +74,72 @@ import Testing
     #expect(report.deviceError == error)
   }
 
+  /// An extension record as the device writes it.
+  static let validRecord =
+    #"{"identifier":"e","isEnabled":true,"launch":{"childProcess":{"executablePath":"/bin/x","arguments":["a","b"]}},"#
+    + #""settings":{"maximumEntryCount":10,"memoryBudgetBytes":1024,"requestTimeout":120,"#
+    + #""incrementalReAddPolicy":"reject","traceLimit":5},"installDate":1.5,"reloadCount":0,"#
+    + #""lastError":{"domain":"d","code":1,"message":"m"}}"#
+
+  /// ``validRecord`` with `original` replaced by `value`.
+  static func record(_ original: String, with value: String) -> String {
+    validRecord.replacingOccurrences(of: original, with: value)
+  }
+
+  @Test func aMalformedRecordSaysWhereAndWhat() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("extension.json")
+    let cases: [(String, String, String)] = [
+      (#""identifier":"e""#, #""identifier":1"#, "identifier: expected a string"),
+      (#""isEnabled":true"#, #""isEnabled":"yes""#, "isEnabled: expected a boolean"),
+      (#""installDate":1.5"#, #""installDate":"x""#, "installDate: expected a number"),
+      (#""reloadCount":0"#, #""reloadCount":0.5"#, "reloadCount: expected an integer"),
+      (#""reloadCount":0"#, #""reloadCount":0,"lastReloadDate":true"#, "lastReloadDate: expected a number"),
+      (#""reloadCount":0"#, #""reloadCount":0,"injectedFailure":"x""#, "injectedFailure: expected an integer"),
+      (#""code":1"#, #""code":"1""#, "lastError.code: expected an integer"),
+      (#""lastError":{"#, #""lastError":[],"x":{"#, "lastError: expected an object"),
+      (#""arguments":["a","b"]"#, #""arguments":["a",2]"#, "launch.childProcess.arguments[1]: expected a string"),
+      (#""arguments":["a","b"]"#, #""arguments":"a""#, "launch.childProcess.arguments: expected an array of strings"),
+      (#""executablePath":"/bin/x","#, "", "launch.childProcess.executablePath: expected a string"),
+      (#"{"childProcess":{"executablePath":"/bin/x","arguments":["a","b"]}}"#, "{}", "launch: expected an object with inProcess or childProcess"),
+      (#""launch":{"#, #""launch":7,"x":{"#, "launch: expected an object"),
+      (#""traceLimit":5"#, #""traceLimit":null"#, "settings.traceLimit: expected an integer"),
+      (#""reject""#, #""skip""#, "settings.incrementalReAddPolicy: expected reject or replace, got 'skip'"),
+    ]
+    for (original, replacement, reason) in cases {
+      let text = Self.record(original, with: replacement)
+      #expect(Self.validRecord.contains(original), "\(original) is in the record")
+      _ = try directory.write("extension.json", text)
+      #expect(throws: _DeviceStorageError.self, "\(text)") { try _ExtensionRecord.load(path) }
+      do {
+        _ = try _ExtensionRecord.load(path)
+      } catch {
+        #expect(error.description == "\(path) is corrupt: \(reason)", "\(text)")
+      }
+    }
+    _ = try directory.write("extension.json", Self.record(#""reloadCount":0"#, with: #""reloadCount":2,"lastReloadDate":null,"injectedFailure":null"#))
+    let record = try _ExtensionRecord.load(path)
+    #expect(record.reloadCount == 2 && record.lastReloadDate == nil && record.injectedFailure == nil)
+    #expect(record.launch == .childProcess(executablePath: "/bin/x", arguments: ["a", "b"]))
+    #expect(record.lastError == _ExtensionRecord._StoredError(domain: "d", code: 1, message: "m"))
+
+    let device = directory.path("device.json")
+    _ = try directory.write("device.json", #"{"formatVersion":1}"#)
+    do {
+      _ = try _DeviceRecord.load(device)
+      Issue.record("a device record without settingsOpenedCount loaded")
+    } catch {
+      #expect(error.description == "\(device) is corrupt: settingsOpenedCount: expected an integer")
+    }
+    _ = try directory.write("device.json", "[1]")
+    do {
+      _ = try _DeviceRecord.load(device)
+      Issue.record("an array loaded as a device record")
+    } catch {
+      #expect(error.description == "\(device) is corrupt: (root): expected an object")
+    }
+  }
+
   @Test func leftoversOfACrashedRequestAreSweptAndNothingIsLeftBehind() throws {
     let fixture = try Fixture()
     let extensionPath = fixture.device.extensionPath(Fixture.identifier)

@@ -501,7 +501,7 @@ import Testing
     try store.serveManifest(of: 4)
     try Data("{\"floors\": 3}\n".utf8).write(to: URL(fileURLWithPath: floorPath))
     json = try phone.sync(from: store.root, key: key, ["--json"])
-    #expect(json.status == 65 && json.standardError.contains("rollback-floor.json is malformed: floors must be an array"))
+    #expect(json.status == 65 && json.standardError.contains("rollback-floor.json is malformed: floors: expected an array"))
     #expect((try jsonObject(json.standardOutput)["error"] as? [String: Any])?["kind"] as? String == "state")
     _ = try phone.synced(from: store.root, key: key, ["--allow-downgrade"])
     try phone.expectHolds(store, version: 4)

@@ -93,92 +93,78 @@ private struct _ConfigParser {
 
   mutating func parseRoot(_ root: JSONValue) throws(ConfigError) -> BuildConfig
   {
-    guard case .object(let members) = root else {
-      throw .wrongType(
-        keyPath: "(root)", expected: "an object", found: root.typeName)
-    }
-    let object = Dictionary(members, uniquingKeysWith: { first, _ in first })
-    try checkUnknownKeys(
-      object, prefix: "", known: Self.rootKeys + ["$schema"],
-      suggestFrom: Self.rootKeys)
+    let object = try ConfigValue(root, path: "", failure: ConfigError.init).object()
+    try object.checkKnownKeys(Self.rootKeys + ["$schema"], suggestingFrom: Self.rootKeys)
     var config = BuildConfig(baseDirectory: baseDirectory)
     try readChecks(object, into: &config)
     try readOutputSettings(object, into: &config)
-    config.sources = try sources(object["sources"], defaultRegion: config.defaultRegion)
+    config.sources = try sources(object.member("sources"), defaultRegion: config.defaultRegion)
     Self.markSharedPaths(&config.sources)
     return config
   }
 
   /// The keys that say how a build is checked: `defaultRegion`, the ratios
   /// and `deltaHistory`.
-  func readChecks(_ object: [String: JSONValue], into config: inout BuildConfig) throws(ConfigError) {
-    if let value = object["defaultRegion"] {
-      config.defaultRegion = try region(value, at: "defaultRegion")
+  func readChecks(_ object: ConfigValue, into config: inout BuildConfig) throws(ConfigError) {
+    if let value = object.member("defaultRegion").ifPresent {
+      config.defaultRegion = try region(value)
     }
-    if let value = object["maxRejectRatio"] {
-      config.maxRejectRatio = try ratio(value, at: "maxRejectRatio")
+    if let value = object.member("maxRejectRatio").ifPresent {
+      config.maxRejectRatio = try value.ratio()
     }
-    if let value = object["maxRemovalRatio"] {
-      config.maxRemovalRatio = try ratio(value, at: "maxRemovalRatio")
+    if let value = object.member("maxRemovalRatio").ifPresent {
+      config.maxRemovalRatio = try value.ratio()
     }
-    if let value = object["maxInvalidRatio"] {
-      config.maxInvalidRatio = try ratio(value, at: "maxInvalidRatio")
+    if let value = object.member("maxInvalidRatio").ifPresent {
+      config.maxInvalidRatio = try value.ratio()
     }
-    if let value = object["deltaHistory"] {
-      config.deltaHistory = try integer(
-        value, at: "deltaHistory", minimum: 0, maximum: 1000)
+    if let value = object.member("deltaHistory").ifPresent {
+      config.deltaHistory = try value.integer(between: 0, and: 1000)
     }
   }
 
   /// The keys that shape what a build publishes: the dataset, the
   /// extension limits, `fullEvery`, the manifest's lifetime and signing key,
   /// `maxRangeSize` and `liveCallerID`.
-  func readOutputSettings(_ object: [String: JSONValue], into config: inout BuildConfig) throws(ConfigError) {
-    if let value = object["dataset"] {
-      config.dataset = try dataset(value, at: "dataset")
+  func readOutputSettings(_ object: ConfigValue, into config: inout BuildConfig) throws(ConfigError) {
+    if let value = object.member("dataset").ifPresent {
+      config.dataset = try dataset(value)
     }
-    if let value = object["maxEntriesPerExtension"] {
-      config.maxEntriesPerExtension = try integer(
-        value, at: "maxEntriesPerExtension", minimum: 1,
-        maximum: BuildConfig.Defaults.extensionEntryLimit)
+    if let value = object.member("maxEntriesPerExtension").ifPresent {
+      config.maxEntriesPerExtension = try value.integer(between: 1, and: BuildConfig.Defaults.extensionEntryLimit)
     }
-    if let value = object["maxExtensions"] {
-      config.maxExtensions = try integer(value, at: "maxExtensions", minimum: 1, maximum: 1000)
+    if let value = object.member("maxExtensions").ifPresent {
+      config.maxExtensions = try value.integer(between: 1, and: 1000)
     }
-    if let value = object["fullEvery"] {
-      config.fullEvery = try integer(value, at: "fullEvery", minimum: 1, maximum: 100_000)
+    if let value = object.member("fullEvery").ifPresent {
+      config.fullEvery = try value.integer(between: 1, and: 100_000)
     }
-    if let value = object["manifestLifetimeDays"] {
-      config.manifestLifetimeDays = try integer(
-        value, at: "manifestLifetimeDays", minimum: 1, maximum: BuildConfig.Defaults.manifestLifetimeDaysLimit)
+    if let value = object.member("manifestLifetimeDays").ifPresent {
+      config.manifestLifetimeDays = try value.integer(
+        between: 1, and: BuildConfig.Defaults.manifestLifetimeDaysLimit)
     }
-    if let value = object["signingKey"] {
-      let path = try string(value, at: "signingKey")
-      if path.isEmpty { throw .invalidValue(keyPath: "signingKey", reason: "must not be empty") }
+    if let value = object.member("signingKey").ifPresent {
+      let path = try value.string()
+      if path.isEmpty { throw .invalidValue(keyPath: value.path, reason: "must not be empty") }
       config.signingKey = _resolve(path, against: baseDirectory)
     }
-    if let value = object["maxRangeSize"] {
-      config.maxRangeSize = Int64(try integer(
-        value, at: "maxRangeSize", minimum: 1, maximum: Int.max))
+    if let value = object.member("maxRangeSize").ifPresent {
+      config.maxRangeSize = Int64(try value.integer(between: 1, and: Int.max))
     }
-    if let value = object["liveCallerID"] {
-      config.liveCallerID = try LiveCallerIDSettings.parse(value, at: "liveCallerID")
+    if let value = object.member("liveCallerID").ifPresent {
+      config.liveCallerID = try LiveCallerIDSettings.parse(value)
     }
   }
 
   /// The `sources` array, each entry parsed in order.
-  func sources(_ value: JSONValue?, defaultRegion: String) throws(ConfigError) -> [SourceSpec] {
-    guard let sourcesValue = value else {
+  func sources(_ value: ConfigValue, defaultRegion: String) throws(ConfigError) -> [SourceSpec] {
+    guard value.isPresent else {
       throw .missingKey(keyPath: "", key: "sources", note: nil)
     }
-    guard case .array(let entries) = sourcesValue else {
-      throw .wrongType(
-        keyPath: "sources", expected: "an array",
-        found: sourcesValue.typeName)
-    }
+    let entries = try value.array()
     if entries.isEmpty {
       throw .invalidValue(
-        keyPath: "sources", reason: "must list at least one source")
+        keyPath: value.path, reason: "must list at least one source")
     }
     var sources: [SourceSpec] = []
     for (index, entry) in entries.enumerated() {
@@ -197,77 +183,68 @@ private struct _ConfigParser {
   }
 
   func source(
-    _ value: JSONValue, index: Int, defaultRegion: String
+    _ value: ConfigValue, index: Int, defaultRegion: String
   ) throws(ConfigError) -> SourceSpec {
-    let at = "sources[\(index)]"
-    let object = try sourceObject(value, at: at)
-    let format = try sourceFormat(object, at: at)
-    let rawPath = try sourcePath(object, at: at)
-    let list = try sourceList(object, at: at)
+    let object = try sourceObject(value)
+    let format = try sourceFormat(object)
+    let rawPath = try sourcePath(object)
+    let list = try sourceList(object)
 
     // region, priority
     var sourceRegion = format.preset?.region ?? defaultRegion
-    if let value = object["region"] {
-      sourceRegion = try region(value, at: "\(at).region")
+    if let value = object.member("region").ifPresent {
+      sourceRegion = try region(value)
     }
     var priority = 0
-    if let value = object["priority"] {
-      priority = try integer(
-        value, at: "\(at).priority", minimum: -1_000_000,
-        maximum: 1_000_000)
+    if let value = object.member("priority").ifPresent {
+      priority = try value.integer(between: -1_000_000, and: 1_000_000)
     }
     var maxRemovalRatio: Double?
-    if let value = object["maxRemovalRatio"] {
-      maxRemovalRatio = try ratio(value, at: "\(at).maxRemovalRatio")
+    if let value = object.member("maxRemovalRatio").ifPresent {
+      maxRemovalRatio = try value.ratio()
     }
 
-    let options = try formatOptions(object, format: format, list: list, at: at)
-    let evidence = try evidenceRules(object, at: at, list: list, options: options)
-    try checkRanges(options, list: list, evidence: evidence, at: at)
-    try checkLabels(format, options: options, list: list, at: at)
+    let options = try formatOptions(object, format: format, list: list)
+    let evidence = try evidenceRules(object, list: list, options: options)
+    try checkRanges(options, list: list, evidence: evidence, at: object.path)
+    try checkLabels(format, options: options, list: list, at: object.path)
     var spec = SourceSpec(
       index: index, path: _resolve(rawPath, against: baseDirectory),
       format: format.name, list: list, region: sourceRegion,
       priority: priority, options: options, writtenPath: rawPath,
       maxRemovalRatio: maxRemovalRatio)
     spec.evidence = evidence
-    spec.regionIsDefault = object["region"] == nil && format.preset?.region == nil
-    spec.numberRules = try NumberRules.parse(object, at: at)
-    try identityKeys(object, at: at, list: list, into: &spec)
+    spec.regionIsDefault = !object.member("region").isPresent && format.preset?.region == nil
+    spec.numberRules = try NumberRules.parse(object)
+    try identityKeys(object, list: list, into: &spec)
     do {
       _ = try format.makeReader(input: spec.input, options: options)
     } catch {
-      throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
+      throw .invalidValue(keyPath: object.path(of: error.key), reason: error.reason)
     }
     return spec
   }
 
   /// A source entry as an object, its keys checked against the common keys
   /// and every format's options (suggestions from its own format's).
-  func sourceObject(_ value: JSONValue, at: String) throws(ConfigError) -> [String: JSONValue] {
-    guard case .object(let members) = value else {
-      throw .wrongType(
-        keyPath: at, expected: "an object", found: value.typeName)
-    }
-    let object = Dictionary(members, uniquingKeysWith: { first, _ in first })
-    let allKeys = Self.commonSourceKeys + registry.allOptionNames
+  func sourceObject(_ value: ConfigValue) throws(ConfigError) -> ConfigValue {
+    let object = try value.object()
     var format: SourceFormat?
-    if case .string(let name)? = object["format"] { format = registry[name] }
-    let suggestKeys =
-      Self.commonSourceKeys
-      + (format?.options.map(\.name) ?? registry.allOptionNames)
-    try checkUnknownKeys(
-      object, prefix: "\(at).", known: allKeys, suggestFrom: suggestKeys)
+    if case .string(let name)? = object.member("format").value { format = registry[name] }
+    try object.checkKnownKeys(
+      Self.commonSourceKeys + registry.allOptionNames,
+      suggestingFrom: Self.commonSourceKeys + (format?.options.map(\.name) ?? registry.allOptionNames))
     return object
   }
 
   /// The source's `format`, which must be known and support every option
   /// key the source sets.
-  func sourceFormat(_ object: [String: JSONValue], at: String) throws(ConfigError) -> SourceFormat {
-    guard let formatValue = object["format"] else {
-      throw .missingKey(keyPath: at, key: "format", note: nil)
+  func sourceFormat(_ object: ConfigValue) throws(ConfigError) -> SourceFormat {
+    let formatValue = object.member("format")
+    guard formatValue.isPresent else {
+      throw .missingKey(keyPath: object.path, key: "format", note: nil)
     }
-    let formatName = try string(formatValue, at: "\(at).format")
+    let formatName = try formatValue.string()
     guard let format = registry[formatName] else {
       var reason =
         "unknown format '\(formatName)' (expected one of: "
@@ -275,38 +252,38 @@ private struct _ConfigParser {
       if let hint = _suggestion(for: formatName, among: registry.names) {
         reason += "; did you mean '\(hint)'?"
       }
-      throw .invalidValue(keyPath: "\(at).format", reason: reason)
+      throw .invalidValue(keyPath: formatValue.path, reason: reason)
     }
-    let optionNames = Set(format.options.map(\.name))
-    for key in object.keys.sorted()
-    where !Self.commonSourceKeys.contains(key) && !optionNames.contains(key) {
-      throw .unsupportedKey(keyPath: "\(at).\(key)", format: format.name)
+    if let key = object.unknownKey(among: Self.commonSourceKeys + format.options.map(\.name)) {
+      throw .unsupportedKey(keyPath: object.path(of: key), format: format.name)
     }
     return format
   }
 
   /// The source's `path` as written: not empty, no nul character.
-  func sourcePath(_ object: [String: JSONValue], at: String) throws(ConfigError) -> String {
-    guard let pathValue = object["path"] else {
-      throw .missingKey(keyPath: at, key: "path", note: nil)
+  func sourcePath(_ object: ConfigValue) throws(ConfigError) -> String {
+    let pathValue = object.member("path")
+    guard pathValue.isPresent else {
+      throw .missingKey(keyPath: object.path, key: "path", note: nil)
     }
-    let rawPath = try string(pathValue, at: "\(at).path")
+    let rawPath = try pathValue.string()
     if rawPath.isEmpty {
-      throw .invalidValue(keyPath: "\(at).path", reason: "must not be empty")
+      throw .invalidValue(keyPath: pathValue.path, reason: "must not be empty")
     }
     if rawPath.contains("\u{0}") {
       throw .invalidValue(
-        keyPath: "\(at).path", reason: "must not contain a nul character")
+        keyPath: pathValue.path, reason: "must not contain a nul character")
     }
     return rawPath
   }
 
   /// The source's `list`.
-  func sourceList(_ object: [String: JSONValue], at: String) throws(ConfigError) -> SourceList {
-    guard let listValue = object["list"] else {
-      throw .missingKey(keyPath: at, key: "list", note: nil)
+  func sourceList(_ object: ConfigValue) throws(ConfigError) -> SourceList {
+    let listValue = object.member("list")
+    guard listValue.isPresent else {
+      throw .missingKey(keyPath: object.path, key: "list", note: nil)
     }
-    let listName = try string(listValue, at: "\(at).list")
+    let listName = try listValue.string()
     guard let list = SourceList(rawValue: listName) else {
       let names = SourceList.allCases.map(\.rawValue).sorted()
       var reason =
@@ -315,7 +292,7 @@ private struct _ConfigParser {
       if let hint = _suggestion(for: listName, among: names) {
         reason += "; did you mean '\(hint)'?"
       }
-      throw .invalidValue(keyPath: "\(at).list", reason: reason)
+      throw .invalidValue(keyPath: listValue.path, reason: reason)
     }
     return list
   }
@@ -323,25 +300,25 @@ private struct _ConfigParser {
   /// The format's options the source sets (required ones checked), with
   /// the format's preset applied over them.
   func formatOptions(
-    _ object: [String: JSONValue], format: SourceFormat, list: SourceList, at: String
+    _ object: ConfigValue, format: SourceFormat, list: SourceList
   ) throws(ConfigError) -> SourceOptions {
     var options: SourceOptions = [:]
     for option in format.options {
-      guard let value = object[option.name] else {
-        if option.isRequired, !option.alternatives.contains(where: { object[$0] != nil }) {
+      guard let value = object.member(option.name).ifPresent else {
+        if option.isRequired, !option.alternatives.contains(where: { object.member($0).isPresent }) {
           throw .missingKey(
-            keyPath: at, key: option.name,
+            keyPath: object.path, key: option.name,
             note: "required by format '\(format.name)'")
         }
         continue
       }
-      options[value: option.name] = try optionValue(value, kind: option.kind, at: "\(at).\(option.name)")
+      options[value: option.name] = try optionValue(value, kind: option.kind)
     }
     if let preset = format.preset {
       do {
         options = try preset.options(over: options, list: list)
       } catch {
-        throw .invalidValue(keyPath: "\(at).\(error.key)", reason: error.reason)
+        throw .invalidValue(keyPath: object.path(of: error.key), reason: error.reason)
       }
     }
     return options
@@ -393,26 +370,26 @@ private struct _ConfigParser {
 
   /// `category` and `icon`, which only an identify source may set.
   func identityKeys(
-    _ object: [String: JSONValue], at: String, list: SourceList, into spec: inout SourceSpec
+    _ object: ConfigValue, list: SourceList, into spec: inout SourceSpec
   ) throws(ConfigError) {
-    for key in ["category", "icon"] where object[key] != nil && list != .identify {
+    for key in ["category", "icon"] where object.member(key).isPresent && list != .identify {
       throw .invalidValue(
-        keyPath: "\(at).\(key)", reason: "only an 'identify' source names callers, so '\(key)' belongs on one")
+        keyPath: object.path(of: key), reason: "only an 'identify' source names callers, so '\(key)' belongs on one")
     }
-    if let value = object["category"] {
-      let name = try string(value, at: "\(at).category")
+    if let value = object.member("category").ifPresent {
+      let name = try value.string()
       let names = ["person", "business"]
       guard let category = IdentityCategory.allCases.first(where: { $0.name == name && $0 != .unspecified }) else {
         var reason = "unknown category '\(name)' (expected one of: \(names.joined(separator: ", ")))"
         if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
-        throw .invalidValue(keyPath: "\(at).category", reason: reason)
+        throw .invalidValue(keyPath: value.path, reason: reason)
       }
       spec.category = category
     }
-    if let value = object["icon"] {
-      let path = try string(value, at: "\(at).icon")
+    if let value = object.member("icon").ifPresent {
+      let path = try value.string()
       if path.isEmpty || path.contains("\u{0}") {
-        throw .invalidValue(keyPath: "\(at).icon", reason: "must be a file's path (not empty, no nul character)")
+        throw .invalidValue(keyPath: value.path, reason: "must be a file's path (not empty, no nul character)")
       }
       spec.icon = _resolve(path, against: baseDirectory)
       spec.writtenIcon = path
@@ -421,35 +398,35 @@ private struct _ConfigParser {
 
   /// `minReports`, `maxAgeDays` and `labelPolicy`.
   func evidenceRules(
-    _ object: [String: JSONValue], at: String, list: SourceList, options: SourceOptions
+    _ object: ConfigValue, list: SourceList, options: SourceOptions
   ) throws(ConfigError) -> EvidenceRules {
     var rules = EvidenceRules()
-    if let value = object["minReports"] {
-      rules.minReports = try integer(value, at: "\(at).minReports", minimum: 1, maximum: 1_000_000)
+    if let value = object.member("minReports").ifPresent {
+      rules.minReports = try value.integer(between: 1, and: 1_000_000)
     }
-    if let value = object["maxAgeDays"] {
-      rules.maxAgeDays = try integer(value, at: "\(at).maxAgeDays", minimum: 0, maximum: 1_000_000)
+    if let value = object.member("maxAgeDays").ifPresent {
+      rules.maxAgeDays = try value.integer(between: 0, and: 1_000_000)
       if options["dateColumn"] == nil {
-        throw .missingKey(keyPath: at, key: "dateColumn", note: "maxAgeDays counts reports by their date")
+        throw .missingKey(keyPath: object.path, key: "dateColumn", note: "maxAgeDays counts reports by their date")
       }
     }
-    if let value = object["labelPolicy"] {
-      let name = try string(value, at: "\(at).labelPolicy")
+    if let value = object.member("labelPolicy").ifPresent {
+      let name = try value.string()
       guard let policy = LabelPolicy(rawValue: name) else {
         let names = LabelPolicy.allCases.map(\.rawValue)
         var reason = "unknown label policy '\(name)' (expected one of: \(names.joined(separator: ", ")))"
         if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
-        throw .invalidValue(keyPath: "\(at).labelPolicy", reason: reason)
+        throw .invalidValue(keyPath: value.path, reason: reason)
       }
       if list != .identify {
-        throw .invalidValue(keyPath: "\(at).labelPolicy", reason: "only an 'identify' source has labels to choose from")
+        throw .invalidValue(keyPath: value.path, reason: "only an 'identify' source has labels to choose from")
       }
       rules.labelPolicy = policy
     }
     if !rules.isDefault || options["dateColumn"] != nil, options[value: "rangeStart"] != nil {
+      let key = ["minReports", "maxAgeDays"].first { object.member($0).isPresent } ?? "dateColumn"
       throw .invalidValue(
-        keyPath: "\(at).\(object["minReports"] != nil ? "minReports" : object["maxAgeDays"] != nil ? "maxAgeDays" : "dateColumn")",
-        reason: "reports are counted per number, so a range source cannot use evidence rules")
+        keyPath: object.path(of: key), reason: "reports are counted per number, so a range source cannot use evidence rules")
     }
     return rules
   }
@@ -458,58 +435,49 @@ private struct _ConfigParser {
 
   /// A format option's value, checked against its kind.
   func optionValue(
-    _ value: JSONValue, kind: SourceFormat.Option.Kind, at keyPath: String
+    _ value: ConfigValue, kind: SourceFormat.Option.Kind
   ) throws(ConfigError) -> SourceOptionValue {
     switch kind {
     case .string:
-      let text = try string(value, at: keyPath)
-      if text.isEmpty { throw .invalidValue(keyPath: keyPath, reason: "must not be empty") }
+      let text = try value.string()
+      if text.isEmpty { throw .invalidValue(keyPath: value.path, reason: "must not be empty") }
       return .string(text)
     case .text:
-      return .string(try string(value, at: keyPath))
+      return .string(try value.string())
     case .stringArraysByKey:
-      let members = try nonEmptyObject(value, at: keyPath)
       var result: [String: SourceOptionValue] = [:]
-      for (key, member) in members {
-        guard case .array(let items) = member else {
-          throw .wrongType(keyPath: "\(keyPath).\(key)", expected: "an array of strings", found: member.typeName)
-        }
+      for (key, member) in try nonEmptyObject(value) {
+        let items = try member.array(expected: "an array of strings")
         if items.isEmpty {
-          throw .invalidValue(keyPath: "\(keyPath).\(key)", reason: "must list at least one value")
+          throw .invalidValue(keyPath: member.path, reason: "must list at least one value")
         }
         var list: [String] = []
-        for (index, item) in items.enumerated() {
-          list.append(try string(item, at: "\(keyPath).\(key)[\(index)]"))
-        }
+        for item in items { list.append(try item.string()) }
         result[key] = .strings(list)
       }
       return .object(result)
     case .stringsByKey:
-      let members = try nonEmptyObject(value, at: keyPath)
       var result: [String: SourceOptionValue] = [:]
-      for (key, member) in members {
-        result[key] = .string(try region(member, at: "\(keyPath).\(key)"))
+      for (key, member) in try nonEmptyObject(value) {
+        result[key] = .string(try region(member))
       }
       return .object(result)
     case .textByKey:
-      let members = try nonEmptyObject(value, at: keyPath)
       var result: [String: SourceOptionValue] = [:]
-      for (key, member) in members {
-        result[key] = .string(try string(member, at: "\(keyPath).\(key)"))
+      for (key, member) in try nonEmptyObject(value) {
+        result[key] = .string(try member.string())
       }
       return .object(result)
     case .stringOrStrings:
-      if case .array = value { return try optionValue(value, kind: .strings, at: keyPath) }
-      return try optionValue(value, kind: .string, at: keyPath)
+      if case .array? = value.value { return try optionValue(value, kind: .strings) }
+      return try optionValue(value, kind: .string)
     case .strings:
-      guard case .array(let items) = value else {
-        throw .wrongType(keyPath: keyPath, expected: "an array of strings", found: value.typeName)
-      }
-      if items.isEmpty { throw .invalidValue(keyPath: keyPath, reason: "must list at least one value") }
+      let items = try value.array(expected: "an array of strings")
+      if items.isEmpty { throw .invalidValue(keyPath: value.path, reason: "must list at least one value") }
       var list: [String] = []
-      for (index, item) in items.enumerated() {
-        let text = try string(item, at: "\(keyPath)[\(index)]")
-        if text.isEmpty { throw .invalidValue(keyPath: "\(keyPath)[\(index)]", reason: "must not be empty") }
+      for item in items {
+        let text = try item.string()
+        if text.isEmpty { throw .invalidValue(keyPath: item.path, reason: "must not be empty") }
         list.append(text)
       }
       return .strings(list)
@@ -517,46 +485,19 @@ private struct _ConfigParser {
   }
 
   /// A non-empty object whose keys are non-empty column names or values.
-  func nonEmptyObject(
-    _ value: JSONValue, at keyPath: String
-  ) throws(ConfigError) -> [(key: String, value: JSONValue)] {
-    guard case .object(let members) = value else {
-      throw .wrongType(keyPath: keyPath, expected: "an object", found: value.typeName)
-    }
+  func nonEmptyObject(_ value: ConfigValue) throws(ConfigError) -> [(key: String, value: ConfigValue)] {
+    let members = try value.members()
     if members.isEmpty {
-      throw .invalidValue(keyPath: keyPath, reason: "must not be empty")
+      throw .invalidValue(keyPath: value.path, reason: "must not be empty")
     }
     if members.contains(where: { $0.key.isEmpty }) {
-      throw .invalidValue(keyPath: keyPath, reason: "keys must not be empty")
+      throw .invalidValue(keyPath: value.path, reason: "keys must not be empty")
     }
     return members
   }
 
-  func checkUnknownKeys(
-    _ object: [String: JSONValue], prefix: String, known: [String],
-    suggestFrom: [String]
-  ) throws(ConfigError) {
-    for key in object.keys.sorted() where !known.contains(key) {
-      throw .unknownKey(
-        keyPath: "\(prefix)\(key)",
-        suggestion: _suggestion(for: key, among: suggestFrom))
-    }
-  }
-
-  func string(_ value: JSONValue, at keyPath: String) throws(ConfigError)
-    -> String
-  {
-    guard case .string(let text) = value else {
-      throw .wrongType(
-        keyPath: keyPath, expected: "a string", found: value.typeName)
-    }
-    return text
-  }
-
-  func region(_ value: JSONValue, at keyPath: String) throws(ConfigError)
-    -> String
-  {
-    let text = try string(value, at: keyPath)
+  func region(_ value: ConfigValue) throws(ConfigError) -> String {
+    let text = try value.string()
     let scalars = Array(text.unicodeScalars)
     let isCode =
       scalars.count == 2
@@ -571,56 +512,23 @@ private struct _ConfigParser {
       {
         reason += "; did you mean '\(upper)'?"
       }
-      throw .invalidValue(keyPath: keyPath, reason: reason)
+      throw .invalidValue(keyPath: value.path, reason: reason)
     }
     return text
   }
 
   /// A dataset name: 1 to 64 bytes of UTF-8, printable, such as
   /// `com.example.blocklist` (it goes into every blob's header).
-  func dataset(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> String {
-    let text = try string(value, at: keyPath)
+  func dataset(_ value: ConfigValue) throws(ConfigError) -> String {
+    let text = try value.string()
     guard !text.isEmpty, text.utf8.count <= 64,
       !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == " " })
     else {
       throw .invalidValue(
-        keyPath: keyPath,
+        keyPath: value.path,
         reason: "must be 1 to 64 bytes without spaces or control characters, such as 'com.example.blocklist'")
     }
     return text
-  }
-
-  func ratio(_ value: JSONValue, at keyPath: String) throws(ConfigError)
-    -> Double
-  {
-    let number: Double
-    switch value {
-    case .int(let integer): number = Double(integer)
-    case .double(let double): number = double
-    default:
-      throw .wrongType(
-        keyPath: keyPath, expected: "a number", found: value.typeName)
-    }
-    guard number >= 0, number <= 1 else {
-      throw .invalidValue(
-        keyPath: keyPath, reason: "must be between 0 and 1, got \(number)")
-    }
-    return number
-  }
-
-  func integer(
-    _ value: JSONValue, at keyPath: String, minimum: Int, maximum: Int
-  ) throws(ConfigError) -> Int {
-    guard case .int(let integer) = value else {
-      throw .wrongType(
-        keyPath: keyPath, expected: "an integer", found: value.typeName)
-    }
-    guard integer >= Int64(minimum), integer <= Int64(maximum) else {
-      throw .invalidValue(
-        keyPath: keyPath,
-        reason: "must be between \(minimum) and \(maximum), got \(integer)")
-    }
-    return Int(integer)
   }
 }
 

@@ -109,69 +109,51 @@ public struct LiveCallerIDSettings: Sendable, Hashable {
     } catch {
       throw .invalidJSON(detail: "line \(error.line), column \(error.column): \(error.reasonText)")
     }
-    self = try Self.parse(value, at: "liveCallerID")
+    self = try Self.parse(ConfigValue(value, path: "liveCallerID", failure: ConfigError.init))
   }
 
-  /// Reads and checks the object at `keyPath` (`liveCallerID`).
+  /// Reads and checks the object `value` (`liveCallerID`).
   /// - Throws: ``ConfigError`` naming the key at fault.
-  static func parse(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> LiveCallerIDSettings {
-    let object = try Self.object(value, at: keyPath, known: keys)
-    guard let useCaseValue = object["useCase"], !useCaseValue.isNull else {
-      throw .missingKey(keyPath: keyPath, key: "useCase", note: "the Live Caller ID Lookup extension's bundle identifier")
+  static func parse(_ value: ConfigValue) throws(ConfigError) -> LiveCallerIDSettings {
+    let object = try value.object()
+    try object.checkKnownKeys(keys, suggestingFrom: keys)
+    guard let useCaseValue = object.member("useCase").ifNotNull else {
+      throw .missingKey(keyPath: object.path, key: "useCase", note: "the Live Caller ID Lookup extension's bundle identifier")
     }
-    var settings = LiveCallerIDSettings(useCase: try bundleIdentifier(useCaseValue, at: "\(keyPath).useCase"))
-    if let value = object["keywordForms"] {
-      settings.keywordForms = try keywordForms(value, at: "\(keyPath).keywordForms")
+    var settings = LiveCallerIDSettings(useCase: try bundleIdentifier(useCaseValue))
+    if let value = object.member("keywordForms").ifPresent {
+      settings.keywordForms = try keywordForms(value)
     }
-    if let value = object["cacheExpiryMinutes"] {
-      settings.cacheExpiryMinutes = UInt32(
-        try integer(value, at: "\(keyPath).cacheExpiryMinutes", minimum: 0, maximum: Int(UInt32.max)))
+    if let value = object.member("cacheExpiryMinutes").ifPresent {
+      settings.cacheExpiryMinutes = UInt32(try value.integer(between: 0, and: Int(UInt32.max)))
     }
-    if let value = object["rlweParameters"] {
-      let at = "\(keyPath).rlweParameters"
-      guard case .string(let name) = value else {
-        throw .wrongType(keyPath: at, expected: "a string", found: value.typeName)
-      }
+    if let value = object.member("rlweParameters").ifPresent {
+      let name = try value.string()
       guard let parameters = RLWEParameters(name: name) else {
         let names = RLWEParameters.all.map(\.name)
         var reason = "unknown RLWE parameters '\(name)' (expected one of Apple's predefined: "
           + names.joined(separator: ", ") + ")"
         if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
-        throw .invalidValue(keyPath: at, reason: reason)
+        throw .invalidValue(keyPath: value.path, reason: reason)
       }
       settings.rlweParameters = parameters
     }
-    if let value = object["trialsPerShard"] {
-      settings.trialsPerShard = try integer(value, at: "\(keyPath).trialsPerShard", minimum: 0, maximum: 1000)
+    if let value = object.member("trialsPerShard").ifPresent {
+      settings.trialsPerShard = try value.integer(between: 0, and: 1000)
     }
-    if let value = object["maxEntries"] {
-      settings.maxEntries = try integer(value, at: "\(keyPath).maxEntries", minimum: 1, maximum: 1_000_000_000_000)
+    if let value = object.member("maxEntries").ifPresent {
+      settings.maxEntries = try value.integer(between: 1, and: 1_000_000_000_000)
     }
-    if let value = object["block"] { settings.block = try useCase(value, at: "\(keyPath).block") }
-    if let value = object["identity"] { settings.identity = try useCase(value, at: "\(keyPath).identity") }
+    if let value = object.member("block").ifPresent { settings.block = try useCase(value) }
+    if let value = object.member("identity").ifPresent { settings.identity = try useCase(value) }
     return settings
-  }
-
-  private static func object(
-    _ value: JSONValue, at keyPath: String, known: [String]
-  ) throws(ConfigError) -> [String: JSONValue] {
-    guard case .object(let members) = value else {
-      throw .wrongType(keyPath: keyPath, expected: "an object", found: value.typeName)
-    }
-    let object = Dictionary(members, uniquingKeysWith: { first, _ in first })
-    for key in object.keys.sorted() where !known.contains(key) {
-      throw .unknownKey(keyPath: "\(keyPath).\(key)", suggestion: _suggestion(for: key, among: known))
-    }
-    return object
   }
 
   /// A bundle identifier: ASCII letters, digits, `-` and `.`, in
   /// non-empty dot-separated parts, at most 200 bytes (the use case names
   /// add `.identity`).
-  private static func bundleIdentifier(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> String {
-    guard case .string(let text) = value else {
-      throw .wrongType(keyPath: keyPath, expected: "a string", found: value.typeName)
-    }
+  private static func bundleIdentifier(_ value: ConfigValue) throws(ConfigError) -> String {
+    let text = try value.string()
     let allowed = text.utf8.allSatisfy { byte in
       (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
@@ -180,64 +162,47 @@ public struct LiveCallerIDSettings: Sendable, Hashable {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard !text.isEmpty, text.utf8.count <= 200, allowed, !parts.contains(where: \.isEmpty) else {
       throw .invalidValue(
-        keyPath: keyPath,
+        keyPath: value.path,
         reason: "'\(text)' is not a bundle identifier (letters, digits, '-' and '.', such as 'com.example.lookup')")
     }
     return text
   }
 
-  private static func keywordForms(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> [KeywordForm] {
-    guard case .array(let elements) = value else {
-      throw .wrongType(keyPath: keyPath, expected: "an array of strings", found: value.typeName)
-    }
+  private static func keywordForms(_ value: ConfigValue) throws(ConfigError) -> [KeywordForm] {
     var forms: Set<KeywordForm> = []
     let names = KeywordForm.allCases.map(\.rawValue)
-    for (index, element) in elements.enumerated() {
-      let at = "\(keyPath)[\(index)]"
-      guard case .string(let name) = element else {
-        throw .wrongType(keyPath: at, expected: "a string", found: element.typeName)
-      }
+    for element in try value.array(expected: "an array of strings") {
+      let name = try element.string()
       guard let form = KeywordForm(rawValue: name) else {
         var reason = "unknown keyword form '\(name)' (expected one of: \(names.joined(separator: ", ")))"
         if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
-        throw .invalidValue(keyPath: at, reason: reason)
+        throw .invalidValue(keyPath: element.path, reason: reason)
       }
       guard forms.insert(form).inserted else {
-        throw .invalidValue(keyPath: at, reason: "'\(name)' is listed twice")
+        throw .invalidValue(keyPath: element.path, reason: "'\(name)' is listed twice")
       }
     }
     guard forms.contains(.e164) else {
       throw .invalidValue(
-        keyPath: keyPath, reason: "must list 'e164': every number is exported as the phone presents it, '+' and its digits")
+        keyPath: value.path, reason: "must list 'e164': every number is exported as the phone presents it, '+' and its digits")
     }
     return KeywordForm.allCases.filter { forms.contains($0) }
   }
 
-  private static func useCase(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> UseCase {
-    let object = try Self.object(value, at: keyPath, known: ["shardCount"])
+  private static func useCase(_ value: ConfigValue) throws(ConfigError) -> UseCase {
+    let object = try value.object()
+    try object.checkKnownKeys(["shardCount"], suggestingFrom: ["shardCount"])
     var settings = UseCase()
-    if let value = object["shardCount"], !value.isNull {
-      let count = try integer(value, at: "\(keyPath).shardCount", minimum: 1, maximum: Defaults.maxShardCount)
+    if let value = object.member("shardCount").ifNotNull {
+      let count = try value.integer(between: 1, and: Defaults.maxShardCount)
       guard count & (count - 1) == 0 else {
         throw .invalidValue(
-          keyPath: "\(keyPath).shardCount",
+          keyPath: value.path,
           reason: "must be a power of two (1, 2, 4, …), got \(count): one lookup's shard then implies the other's")
       }
       settings.shardCount = count
     }
     return settings
-  }
-
-  private static func integer(
-    _ value: JSONValue, at keyPath: String, minimum: Int, maximum: Int
-  ) throws(ConfigError) -> Int {
-    guard case .int(let integer) = value else {
-      throw .wrongType(keyPath: keyPath, expected: "an integer", found: value.typeName)
-    }
-    guard integer >= Int64(minimum), integer <= Int64(maximum) else {
-      throw .invalidValue(keyPath: keyPath, reason: "must be between \(minimum) and \(maximum), got \(integer)")
-    }
-    return Int(integer)
   }
 }
 

@@ -32,61 +32,40 @@ public struct NumberRules: Sendable, Hashable {
   /// The source keys these rules read.
   static let keys = ["require", "types", "maxInvalidRatio"]
 
-  /// Reads `require`, `types` and `maxInvalidRatio` from a source object at
-  /// `keyPath` (`sources[2]`).
-  static func parse(_ object: [String: JSONValue], at keyPath: String) throws(ConfigError) -> NumberRules {
+  /// Reads `require`, `types` and `maxInvalidRatio` from a source object
+  /// (`sources[2]`).
+  static func parse(_ object: ConfigValue) throws(ConfigError) -> NumberRules {
     var rules = NumberRules()
-    if let value = object["require"] {
-      guard case .string(let text) = value else {
-        throw .wrongType(keyPath: "\(keyPath).require", expected: "a string", found: value.typeName)
-      }
+    if let value = object.member("require").ifPresent {
+      let text = try value.string()
       guard text == "valid" else {
         var reason = "unknown requirement '\(text)' (expected 'valid')"
         if _suggestion(for: text, among: ["valid"]) != nil { reason += "; did you mean 'valid'?" }
-        throw .invalidValue(keyPath: "\(keyPath).require", reason: reason)
+        throw .invalidValue(keyPath: value.path, reason: reason)
       }
       rules.requireValid = true
     }
-    if let value = object["types"] {
-      guard case .array(let elements) = value else {
-        throw .wrongType(keyPath: "\(keyPath).types", expected: "an array of strings", found: value.typeName)
-      }
+    if let value = object.member("types").ifPresent {
+      let elements = try value.array(expected: "an array of strings")
       guard !elements.isEmpty else {
-        throw .invalidValue(keyPath: "\(keyPath).types", reason: "must name at least one number type")
+        throw .invalidValue(keyPath: value.path, reason: "must name at least one number type")
       }
       var types = Set<PhoneNumberType>()
       let names = PhoneNumberType.allCases.map(\.rawValue)
-      for (index, element) in elements.enumerated() {
-        let at = "\(keyPath).types[\(index)]"
-        guard case .string(let name) = element else {
-          throw .wrongType(keyPath: at, expected: "a string", found: element.typeName)
-        }
+      for element in elements {
+        let name = try element.string()
         guard let type = PhoneNumberType(rawValue: name) else {
           var reason = "unknown number type '\(name)' (expected one of: \(names.joined(separator: ", ")))"
           if let hint = _suggestion(for: name, among: names) { reason += "; did you mean '\(hint)'?" }
-          throw .invalidValue(keyPath: at, reason: reason)
+          throw .invalidValue(keyPath: element.path, reason: reason)
         }
         types.insert(type)
       }
       rules.types = types
     }
-    if let value = object["maxInvalidRatio"] {
-      rules.maxInvalidRatio = try ratio(value, at: "\(keyPath).maxInvalidRatio")
+    if let value = object.member("maxInvalidRatio").ifPresent {
+      rules.maxInvalidRatio = try value.ratio()
     }
     return rules
-  }
-
-  /// A number from 0 to 1 (`maxInvalidRatio`).
-  static func ratio(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> Double {
-    let number: Double
-    switch value {
-    case .int(let integer): number = Double(integer)
-    case .double(let double): number = double
-    default: throw .wrongType(keyPath: keyPath, expected: "a number", found: value.typeName)
-    }
-    guard number >= 0, number <= 1 else {
-      throw .invalidValue(keyPath: keyPath, reason: "must be between 0 and 1, got \(number)")
-    }
-    return number
   }
 }

@@ -96,28 +96,25 @@ public struct ProviderStateStore: Sendable {
     return Array((JSONValue.object(members).serialized() + "\n").utf8)
   }
 
-  /// Parses the JSON bytes of a state; unknown keys are ignored.
+  /// Parses the JSON bytes of a state; unknown keys are ignored. A
+  /// version and its digest go together: both absent (or `null`), or a
+  /// non-negative integer and 64 hexadecimal digits.
   static func decode(_ bytes: [UInt8]) throws(_StateFormatError) -> ProviderState {
-    let value: JSONValue
+    let parsed: JSONValue
     do throws(JSONParseError) {
-      value = try JSONParser(maxDepth: 8).parse(bytes)
+      parsed = try JSONParser(maxDepth: 8).parse(bytes)
     } catch {
       throw _StateFormatError(error.description)
     }
-    guard value.objectValue != nil else { throw _StateFormatError("it is not a json object") }
+    let root = try LocatedJSON(parsed, path: "") { _StateFormatError($0.description) }.object()
     func identity(_ versionKey: String, _ digestKey: String) throws(_StateFormatError) -> SnapshotIdentity? {
-      switch (value[versionKey], value[digestKey]) {
-      case (nil, nil), (.null?, .null?), (.null?, nil), (nil, .null?):
-        return nil
-      case (.int(let number)?, .string(let hex)?) where number >= 0:
-        guard let parsed = ContentDigest(hex: hex) else {
-          throw _StateFormatError("\(digestKey) is not 64 hexadecimal digits")
-        }
-        return SnapshotIdentity(version: UInt64(number), digest: parsed)
-      default:
-        throw _StateFormatError(
-          "\(versionKey) and \(digestKey) must be a non-negative integer and a digest, together")
+      let version = root.member(versionKey), digest = root.member(digestKey)
+      guard version.ifNotNull != nil || digest.ifNotNull != nil else { return nil }
+      let number = try version.integer(minimum: 0)
+      guard let parsed = ContentDigest(hex: try digest.string()) else {
+        throw digest.failure(expected: "64 hexadecimal digits")
       }
+      return SnapshotIdentity(version: UInt64(number), digest: parsed)
     }
     return ProviderState(
       loaded: try identity("version", "digest"),

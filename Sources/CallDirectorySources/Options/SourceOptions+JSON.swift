@@ -7,16 +7,19 @@ extension SourceOptions {
     .object(keys.compactMap { key in values[key].map { (key, $0.json) } })
   }
 
-  /// Options read back from ``json``; nil when `json` is not an object of
+  /// Options read back from ``json``: an object of strings, arrays of
+  /// strings and such objects.
+  /// - Throws: `json`'s failure at the first value that is none of these
+  ///   (`….where.op[1]: expected a string`).
+  package init<Failure: Error>(json: LocatedJSON<Failure>) throws(Failure) {
+    self.init(try SourceOptionValue.members(of: json))
+  }
+
+  /// Options read back from ``json``; nil when it is not an object of
   /// strings, arrays of strings and such objects.
   package init?(json: JSONValue) {
-    guard case .object(let members) = json else { return nil }
-    var values: [String: SourceOptionValue] = [:]
-    for (key, member) in members {
-      guard let value = SourceOptionValue(json: member) else { return nil }
-      values[key] = value
-    }
-    self.init(values)
+    guard let options = try? SourceOptions(json: LocatedJSON(json, path: "") { $0 }) else { return nil }
+    self = options
   }
 }
 
@@ -31,26 +34,21 @@ extension SourceOptionValue {
     }
   }
 
-  /// A value read back from ``json``.
-  init?(json: JSONValue) {
-    switch json {
-    case .string(let text): self = .string(text)
-    case .array(let items):
-      var list: [String] = []
-      for item in items {
-        guard case .string(let text) = item else { return nil }
-        list.append(text)
-      }
-      self = .strings(list)
-    case .object(let members):
-      var values: [String: SourceOptionValue] = [:]
-      for (key, member) in members {
-        guard let value = SourceOptionValue(json: member) else { return nil }
-        values[key] = value
-      }
-      self = .object(values)
-    default:
-      return nil
+  /// A value read back from ``json``: a string, an array of strings or
+  /// an object of such values.
+  init<Failure: Error>(json: LocatedJSON<Failure>) throws(Failure) {
+    switch json.value {
+    case .string(let text)?: self = .string(text)
+    case .array?: self = .strings(try json.strings())
+    case .object?: self = .object(try Self.members(of: json))
+    default: throw json.failure(expected: "a string, an array of strings or an object of them")
     }
+  }
+
+  /// The values of the object `json`, each read back.
+  static func members<Failure: Error>(of json: LocatedJSON<Failure>) throws(Failure) -> [String: SourceOptionValue] {
+    var values: [String: SourceOptionValue] = [:]
+    for (key, member) in try json.members() { values[key] = try SourceOptionValue(json: member) }
+    return values
   }
 }

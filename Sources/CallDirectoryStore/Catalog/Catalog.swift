@@ -429,15 +429,21 @@ public final class Catalog {
     options.json.serialized()
   }
 
-  private static func decodeOptions(_ text: String?) throws(StoreError) -> SourceOptions {
+  /// Format options as ``encodeOptions(_:)`` recorded them.
+  /// - Throws: ``StoreError/catalog(_:)`` naming the value at fault
+  ///   (`snapshot_sources.options.where.op[1]: expected a string (the
+  ///   column holds …)`).
+  static func decodeOptions(_ text: String?) throws(StoreError) -> SourceOptions {
     guard let text else { return [:] }
-    guard let json = try? JSONParser.parse(text), case .object = json else {
-      throw .catalog("snapshot_sources.options is not a json object: \(text)")
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(text)
+    } catch {
+      throw .catalog("snapshot_sources.options is not json: \(error.description) (the column holds \(text))")
     }
-    guard let options = SourceOptions(json: json) else {
-      throw .catalog("snapshot_sources.options holds a value that is not a string, an array of strings or an object of them: \(text)")
-    }
-    return options
+    return try SourceOptions(json: LocatedJSON(json, path: "snapshot_sources.options") {
+      StoreError.catalog("\($0.description) (the column holds \(text))")
+    })
   }
 }
 

@@ -66,115 +66,85 @@ extension Manifest {
   /// checked when present.
   /// - Throws: ``ManifestError/malformed(_:)`` saying what is wrong.
   public init(parsing bytes: [UInt8]) throws(ManifestError) {
-    let root: JSONValue
+    let parsed: JSONValue
     do {
-      root = try JSONParser(maxDepth: 16).parse(bytes)
+      parsed = try JSONParser(maxDepth: 16).parse(bytes)
     } catch {
       throw .malformed("not json: line \(error.line), column \(error.column): \(error.reasonText)")
     }
-    let object = try Self.object(root, at: "manifest")
-    dataset = try Self.string(object, "dataset", at: "manifest")
+    let object = try LocatedJSON(parsed, path: "manifest") { ManifestError.malformed($0.description) }.object()
+    dataset = try object.member("dataset").string()
     guard dataset.utf8.count <= BlobLimits.maxDatasetBytes else {
       throw .malformed("manifest.dataset: longer than \(BlobLimits.maxDatasetBytes) bytes")
     }
-    version = try Self.integer(object, "version", at: "manifest", minimum: 1)
-    published = try Self.time(object, "published")
-    fullEvery = try Self.integer(object, "fullEvery", at: "manifest", minimum: 1)
-    expires = object["expires"] == nil ? nil : try Self.time(object, "expires")
-    guard case .array(let items)? = object["extensions"] else { throw .malformed("manifest.extensions: expected an array") }
-    guard !items.isEmpty else { throw .malformed("manifest.extensions: expected at least one extension") }
+    version = try object.member("version").integer(minimum: 1)
+    published = try Self.time(object.member("published"))
+    fullEvery = try object.member("fullEvery").integer(minimum: 1)
+    expires = try object.member("expires").ifPresent.map(Self.time)
+    let items = try object.member("extensions").array()
+    guard !items.isEmpty else { throw object.member("extensions").failure(expected: "at least one extension") }
     var extensions: [Extension] = []
-    for (position, value) in items.enumerated() {
-      let at = "manifest.extensions[\(position)]"
-      let item = try Self.object(value, at: at)
-      let counts = try Self.object(item["counts"] ?? .null, at: "\(at).counts")
-      var deltas: [Delta] = []
-      guard case .array(let deltaItems)? = item["deltas"] else { throw .malformed("\(at).deltas: expected an array") }
-      for (deltaPosition, deltaValue) in deltaItems.enumerated() {
-        let deltaAt = "\(at).deltas[\(deltaPosition)]"
-        let delta = try Self.object(deltaValue, at: deltaAt)
-        let adds = try Self.optionalInteger(delta, "adds", at: deltaAt)
-        let removes = try Self.optionalInteger(delta, "removes", at: deltaAt)
-        guard (adds == nil) == (removes == nil) else {
-          throw .malformed("\(deltaAt): 'adds' and 'removes' go together, it has only '\(adds == nil ? "removes" : "adds")'")
-        }
-        deltas.append(Delta(
-          from: try Self.integer(delta, "from", at: deltaAt, minimum: 1), file: try Self.file(delta, at: deltaAt),
-          adds: adds, removes: removes))
-      }
-      let index = try Self.integer(item, "index", at: at, minimum: 1)
-      let lower = Int64(try Self.integer(item, "lower", at: at, minimum: 1))
-      let upper = Int64(try Self.integer(item, "upper", at: at, minimum: 1))
-      guard lower <= upper else { throw .malformed("\(at): lower \(lower) is above upper \(upper)") }
-      if let previous = extensions.last {
-        guard index == previous.index + 1 else { throw .malformed("\(at).index: expected \(previous.index + 1), got \(index)") }
-        guard lower > previous.upper else { throw .malformed("\(at): its numbers overlap extension \(previous.index)'s") }
-      } else if index != 1 {
-        throw .malformed("\(at).index: the first extension is 1, got \(index)")
-      }
-      extensions.append(Extension(
-        index: index, lower: lower, upper: upper,
-        counts: Counts(
-          blocking: try Self.integer(counts, "blocking", at: "\(at).counts", minimum: 0),
-          identification: try Self.integer(counts, "identification", at: "\(at).counts", minimum: 0)),
-        digest: item["digest"] == nil ? nil : try Self.sha256(item, "digest", at: at),
-        full: try Self.file(try Self.object(item["full"] ?? .null, at: "\(at).full"), at: "\(at).full"),
-        deltas: deltas))
+    for value in items {
+      let item = try value.object()
+      extensions.append(try Self.readExtension(item, after: extensions.last))
     }
     self.extensions = extensions
   }
 
-  private static func object(_ value: JSONValue, at path: String) throws(ManifestError) -> [String: JSONValue] {
-    guard case .object(let members) = value else { throw .malformed("\(path): expected an object") }
-    var object: [String: JSONValue] = [:]
-    for (key, member) in members { object[key] = member }
-    return object
+  /// One extension, which follows `previous` (index and bounds).
+  private static func readExtension(_ item: Field, after previous: Extension?) throws(ManifestError) -> Extension {
+    let counts = try item.member("counts").object()
+    var deltas: [Delta] = []
+    for delta in try item.member("deltas").objects() {
+      let adds = try delta.member("adds").ifPresent?.integer(minimum: 0)
+      let removes = try delta.member("removes").ifPresent?.integer(minimum: 0)
+      guard (adds == nil) == (removes == nil) else {
+        throw .malformed("\(delta.path): 'adds' and 'removes' go together, it has only '\(adds == nil ? "removes" : "adds")'")
+      }
+      deltas.append(Delta(
+        from: try delta.member("from").integer(minimum: 1), file: try file(delta), adds: adds, removes: removes))
+    }
+    let index = try item.member("index").integer(minimum: 1)
+    let lower = Int64(try item.member("lower").integer(minimum: 1))
+    let upper = Int64(try item.member("upper").integer(minimum: 1))
+    guard lower <= upper else { throw .malformed("\(item.path): lower \(lower) is above upper \(upper)") }
+    if let previous {
+      guard index == previous.index + 1 else {
+        throw item.member("index").failure(expected: "\(previous.index + 1), got \(index)")
+      }
+      guard lower > previous.upper else { throw .malformed("\(item.path): its numbers overlap extension \(previous.index)'s") }
+    } else if index != 1 {
+      throw .malformed("\(item.path).index: the first extension is 1, got \(index)")
+    }
+    return Extension(
+      index: index, lower: lower, upper: upper,
+      counts: Counts(
+        blocking: try counts.member("blocking").integer(minimum: 0),
+        identification: try counts.member("identification").integer(minimum: 0)),
+      digest: try item.member("digest").ifPresent?.sha256(),
+      full: try file(try item.member("full").object()),
+      deltas: deltas)
   }
+
+  /// A value of the manifest, at its path.
+  private typealias Field = LocatedJSON<ManifestError>
 
   /// An ISO 8601 UTC time as calldir writes it: `2026-12-08T00:00:00Z`
   /// (``UTCTime``'s grammar, the one the build writes with).
-  private static func time(_ object: [String: JSONValue], _ key: String) throws(ManifestError) -> String {
-    guard case .string(let text)? = object[key], UTCTime.parseTimestamp(text) != nil else {
-      throw .malformed("manifest.\(key): expected an ISO 8601 UTC time such as 2026-12-08T00:00:00Z")
+  private static func time(_ field: Field) throws(ManifestError) -> String {
+    guard let text = field.value?.stringValue, UTCTime.parseTimestamp(text) != nil else {
+      throw field.failure(expected: "an ISO 8601 UTC time such as 2026-12-08T00:00:00Z")
     }
     return text
   }
 
-  private static func string(_ object: [String: JSONValue], _ key: String, at path: String) throws(ManifestError) -> String {
-    guard case .string(let text)? = object[key] else { throw .malformed("\(path).\(key): expected a string") }
-    return text
-  }
-
-  private static func integer(
-    _ object: [String: JSONValue], _ key: String, at path: String, minimum: Int64
-  ) throws(ManifestError) -> Int {
-    guard case .int(let value)? = object[key] else { throw .malformed("\(path).\(key): expected an integer") }
-    guard value >= minimum else { throw .malformed("\(path).\(key): expected at least \(minimum), got \(value)") }
-    return Int(value)
-  }
-
-  /// An optional non-negative integer: nil when the key is absent.
-  private static func optionalInteger(
-    _ object: [String: JSONValue], _ key: String, at path: String
-  ) throws(ManifestError) -> Int? {
-    object[key] == nil ? nil : try integer(object, key, at: path, minimum: 0)
-  }
-
-  /// A SHA-256 in lowercase hex (a file's, or a content digest).
-  private static func sha256(_ object: [String: JSONValue], _ key: String, at path: String) throws(ManifestError) -> String {
-    let digest = try string(object, key, at: path)
-    guard digest.utf8.count == 64, digest.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
-    else { throw .malformed("\(path).\(key): expected 64 lowercase hex digits") }
-    return digest
-  }
-
-  private static func file(_ object: [String: JSONValue], at path: String) throws(ManifestError) -> File {
-    let name = try string(object, "path", at: path)
+  private static func file(_ object: Field) throws(ManifestError) -> File {
+    let name = try object.member("path").string()
     guard isSafeRelativePath(name) else {
-      throw .malformed("\(path).path: '\(name)' must be a relative path inside the store, without '..'")
+      throw .malformed("\(object.path).path: '\(name)' must be a relative path inside the store, without '..'")
     }
-    let digest = try sha256(object, "sha256", at: path)
-    return File(path: name, bytes: Int64(try integer(object, "bytes", at: path, minimum: 1)), sha256: digest)
+    let digest = try object.member("sha256").sha256()
+    return File(path: name, bytes: Int64(try object.member("bytes").integer(minimum: 1)), sha256: digest)
   }
 
   /// Whether `path` stays inside the directory it is relative to: not

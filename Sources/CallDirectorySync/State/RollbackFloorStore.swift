@@ -87,25 +87,21 @@ public struct RollbackFloorStore: Sendable, Hashable {
 
   /// Parses a floor file; unknown keys are ignored.
   static func decode(_ bytes: [UInt8]) throws(_SyncStateFormatError) -> [String: Int] {
-    let root: JSONValue
+    let parsed: JSONValue
     do throws(JSONParseError) {
-      root = try JSONParser(maxDepth: 8).parse(bytes)
+      parsed = try JSONParser(maxDepth: 8).parse(bytes)
     } catch {
       throw _SyncStateFormatError(error.description)
     }
-    guard root.objectValue != nil, let items = root["floors"]?.arrayValue else {
-      throw _SyncStateFormatError("floors must be an array")
-    }
+    let root = try LocatedJSON(parsed, path: "") { _SyncStateFormatError($0.description) }.object()
     var floors: [String: Int] = [:]
-    for item in items {
-      guard let dataset = item["dataset"]?.stringValue else {
-        throw _SyncStateFormatError("floors[].dataset must be a string")
+    for item in try root.member("floors").objects() {
+      let dataset = try item.member("dataset").string()
+      let version = try item.member("version").integer(minimum: 1)
+      guard floors[dataset] == nil else {
+        throw item.member("dataset").failure(expected: "a dataset not listed before, got '\(dataset)'")
       }
-      guard let version = item["version"]?.intValue, version >= 1 else {
-        throw _SyncStateFormatError("floors[].version must be an integer of at least 1")
-      }
-      guard floors[dataset] == nil else { throw _SyncStateFormatError("dataset '\(dataset)' is listed twice") }
-      floors[dataset] = Int(version)
+      floors[dataset] = version
     }
     return floors
   }

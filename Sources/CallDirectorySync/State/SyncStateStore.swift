@@ -93,48 +93,29 @@ public struct SyncStateStore: Sendable, Hashable {
 
   /// Parses a state; unknown keys are ignored.
   static func decode(_ bytes: [UInt8]) throws(_SyncStateFormatError) -> SyncState {
-    let root: JSONValue
+    let parsed: JSONValue
     do throws(JSONParseError) {
-      root = try JSONParser(maxDepth: 8).parse(bytes)
+      parsed = try JSONParser(maxDepth: 8).parse(bytes)
     } catch {
       throw _SyncStateFormatError(error.description)
     }
-    guard root.objectValue != nil else { throw _SyncStateFormatError("it is not a json object") }
-    func integer(_ value: JSONValue?, _ name: String, minimum: Int64) throws(_SyncStateFormatError) -> Int {
-      guard let number = value?.intValue, number >= minimum else {
-        throw _SyncStateFormatError("\(name) must be an integer of at least \(minimum)")
-      }
-      return Int(number)
-    }
-    guard let dataset = root["dataset"]?.stringValue else { throw _SyncStateFormatError("dataset must be a string") }
-    guard let published = root["published"]?.stringValue else {
-      throw _SyncStateFormatError("published must be a string")
-    }
-    guard let items = root["extensions"]?.arrayValue else { throw _SyncStateFormatError("extensions must be an array") }
+    let root = try LocatedJSON(parsed, path: "") { _SyncStateFormatError($0.description) }.object()
+    let dataset = try root.member("dataset").string()
+    let published = try root.member("published").string()
     var extensions: [Int: Int] = [:]
     var digests: [Int: String] = [:]
-    for item in items {
-      let index = try integer(item["index"], "extensions[].index", minimum: 1)
-      guard extensions[index] == nil else { throw _SyncStateFormatError("extension \(index) is listed twice") }
-      extensions[index] = try integer(item["version"], "extensions[].version", minimum: 1)
-      switch item["digest"] {
-      case nil, .null?:
-        break
-      case .string(let digest)? where isDigest(digest):
-        digests[index] = digest
-      default:
-        throw _SyncStateFormatError("extensions[].digest must be 64 lowercase hexadecimal digits")
+    for item in try root.member("extensions").objects() {
+      let index = try item.member("index").integer(minimum: 1)
+      guard extensions[index] == nil else {
+        throw item.member("index").failure(expected: "an extension not listed before, got \(index)")
       }
+      extensions[index] = try item.member("version").integer(minimum: 1)
+      digests[index] = try item.member("digest").ifNotNull?.sha256()
     }
     return SyncState(
-      dataset: dataset, version: try integer(root["version"], "version", minimum: 1), published: published,
-      incrementalSyncs: try integer(root["incrementalSyncs"], "incrementalSyncs", minimum: 0), extensions: extensions,
+      dataset: dataset, version: try root.member("version").integer(minimum: 1), published: published,
+      incrementalSyncs: try root.member("incrementalSyncs").integer(minimum: 0), extensions: extensions,
       digests: digests)
-  }
-
-  /// Whether `text` is a SHA-256 in lowercase hex.
-  private static func isDigest(_ text: String) -> Bool {
-    text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
   }
 }
 

@@ -12,13 +12,14 @@ extension ExtensionLaunch {
     }
   }
 
-  init(json fields: _JSONFields) throws(_DeviceStorageError) {
-    if fields.has("inProcess") {
+  init(json fields: _RecordValue) throws(_DeviceStorageError) {
+    if fields.member("inProcess").isPresent {
       self = .inProcess
-    } else if let child = try fields.optionalObject("childProcess") {
-      self = .childProcess(executablePath: try child.string("executablePath"), arguments: try child.strings("arguments"))
+    } else if let child = try fields.member("childProcess").ifNotNull?.object() {
+      self = .childProcess(
+        executablePath: try child.member("executablePath").string(), arguments: try child.member("arguments").strings())
     } else {
-      throw .corrupt(path: fields.path, reason: "unknown extension launch")
+      throw fields.failure(expected: "an object with inProcess or childProcess")
     }
   }
 }

@@ -12,16 +12,18 @@ extension ExtensionSettings {
     ]
   }
 
-  init(json fields: _JSONFields) throws(_DeviceStorageError) {
-    let policyName = try fields.string("incrementalReAddPolicy")
+  init(json fields: _RecordValue) throws(_DeviceStorageError) {
+    let policyField = fields.member("incrementalReAddPolicy")
+    let policyName = try policyField.string()
     guard let policy = IncrementalReAddPolicy(rawValue: policyName) else {
-      throw .corrupt(path: fields.path, reason: "unknown incremental re-add policy '\(policyName)'")
+      let names = IncrementalReAddPolicy.allCases.map(\.rawValue).joined(separator: " or ")
+      throw policyField.failure(expected: "\(names), got '\(policyName)'")
     }
     self.init(
-      maximumEntryCount: try fields.int("maximumEntryCount"),
-      memoryBudgetBytes: try fields.int("memoryBudgetBytes"),
-      requestTimeout: try fields.number("requestTimeout"),
+      maximumEntryCount: try fields.member("maximumEntryCount").integer(),
+      memoryBudgetBytes: try fields.member("memoryBudgetBytes").integer(),
+      requestTimeout: try fields.member("requestTimeout").number(),
       incrementalReAddPolicy: policy,
-      traceLimit: try fields.int("traceLimit"))
+      traceLimit: try fields.member("traceLimit").integer())
   }
 }

@@ -7,9 +7,10 @@ struct _DeviceRecord: Equatable {
   var settingsOpenedCount = 0
 
   static func load(_ path: String) throws(_DeviceStorageError) -> _DeviceRecord {
-    let fields = try _JSONFields.read(path)
+    let record = try _readRecordFile(path)
     return _DeviceRecord(
-      formatVersion: try fields.int("formatVersion"), settingsOpenedCount: try fields.int("settingsOpenedCount"))
+      formatVersion: try record.member("formatVersion").integer(),
+      settingsOpenedCount: try record.member("settingsOpenedCount").integer())
   }
 
   func save(_ path: String) throws(_DeviceStorageError) {

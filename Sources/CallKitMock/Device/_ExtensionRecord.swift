@@ -34,22 +34,25 @@ struct _ExtensionRecord: Equatable {
   }
 
   static func load(_ path: String) throws(_DeviceStorageError) -> _ExtensionRecord {
-    let fields = try _JSONFields.read(path)
+    let fields = try _readRecordFile(path)
     var record = _ExtensionRecord(
-      identifier: try fields.string("identifier"),
-      isEnabled: try fields.bool("isEnabled"),
-      launch: try ExtensionLaunch(json: try fields.object("launch")),
-      settings: try ExtensionSettings(json: try fields.object("settings")),
-      installDate: Date(timeIntervalSince1970: try fields.number("installDate")))
-    record.reloadCount = try fields.int("reloadCount")
-    record.lastReloadDate = try fields.optionalNumber("lastReloadDate").map(Date.init(timeIntervalSince1970:))
-    record.lastSuccessfulLoadDate = try fields.optionalNumber("lastSuccessfulLoadDate").map(
-      Date.init(timeIntervalSince1970:))
-    if let error = try fields.optionalObject("lastError") {
-      record.lastError = _StoredError(
-        domain: try error.string("domain"), code: try error.int("code"), message: try error.string("message"))
+      identifier: try fields.member("identifier").string(),
+      isEnabled: try fields.member("isEnabled").bool(),
+      launch: try ExtensionLaunch(json: try fields.member("launch").object()),
+      settings: try ExtensionSettings(json: try fields.member("settings").object()),
+      installDate: Date(timeIntervalSince1970: try fields.member("installDate").number()))
+    record.reloadCount = try fields.member("reloadCount").integer()
+    func date(_ key: String) throws(_DeviceStorageError) -> Date? {
+      (try fields.member(key).ifNotNull?.number()).map(Date.init(timeIntervalSince1970:))
     }
-    record.injectedFailure = try fields.optionalInt("injectedFailure")
+    record.lastReloadDate = try date("lastReloadDate")
+    record.lastSuccessfulLoadDate = try date("lastSuccessfulLoadDate")
+    if let error = try fields.member("lastError").ifNotNull?.object() {
+      record.lastError = _StoredError(
+        domain: try error.member("domain").string(), code: try error.member("code").integer(),
+        message: try error.member("message").string())
+    }
+    record.injectedFailure = try fields.member("injectedFailure").ifNotNull?.integer()
     return record
   }
 

@@ -22,4 +22,23 @@ import Testing
     #expect(changed != rich)
     #expect(Catalog.encodeOptions(changed) != text)
   }
+
+  @Test func recordedOptionsThatAreNotOptionsNameTheValueAtFault() throws {
+    #expect(try Catalog.decodeOptions(nil) == [:])
+    #expect(try Catalog.decodeOptions(#"{"number":"n","where":{"op":["A"]}}"#) == ["number": "n", "where": .object(["op": .strings(["A"])])])
+    let cases = [
+      (#"["n"]"#, #"snapshot_sources.options: expected an object (the column holds ["n"])"#),
+      (#"{"number":3}"#, #"snapshot_sources.options.number: expected a string, an array of strings or an object of them (the column holds {"number":3})"#),
+      (#"{"where":{"op":["A",1]}}"#, #"snapshot_sources.options.where.op[1]: expected a string (the column holds {"where":{"op":["A",1]}})"#),
+      ("{", "snapshot_sources.options is not json: 1:2: unexpected end of input (the column holds {)"),
+    ]
+    for (text, message) in cases {
+      do {
+        let options = try Catalog.decodeOptions(text)
+        Issue.record("\(text) read as \(options)")
+      } catch {
+        #expect(error.description == "catalog: \(message)")
+      }
+    }
+  }
 }
