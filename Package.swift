@@ -252,7 +252,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CallDirectorySyncTests",
-      dependencies: ["CallDirectorySync", "Sodium", "CalldirSystem", "CallDirectoryFormat"]
+      dependencies: ["CallDirectorySync", "Sodium", "CalldirSystem", "CallDirectoryFormat", "FormatFixtures"]
     ),
     .testTarget(name: "CalldirTransportTests", dependencies: ["CalldirTransport", "CallDirectorySync", "CalldirSystem"]),
     .testTarget(

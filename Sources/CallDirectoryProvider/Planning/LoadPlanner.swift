@@ -41,6 +41,12 @@ import CallDirectoryFormat
 /// request then changes nothing, rather than reloading them or going back.
 ///
 /// Ties between blobs of the same version keep the first in path order.
+///
+/// The choice is ``SnapshotPlanner``'s (in `CallDirectoryFormat`, the one
+/// planner a sync's `SyncPlanner` uses too), with a delta built on the
+/// held snapshot tried before the held content and a newer snapshot of the
+/// held content loaded; the request's kind, the refusal messages and the
+/// downgrade check are this type's own.
 public enum LoadPlanner {
   /// Plans a request.
   ///
@@ -76,7 +82,10 @@ public enum LoadPlanner {
     return plan
   }
 
-  /// The plan the rules choose, before the downgrade check.
+  /// The plan the rules choose, before the downgrade check:
+  /// ``SnapshotPlanner``'s choice over the readable blobs (a complete
+  /// request plans as if nothing were held), served as the request's kind
+  /// asks, or the refusal that names what is available.
   private static func choose(
     isIncremental: Bool,
     state: ProviderState,
@@ -85,66 +94,61 @@ public enum LoadPlanner {
   ) throws(CallDirectoryProviderError) -> LoadPlan {
     let held = isIncremental ? state.heldSnapshot : nil
     let fulls = candidates.filter { $0.header.kind == .full }
-    let newestFull = newest(fulls)
+    let deltas = candidates.filter { $0.header.kind == .delta }
     func make(_ strategy: LoadStrategy, _ blob: BlobCandidate?, _ target: SnapshotIdentity) -> LoadPlan {
       LoadPlan(strategy: strategy, blob: blob, target: target, held: held, skipped: skipped)
     }
-
-    if !isIncremental {
-      guard let full = newestFull else {
-        throw .noUsableBlob(refusal("a complete request needs a full snapshot", candidates, skipped))
-      }
-      return make(.complete, full, full.target)
+    let choice = planner.choose(
+      held: held.map(offered), fulls: fulls.map { offered($0.target) },
+      deltas: deltas.map { delta in
+        let base = Planner.Snapshot(version: delta.header.baseVersion, digest: delta.header.baseDigest)
+        return Planner.Delta(base: base, target: offered(delta.target))
+      })
+    switch choice {
+    case .full(let index)?: return make(isIncremental ? .replace : .complete, fulls[index], fulls[index].target)
+    case .delta(let index)?: return make(.delta, deltas[index], deltas[index].target)
+    case .upToDate?, .sameContent?: if let held { return make(.upToDate, nil, held) }
+    case nil: break
     }
-    guard let held else {
-      guard let full = newestFull else {
-        let why = state.pending != nil
-          ? "the outcome of the last request was never recorded, so only a full snapshot can be loaded"
-          : "the provider has no record of the loaded snapshot, so only a full snapshot can be loaded"
-        throw .noUsableBlob(refusal(why, candidates, skipped))
-      }
-      return make(.replace, full, full.target)
-    }
-    let fitting = candidates.filter { $0.header.kind == .delta && $0.base == held }
-    if let delta = newest(fitting), delta.header.version >= (newestFull?.header.version ?? 0) {
-      return make(.delta, delta, delta.target)
-    }
-    let heldIsADeltaTarget = candidates.contains { $0.header.kind == .delta && holdsHeldContent($0, held) }
-    if let full = newestFull {
-      if holdsHeldContent(full, held) || (heldIsADeltaTarget && full.header.version < held.version) {
-        return make(.upToDate, nil, held)
-      }
-      return make(.replace, full, full.target)
-    }
-    if heldIsADeltaTarget {
-      return make(.upToDate, nil, held)
-    }
-    if let rebuilt = candidates.first(where: { $0.base?.version == held.version }), let base = rebuilt.base {
-      let reason = "\(rebuilt.summary) is built on a different version \(held.version) "
-        + "(base digest \(abbreviated(base.digest)), the extension holds \(abbreviated(held.digest))); "
-        + "load a full snapshot"
-      throw .noUsableBlob(refusal(reason, candidates, skipped))
-    }
-    throw .noUsableBlob(refusal("no delta applies to the loaded \(held)", candidates, skipped))
+    let why = whyNothingFits(isIncremental: isIncremental, state: state, candidates)
+    throw .noUsableBlob(refusal(why, candidates, skipped))
   }
 
-  /// Whether `blob` holds (or, a delta, makes) the held snapshot's
-  /// entries: the held digest, at the held version or an older one.
-  private static func holdsHeldContent(_ blob: BlobCandidate, _ held: SnapshotIdentity) -> Bool {
-    blob.target.digest == held.digest && blob.target.version <= held.version
+  /// Why no blob serves the request: the request's kind, the unknown held
+  /// snapshot, or a delta built on a snapshot rebuilt under the held
+  /// version (its base digest is not the held one).
+  private static func whyNothingFits(
+    isIncremental: Bool, state: ProviderState, _ candidates: [BlobCandidate]
+  ) -> String {
+    guard isIncremental else { return "a complete request needs a full snapshot" }
+    guard let held = state.heldSnapshot else {
+      return state.pending != nil
+        ? "the outcome of the last request was never recorded, so only a full snapshot can be loaded"
+        : "the provider has no record of the loaded snapshot, so only a full snapshot can be loaded"
+    }
+    if let rebuilt = candidates.first(where: { $0.base?.version == held.version }), let base = rebuilt.base {
+      return "\(rebuilt.summary) is built on a different version \(held.version) "
+        + "(base digest \(abbreviated(base.digest)), the extension holds \(abbreviated(held.digest))); "
+        + "load a full snapshot"
+    }
+    return "no delta applies to the loaded \(held)"
+  }
+
+  typealias Planner = SnapshotPlanner<UInt64, ContentDigest>
+
+  /// The core's rules as a request needs them: a delta built on exactly
+  /// the held snapshot first, and a newer snapshot loaded even when it
+  /// holds the same entries.
+  static let planner = Planner(.init(sameContentBeforeDeltas: false, newerSameContentNeedsNoReload: false))
+
+  /// A blob's snapshot as the core compares them.
+  private static func offered(_ identity: SnapshotIdentity) -> Planner.Snapshot {
+    Planner.Snapshot(version: identity.version, digest: identity.digest)
   }
 
   /// The first 12 hexadecimal digits of a digest and an ellipsis.
   private static func abbreviated(_ digest: ContentDigest) -> String {
     String(digest.hex.prefix(12)) + "…"
-  }
-
-  private static func newest(_ blobs: [BlobCandidate]) -> BlobCandidate? {
-    var best: BlobCandidate?
-    for blob in blobs where blob.header.version > (best?.header.version ?? 0) || best == nil {
-      best = blob
-    }
-    return best
   }
 
   private static func refusal(

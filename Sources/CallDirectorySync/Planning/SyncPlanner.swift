@@ -1,3 +1,5 @@
+import CallDirectoryFormat
+
 /// Decides what a sync fetches and loads, from a verified manifest and
 /// what the device holds. A pure function: the app and the CLI run it
 /// before fetching anything.
@@ -74,7 +76,11 @@ public enum SyncPlanner {
   /// How one extension gets to `item`, the manifest's extension at
   /// `version`, from what it holds: the rules of the type, for one
   /// extension (`calldir build --json` plans a device one version behind
-  /// with it).
+  /// with it). ``SnapshotPlanner`` decides, with the held content judged
+  /// first and at any version (the caller records an unchanged
+  /// extension's new version); the manifest's full snapshot and its deltas
+  /// (by base version: a manifest names no base digest) are the offers,
+  /// and ``ReloadCost`` has the last word on a delta.
   ///
   /// - Parameters:
   ///   - held: What the extension holds; nil when nothing is known (it
@@ -84,21 +90,22 @@ public enum SyncPlanner {
   public static func step(
     for item: Manifest.Extension, version: Int, held: HeldSnapshot?, fullOnly: Bool = false
   ) -> SyncPlan.Step {
-    guard let held else { return .full(item.full) }
-    // Judged by content where both sides know it: the same digest needs
-    // nothing, another one under the same version (a rebuilt store) a
-    // full snapshot.
-    if let digest = item.digest, let heldDigest = held.digest {
-      if digest == heldDigest { return held.version == version ? .upToDate : .unchanged }
-      if held.version == version { return .full(item.full) }
-    } else if held.version == version {
-      return .upToDate
+    let target = Planner.Snapshot(version: version, digest: item.digest)
+    let deltas = fullOnly
+      ? [] : item.deltas.map { Planner.Delta(base: Planner.Snapshot(version: $0.from, digest: nil), target: target) }
+    let held = held.map { Planner.Snapshot(version: $0.version, digest: $0.digest) }
+    switch planner.choose(held: held, fulls: [target], deltas: deltas) {
+    case .upToDate: return .upToDate
+    case .sameContent: return .unchanged
+    case .delta(let index) where ReloadCost.prefersDelta(item.deltas[index], over: item):
+      return .delta(item.deltas[index])
+    case .delta, .full, nil: return .full(item.full)
     }
-    if !fullOnly, let delta = item.deltas.first(where: { $0.from == held.version }),
-      ReloadCost.prefersDelta(delta, over: item)
-    {
-      return .delta(delta)
-    }
-    return .full(item.full)
   }
+
+  typealias Planner = SnapshotPlanner<Int, String>
+
+  /// The core's rules as a sync needs them: no reload for content an
+  /// extension holds, whatever its version.
+  static let planner = Planner(.init(sameContentBeforeDeltas: true, newerSameContentNeedsNoReload: true))
 }
