@@ -104,8 +104,3 @@ func _forEachLine(
 package func _nextLineFeed(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
   LineBlock.nextLineFeed(from: start, end: end)
 }
-
-/// The names the compiler's line jobs still use for ``ByteBuffer`` and
-/// ``GrowableBuffer``.
-package typealias _ByteBuffer = ByteBuffer
-package typealias _GrowableBuffer = GrowableBuffer
