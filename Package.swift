@@ -204,7 +204,7 @@ let package = Package(
       path: "Examples/ContainingApp"
     ),
     .testTarget(name: "CalldirSystemTests", dependencies: ["CalldirSystem"]),
-    .testTarget(name: "CalldirHostTests", dependencies: ["CalldirHost", "CalldirSystem"]),
+    .testTarget(name: "CalldirHostTests", dependencies: ["CalldirHost", "CalldirSystem", "FormatFixtures"]),
     // The device modules' sources against the toolchain's availability
     // list (nothing newer than iOS 15), their imports, and nothing of the
     // host's (processes, thread pools, fault injection in release builds).

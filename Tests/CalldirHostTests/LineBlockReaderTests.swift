@@ -1,6 +1,7 @@
 import CalldirHost
 import CalldirSystem
 import Dispatch
+import FormatFixtures
 import Testing
 
 /// `LineBlockReader` must hand out the lines a plain split on LF gives, in
@@ -81,9 +82,10 @@ import Testing
     decidesLineEndings: Bool = false, endsLastLine: Bool = false
   ) -> [Line] {
     var bytes = input
-    if decidesLineEndings,
-      bytes.withUnsafeBufferPointer({ LineEndings.endInCarriageReturnsAlone(UnsafeBufferPointer(rebasing: $0.prefix(LineEndings.sampleBytes))) })
-    {
+    let crAlone = bytes.withUnsafeBufferPointer {
+      LineEndings.endInCarriageReturnsAlone(UnsafeBufferPointer(rebasing: $0.prefix(LineEndings.sampleBytes)))
+    }
+    if decidesLineEndings && crAlone {
       bytes = bytes.map { $0 == 0x0D ? 0x0A : $0 }
     }
     var lines: [Line] = []
@@ -145,9 +147,11 @@ import Testing
   static let alphabet = Array("0123456789+ \r\n\n".utf8) + [0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80]
 
   @Test func randomInputsSplitLikeAPlainSplitUnderEveryPolicy() throws {
-    var generator = SplitMix(state: 35)
+    var generator = SplitMix64(seed: 35)
     for round in 0..<300 {
-      let bytes = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator)! }
+      let bytes = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in
+        Self.alphabet.randomElement(using: &generator) ?? 0x30
+      }
       let maxLineBytes = Int.random(in: 1...12, using: &generator)
       let keep = Int.random(in: 0...(maxLineBytes + 1), using: &generator)
       let endsLastLine = round % 2 == 0
@@ -156,7 +160,8 @@ import Testing
         (.report(keepingFirst: keep), maxLineBytes), (.truncate, max(5, maxLineBytes)),
       ]
       for (policy, maxLineBytes) in policies {
-        let expected = Self.reference(bytes, maxLineBytes: maxLineBytes, policy: policy, keep: keep, endsLastLine: endsLastLine)
+        let expected = Self.reference(
+          bytes, maxLineBytes: maxLineBytes, policy: policy, keep: keep, endsLastLine: endsLastLine)
         for readSize in [1, 2, 3, 7, 16, 1 << 10] {
           for minimumBytes in [1, 5, 64] {
             let reader = LineBlockReader(
@@ -202,7 +207,8 @@ import Testing
             for readSize in 1...12 {
               let reader = LineBlockReader(
                 TrickleSource(bytes, readSize: readSize), maxLineBytes: maxLineBytes, tooLongLines: policy)
-              #expect(try Self.read(reader).lines == expected, "length \(length) at \(position), read \(readSize), \(policy)")
+              #expect(
+                try Self.read(reader).lines == expected, "length \(length) at \(position), read \(readSize), \(policy)")
             }
           }
         }
@@ -224,7 +230,9 @@ import Testing
       let reader = LineBlockReader(
         TrickleSource(bytes, readSize: readSize), maxLineBytes: 5, tooLongLines: .report(keepingFirst: 2))
       #expect(
-        try Self.read(reader).lines == [.line(Array("1234\r\n".utf8)), .tooLong(Array("12".utf8)), .line(Array("1\r\n".utf8))],
+        try Self.read(reader).lines == [
+          .line(Array("1234\r\n".utf8)), .tooLong(Array("12".utf8)), .line(Array("1\r\n".utf8)),
+        ],
         "read \(readSize)")
     }
   }
@@ -235,7 +243,10 @@ import Testing
     for readSize in [1, 2, 5, 64] {
       for (bytes, expected) in [
         (crText, ["+1\n", "+22\n", "+333\n"]), (mixed, ["+1\r+22\n", "+333\r"]),
-        (Array("+1\r".utf8) + Array(repeating: UInt8(ascii: "1"), count: 5000) + Array("\r+2\r".utf8), ["+1\n", "too long", "+2\n"]),
+        (
+          Array("+1\r".utf8) + Array(repeating: UInt8(ascii: "1"), count: 5000) + Array("\r+2\r".utf8),
+          ["+1\n", "too long", "+2\n"]
+        ),
       ] {
         let reader = LineBlockReader(
           TrickleSource(bytes, readSize: readSize), maxLineBytes: 4096, tooLongLines: .report(keepingFirst: 0),
@@ -250,7 +261,8 @@ import Testing
       }
     }
     // Decided on the first 4 KiB: an LF after them does not undo it.
-    let late = Array(repeating: UInt8(ascii: "1"), count: 10) + [0x0D] + Array(repeating: UInt8(ascii: "2"), count: 5000) + [0x0A]
+    let late =
+      Array(repeating: UInt8(ascii: "1"), count: 10) + [0x0D] + Array(repeating: UInt8(ascii: "2"), count: 5000) + [0x0A]
     let reader = LineBlockReader(
       TrickleSource(late, readSize: 1000), maxLineBytes: 1 << 14, tooLongLines: .report(keepingFirst: 0),
       decidesLineEndings: true)
@@ -263,12 +275,15 @@ import Testing
         TrickleSource(Array("+1\n+22".utf8), readSize: 2), maxLineBytes: 8, tooLongLines: .report(keepingFirst: 0),
         endsLastLine: endsLastLine)
       #expect(
-        try Self.read(reader).lines == [.line(Array("+1\n".utf8)), .line(Array(("+22" + (endsLastLine ? "\n" : "")).utf8))])
+        try Self.read(reader).lines == [
+          .line(Array("+1\n".utf8)), .line(Array(("+22" + (endsLastLine ? "\n" : "")).utf8)),
+        ])
     }
   }
 
   @Test func emptyInputHasNoBlocks() throws {
-    let reader = LineBlockReader(TrickleSource([], readSize: 4), maxLineBytes: 8, tooLongLines: .truncate, endsLastLine: true)
+    let reader = LineBlockReader(
+      TrickleSource([], readSize: 4), maxLineBytes: 8, tooLongLines: .truncate, endsLastLine: true)
     #expect(try reader.next() == nil)
     let chunked = LineBlockReader(try ChunkedInput(.bytes([])), maxLineBytes: 8, tooLongLines: .truncate)
     #expect(try chunked.next() == nil)
@@ -322,17 +337,5 @@ import Testing
     let done = DispatchSemaphore(value: 0)
     /// Written by the writer before it signals `done`.
     var timedOut = false
-  }
-
-  /// SplitMix64: the same inputs on every run.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 }

@@ -91,10 +91,11 @@ extension LineBlock {
 /// sources `build` reads line by line.
 ///
 /// Lines end at LF (a CR before it stays, for the caller to drop). A line
-/// with more than `maxLineBytes` bytes before its LF is too long: it is
-/// noticed as soon as that many of its bytes are read, handled as
-/// ``TooLongLines`` says, and the rest of it is read past, not kept. The
-/// last line may lack its LF.
+/// with more than `maxLineBytes` bytes before its LF is too long, whether
+/// it came in one read or many: it is handled as ``TooLongLines`` says,
+/// and what is not yet read of it is read past, never held (the window
+/// keeps at most `maxLineBytes` bytes of a line and one read). The last
+/// line may lack its LF.
 ///
 ///     let lines = LineBlockReader(input, maxLineBytes: 1 << 20, tooLongLines: .report(keepingFirst: 0))
 ///     while let block = try lines.next() { … }
@@ -305,7 +306,8 @@ public final class LineBlockReader<Source: LineBlockSource> {
     lineStart -= keep
     scanned -= keep
     if endsLinesWithCarriageReturns == true {
-      LineEndings.replaceCarriageReturns(UnsafeMutableBufferPointer(start: source.base + kept, count: source.end - kept))
+      let read = UnsafeMutableBufferPointer(start: source.base + kept, count: source.end - kept)
+      LineEndings.replaceCarriageReturns(read)
     }
   }
 
