@@ -29,7 +29,8 @@ public struct BatchNormalizer {
   /// answered from its first part.
   public var chunkSize = 4 << 20
   /// Blocks normalized at once, at most 8 (``Parallel/coreCount``, which
-  /// `CALLDIR_THREADS` overrides).
+  /// `CALLDIR_THREADS` overrides); twice as many are read ahead of the
+  /// output.
   public var threadCount = min(8, Parallel.coreCount)
   /// Whether numbers must also be valid (`normalize --valid`).
   public var requireValid = false
