@@ -126,14 +126,16 @@ let package = Package(
     // http(s) through CCurlShim (CLI side).
     .target(name: "CalldirTransport", dependencies: ["CallDirectorySync", "CalldirSystem", "CCurlShim"]),
     // `calldir validate`: what an extension would feed CallKit, checked streaming.
-    .target(name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CallDirectoryFormat"], swiftSettings: hotPath),
+    .target(
+      name: "CallDirectoryValidation", dependencies: ["CalldirSystem", "CalldirHost", "CallDirectoryFormat"],
+      swiftSettings: hotPath),
     // The source readers: every format a source may be written in (lines,
     // patterns, csv/tsv, json, jsonl, vcard, xml and the presets), its
     // options and the records, ranges and issues it reports, each with its
     // origin (file, line). Readers parse text and never decide policy.
     .target(
       name: "CallDirectorySources",
-      dependencies: ["CalldirSystem", "UnicodeText", "CallDirectoryFormat", "CLibXML2"],
+      dependencies: ["CalldirSystem", "CalldirHost", "UnicodeText", "CallDirectoryFormat", "CLibXML2"],
       swiftSettings: hotPath
     ),
     // Config, label hygiene, evidence, compile, diff: from a config and the
@@ -202,7 +204,7 @@ let package = Package(
       path: "Examples/ContainingApp"
     ),
     .testTarget(name: "CalldirSystemTests", dependencies: ["CalldirSystem"]),
-    .testTarget(name: "CalldirHostTests", dependencies: ["CalldirHost", "CalldirSystem"]),
+    .testTarget(name: "CalldirHostTests", dependencies: ["CalldirHost", "CalldirSystem", "FormatFixtures"]),
     // The device modules' sources against the toolchain's availability
     // list (nothing newer than iOS 15), their imports, and nothing of the
     // host's (processes, thread pools, fault injection in release builds).
@@ -220,8 +222,8 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryCompilerTests",
       dependencies: [
-        "CalldirSystem", "CallDirectorySources", "CallDirectoryCompiler", "CallDirectoryStore", "CallDirectoryFormat",
-        "FormatFixtures", "PhoneNumbers",
+        "CalldirSystem", "CalldirHost", "CallDirectorySources", "CallDirectoryCompiler", "CallDirectoryStore",
+        "CallDirectoryFormat", "FormatFixtures", "PhoneNumbers",
       ]
     ),
     .testTarget(
@@ -267,7 +269,7 @@ let package = Package(
     .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
     .testTarget(
       name: "PhoneNumbersTests",
-      dependencies: ["PhoneNumbers", "FormatFixtures"],
+      dependencies: ["PhoneNumbers", "CalldirHost", "CalldirSystem", "FormatFixtures"],
       resources: [.copy("Fixtures")]
     ),
     // Runs the built binary on real files; `swift build --build-tests` builds it first.

@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 import CalldirTestSupport
 import Foundation
@@ -179,5 +180,59 @@ import Testing
     let lines = (0..<900).map { "(212) 555-\(1000 + $0)" }
     let actual = try batchOutput(lines, region: region, json: false, requireValid: false, threads: 2, separator: "\r")
     #expect(actual == lines.map { expectedPlain($0, region: region, requireValid: false) })
+  }
+
+  /// A line longer than the chunk size, anywhere (the last, too, without
+  /// its LF), is too long and read past; with JSON its input is its first
+  /// chunk, cut back to a whole character. The lines around it are
+  /// answered as ever.
+  @Test func linesLongerThanAChunkAreTooLongAndReadPast() throws {
+    // 4094 ASCII bytes, then "é" across the chunk's end (4096 bytes).
+    let long = String(repeating: "7", count: 4094) + "é" + String(repeating: "8", count: 5000)
+    for position in 0...2 {
+      var lines = ["+12125550100", "+442079460000"]
+      lines.insert(long, at: position)
+      let plain = try batchOutput(lines, region: nil, json: false, requireValid: false, threads: 2)
+      #expect(plain == lines.map { $0 == long ? "INVALID\ttoo long" : String($0.dropFirst()) })
+      let json = try batchOutput(lines, region: nil, json: true, requireValid: false, threads: 2)
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(json[position].utf8)) as? [String: Any])
+      #expect(object["input"] as? String == String(repeating: "7", count: 4094))
+      #expect(object["reason"] as? String == "too long")
+      #expect(json.count == 3)
+    }
+  }
+
+  /// From a pipe with nothing more ready, the lines at hand are answered
+  /// before more come (a writer that waits for each line's answer).
+  @Test func linesAtHandAreAnsweredBeforeMoreArrive() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer { try? readEnd.close() }
+    let lines = (0..<4).map { "+1212555010\($0)" }
+    let handoff = Handoff()
+    DispatchQueue.global().async {
+      for line in lines {
+        try? writeEnd.writeAll(Array((line + "\n").utf8))
+        if handoff.answered.wait(timeout: .now() + 10) == .timedOut { handoff.timedOut = true }
+      }
+      try? writeEnd.close()
+      handoff.done.signal()
+    }
+    var output: [UInt8] = []
+    let batch = BatchNormalizer(normalizer: normalizer, region: nil, json: false)
+    try batch.run(input: readEnd) { bytes in
+      output.append(contentsOf: bytes)
+      handoff.answered.signal()
+      return true
+    }
+    handoff.done.wait()
+    #expect(String(decoding: output, as: UTF8.self) == lines.map { $0.dropFirst() + "\n" }.joined())
+    #expect(!handoff.timedOut)
+  }
+
+  final class Handoff: @unchecked Sendable {
+    let answered = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    /// Written by the writer before it signals `done`.
+    var timedOut = false
   }
 }

@@ -1,4 +1,5 @@
 import CallDirectorySources
+import CalldirHost
 import PhoneNumbers
 
 /// A piece of a line-by-line blocking or allow source (``_LineIndependentReader``),
@@ -10,17 +11,17 @@ import PhoneNumbers
 /// Line numbers inside the job count from 1 at the piece's first line; the
 /// fold adds the lines of the pieces before it.
 final class LineChunkJob: @unchecked Sendable {
-  private let bytes = _ByteBuffer(capacity: 1 << 20)
+  private let bytes = ByteBuffer(capacity: 1 << 20)
   private var endsWithTooLongLine = false
-  private let tooLongStart = _ByteBuffer()
+  private let tooLongStart = ByteBuffer()
   private var stretch: _FileStretch?
   /// The stretch's checksum and size, once read.
   private(set) var stretchContents: _FileStretch.Contents?
   /// Why the stretch could not be read.
   private(set) var readError: SourceError?
-  private let accepted = _GrowableBuffer<Int64>(capacity: 1 << 16)
+  private let accepted = GrowableBuffer<Int64>(capacity: 1 << 16)
   /// Where ``numbers`` are laid out by length.
-  private let scratch = _GrowableBuffer<Int64>(capacity: 1 << 16)
+  private let scratch = GrowableBuffer<Int64>(capacity: 1 << 16)
   /// Accepted numbers, in file order (a one-number pattern counts as a
   /// number), less adjacent repeats when they run one way (see ``order``);
   /// laid out by length when ``laidOutByLength``.

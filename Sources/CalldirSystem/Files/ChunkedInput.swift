@@ -129,6 +129,14 @@ public final class ChunkedInput {
     }
   }
 
+  /// Whether more bytes can be read without waiting: false when a pipe or
+  /// a terminal has nothing more right now; always true for bytes in
+  /// memory and at the end.
+  public var hasInputReady: Bool {
+    guard !isEOF, let descriptor else { return true }
+    return descriptor.hasInputReady
+  }
+
   /// Reads until at least `count` bytes are buffered or the input ends.
   public func ensure(_ count: Int) throws(FileError) {
     while end < count, !isEOF { try refill(keepingFrom: 0) }

@@ -1,5 +1,8 @@
-/// One thread's share of a ``BatchNormalizer`` batch: its lines, normalized
-/// (and classified, for JSON and `requireValid`) into its output buffer.
+import CalldirHost
+
+/// One block of a ``BatchNormalizer``'s input, normalized (and classified,
+/// for JSON and `requireValid`) into its output buffer on a worker thread;
+/// reused block after block.
 ///
 /// Lines that are `+` and the digits of an E.164 number take the
 /// normalizer's exact path
@@ -10,25 +13,28 @@
 /// number back to digits. Every other line goes through the normalizer's
 /// byte API; both give the same bytes (`BatchNormalizerTests`).
 final class _NormalizeJob: @unchecked Sendable {
-  let lines: UnsafeBufferPointer<UInt8>
-  let output: _ByteBuffer
-  /// Reads the lines the exact path declines (used by this job's thread only).
+  /// The lines to normalize, copied from the input: whole lines, the
+  /// input's last of which may lack its LF.
+  let input: ByteBuffer
+  /// What they normalize to, in order.
+  let output: ByteBuffer
+  /// Reads the lines the exact path declines (kept from block to block:
+  /// what it learned of the list's shapes serves the next block too).
   let reader: FormattedNumberReader
   let normalizer: PhoneNumberNormalizer
   let region: RegionMetadata?
   let json: Bool
   let requireValid: Bool
   /// The national format's digits are added to each number
-  /// (`normalize --national`), by this job's thread's formatter.
+  /// (`normalize --national`), by this job's formatter.
   let formatter: NationalFormatter?
   /// `INVALID<TAB>reason<LF>` for each rejection, by `NormalizationRejection.index`.
   let invalidLines = _NormalizeOutput.reasons.map { Array("INVALID\t".utf8) + $0 + [0x0A] }
 
-  init(lines: UnsafeBufferPointer<UInt8>, output: _ByteBuffer, reader: FormattedNumberReader,
-       normalizer: PhoneNumberNormalizer, region: RegionMetadata?, json: Bool, requireValid: Bool,
-       formatter: NationalFormatter? = nil) {
-    self.lines = lines
-    self.output = output
+  init(blockBytes: Int, reader: FormattedNumberReader, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
+       json: Bool, requireValid: Bool, formatter: NationalFormatter? = nil) {
+    input = ByteBuffer(capacity: blockBytes)
+    output = ByteBuffer(capacity: 2 * blockBytes)
     self.reader = reader
     self.normalizer = normalizer
     self.region = region
@@ -37,27 +43,20 @@ final class _NormalizeJob: @unchecked Sendable {
     self.formatter = formatter
   }
 
-  /// The offset of the first LF in `base[from..<count]`, or `count`: eight
-  /// bytes at a time (lines are short, so this beats calling `memchr`).
-  @inline(__always)
-  static func newline(in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
-    var index = from
-    while index &+ 8 <= count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-      // The lowest byte that was LF is the lowest set high bit (little endian).
-      let found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-      if found != 0 { return index &+ found.trailingZeroBitCount / 8 }
-      index &+= 8
-    }
-    while index < count && base[index] != 0x0A { index &+= 1 }
-    return index
+  /// Takes a copy of `lines`.
+  func load(_ lines: UnsafeBufferPointer<UInt8>) { input.append(lines) }
+
+  /// Empties the job for the next block, once its output is taken.
+  func reset() {
+    input.removeAll()
+    output.removeAll()
   }
 
   /// The line starting at `start` (without its LF or CR LF); `start` moves
   /// past it.
   @inline(__always)
   static func line(in base: UnsafePointer<UInt8>, from start: inout Int, count: Int) -> UnsafeBufferPointer<UInt8> {
-    let end = newline(in: base, from: start, count: count)
+    let end = LineBlock.nextLineFeed(from: base + start, end: base + count) - base
     var lineEnd = end
     if lineEnd > start && base[lineEnd &- 1] == 0x0D { lineEnd &-= 1 }
     let line = UnsafeBufferPointer(start: base + start, count: lineEnd &- start)
@@ -65,18 +64,18 @@ final class _NormalizeJob: @unchecked Sendable {
     return line
   }
 
+  /// Normalizes the lines loaded into ``output``.
   func run() {
-    guard let base = lines.baseAddress else { return }
+    let lines = UnsafePointer(input.base)
     if json || requireValid {
-      runClassifying(base)
+      runClassifying(lines, count: input.count)
     } else {
-      runPlain(base)
+      runPlain(lines, count: input.count)
     }
   }
 
   /// Numbers only: no classifier.
-  private func runPlain(_ base: UnsafePointer<UInt8>) {
-    let count = lines.count
+  private func runPlain(_ base: UnsafePointer<UInt8>, count: Int) {
     let end = base + count
     let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)
     defer { digitWords.deallocate() }
@@ -100,8 +99,7 @@ final class _NormalizeJob: @unchecked Sendable {
   /// lists) is classified and written without a branch on its verdict, so
   /// a list of valid and invalid numbers mixed at random costs no
   /// mispredictions.
-  private func runClassifying(_ base: UnsafePointer<UInt8>) {
-    let count = lines.count
+  private func runClassifying(_ base: UnsafePointer<UInt8>, count: Int) {
     let end = base + count
     var classifier = IncrementalClassifier(plan: normalizer.plan)
     let digitWords = UnsafeMutablePointer<UInt64>.allocate(capacity: ExactE164Split.wordCount)

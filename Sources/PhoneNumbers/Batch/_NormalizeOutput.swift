@@ -1,3 +1,4 @@
+import CalldirHost
 import CalldirSystem
 
 /// The output lines of `calldir normalize`, built as bytes.
@@ -5,7 +6,7 @@ enum _NormalizeOutput {
   /// The reason for a possible number that is not valid, as
   /// ``NumberValidity/invalidReason``, without building a String.
   @inline(__always)
-  static func appendInvalidReason(_ validity: NumberValidity?, to output: _ByteBuffer) {
+  static func appendInvalidReason(_ validity: NumberValidity?, to output: ByteBuffer) {
     guard let validity else {
       output.append("invalid country calling code")
       return
@@ -30,7 +31,7 @@ enum _NormalizeOutput {
   /// the national format's digits of the number (null without one).
   static func appendJSON(
     input: UnsafeBufferPointer<UInt8>, result: Result<Int64, NormalizationRejection>, validity: NumberValidity?,
-    requireValid: Bool, formatter: NationalFormatter? = nil, to output: _ByteBuffer
+    requireValid: Bool, formatter: NationalFormatter? = nil, to output: ByteBuffer
   ) {
     output.append("{\"input\":")
     if input.contains(where: { $0 >= 0x80 }) {
@@ -83,14 +84,14 @@ enum _NormalizeOutput {
   /// the tab when it has none): what `normalize --national` adds to a
   /// number's line.
   @inline(__always)
-  static func appendNationalColumn(_ number: Int64, formatter: NationalFormatter, to output: _ByteBuffer) {
+  static func appendNationalColumn(_ number: Int64, formatter: NationalFormatter, to output: ByteBuffer) {
     output.appendByte(0x09)
     if let national = formatter.nationalDigits(ofE164: number) { appendDigits(national, to: output) }
   }
 
   /// The digits of `national` as ASCII.
   @inline(__always)
-  static func appendDigits(_ national: NationalDigits, to output: _ByteBuffer) {
+  static func appendDigits(_ national: NationalDigits, to output: ByteBuffer) {
     output.reserve(NationalDigits.capacity)
     national.withASCII { digits in
       for digit in digits { output.appendByte(digit) }
@@ -99,7 +100,7 @@ enum _NormalizeOutput {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
-  private static func appendJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: _ByteBuffer) {
+  private static func appendJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: ByteBuffer) {
     output.reserve(text.count * 6 + 2)
     output.appendByte(UInt8(ascii: "\""))
     for byte in text {

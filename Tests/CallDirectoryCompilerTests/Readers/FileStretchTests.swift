@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirHost
 import FormatFixtures
 import Foundation
 import Testing
@@ -24,7 +25,7 @@ import Testing
     var checksum = CRC32C().value
     var total = 0
     var lines = 0
-    let buffer = _ByteBuffer()
+    let buffer = ByteBuffer()
     var start = 0
     repeat {
       let end = start + stretch

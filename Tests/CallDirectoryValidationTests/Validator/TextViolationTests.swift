@@ -154,4 +154,20 @@ struct ViolationCase: CustomTestStringConvertible, Sendable {
     #expect(last.kinds == [.lineTooLong])
     #expect(last.lines == [2])
   }
+
+  /// A line of exactly the limit ended by CR LF is within it, and one byte
+  /// more is not, wherever the reads split them (the CR before the LF is
+  /// not counted, even when a read ends between them).
+  @Test func theLimitLeavesOutTheCROfCRLFWhereverTheReadsEnd() throws {
+    let atLimit = "1" + String(repeating: "\t", count: 63)
+    let over = atLimit + "a"
+    for chunkSize in 1...70 {
+      let within = try validate("1\r\n\(atLimit)\r\n2\r\n\(atLimit)\r", maxLineLength: 64, chunkSize: chunkSize)
+      #expect(!within.kinds.contains(.lineTooLong), "chunk \(chunkSize)")
+      #expect(within.summary.entries == 4, "chunk \(chunkSize)")
+      let beyond = try validate("1\r\n\(over)\r\n2\r\n", maxLineLength: 64, chunkSize: chunkSize)
+      #expect(beyond.kinds == [.lineTooLong], "chunk \(chunkSize)")
+      #expect(beyond.lines == [2], "chunk \(chunkSize)")
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import CallDirectoryFormat
+import CalldirHost
 import CalldirSystem
 import UnicodeText
 
@@ -14,7 +15,9 @@ package let _maxRecordBytes = 1 << 20
 /// The unconsumed bytes are `base[0..<end]` after each
 /// ``refill(keepingFrom:)``; callers keep their own cursor and pass it back
 /// when they need more bytes.
-package final class _ByteInput {
+package final class _ByteInput: LineBlockSource {
+  package typealias Failure = SourceError
+
   private let input: ChunkedInput
   private let crc: _RunningCRC
   /// The UTF-8 converted from the raw bytes, when the source has another

@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import CallDirectoryFormat
+import CalldirHost
 import CalldirSystem
 
 /// A regular file opened once and read by several workers at once
@@ -101,7 +102,7 @@ package struct _FileStretch: @unchecked Sendable {
 
   /// Reads the stretch into `bytes` (reusing its storage).
   /// - Throws: ``SourceError/file(_:)`` when a read fails.
-  package func read(into bytes: _ByteBuffer, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) -> Contents {
+  package func read(into bytes: ByteBuffer, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) -> Contents {
     // One byte before the stretch says whether a line begins at its start.
     let before = start > 0 ? 1 : 0
     let origin = start - before
@@ -154,7 +155,7 @@ package struct _FileStretch: @unchecked Sendable {
 
   /// Appends up to `count` bytes read at `offset`; returns how many came
   /// (fewer only at the end of the file).
-  private func append(to bytes: _ByteBuffer, at offset: Int, count: Int) throws(SourceError) -> Int {
+  private func append(to bytes: ByteBuffer, at offset: Int, count: Int) throws(SourceError) -> Int {
     guard count > 0 else { return 0 }
     let got = try file.read(at: offset, count: count, into: bytes.reserve(count))
     bytes.grow(by: got)

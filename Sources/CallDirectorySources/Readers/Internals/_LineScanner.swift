@@ -5,94 +5,36 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CalldirHost
 
-/// A run of whole lines cut from an input by ``_LineChunker``.
-///
-/// `bytes` holds complete lines, each ending in LF, except that the last
-/// piece of the input may end with a line that has none. When
-/// `endsWithTooLongLine` is set, one more line follows these bytes: a line
-/// longer than the limit, whose bytes were dropped but for the first
-/// ``_LineText/maximumBytes`` (`tooLongStart`), kept for the rejects report.
-package struct _LinePiece {
-  package var bytes: UnsafeBufferPointer<UInt8>
-  package var endsWithTooLongLine: Bool
-  package var tooLongStart = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+/// A run of whole lines cut from an input by ``_LineChunker``
+/// (``LineBlock``): when `endsWithTooLongLine` is set, one more line
+/// follows its bytes, a line longer than the limit, whose bytes were
+/// dropped but for the first ``_LineText/maximumBytes`` (`tooLongStart`),
+/// kept for the rejects report.
+package typealias _LinePiece = LineBlock
 
-  package init(
-    bytes: UnsafeBufferPointer<UInt8>, endsWithTooLongLine: Bool,
-    tooLongStart: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
-  ) {
-    self.bytes = bytes
-    self.endsWithTooLongLine = endsWithTooLongLine
-    self.tooLongStart = tooLongStart
-  }
-}
-
-/// Cuts an input into pieces of whole lines, so the lines of one piece can
-/// be parsed without the others (on another core, say).
+/// Cuts a source into pieces of whole lines (``LineBlockReader``), so the
+/// lines of one piece can be parsed without the others (on another core,
+/// say).
 ///
 /// Skips a UTF-8 BOM and rejects UTF-16/32 ones. A line whose bytes exceed
 /// `maxLineBytes + 1` before its LF is too long whatever its ending; it is
-/// reported through ``_LinePiece/endsWithTooLongLine`` and dropped. Shorter
+/// reported through ``LineBlock/endsWithTooLongLine`` and dropped. Shorter
 /// lines are cut whole; ``_forEachLine(in:firstLine:maxLineBytes:onLine:onTooLong:)``
 /// applies the exact limit (after removing a CR).
 package final class _LineChunker {
-  private let input: _ByteInput
-  private let maxLineBytes: Int
-  private var position: Int
-  private var discarding = false
-  private var finished = false
+  private let blocks: LineBlockReader<_ByteInput>
 
   package init(_ input: _ByteInput, maxLineBytes: Int = _maxRecordBytes) throws(SourceError) {
-    self.input = input
-    self.maxLineBytes = maxLineBytes
-    position = try input.skipByteOrderMark()
+    blocks = LineBlockReader(
+      input, startingAt: try input.skipByteOrderMark(), maxLineBytes: maxLineBytes + 1,
+      tooLongLines: .report(keepingFirst: _LineText.maximumBytes))
   }
 
   /// The next piece, or nil at the end. The bytes stay valid until the next call.
   package func next() throws(SourceError) -> _LinePiece? {
-    guard !finished else { return nil }
-    while true {
-      let start = input.base + position
-      let available = input.end - position
-      if discarding {
-        if let found = memchr(start, 0x0A, available) {
-          position += UnsafeRawPointer(found) - UnsafeRawPointer(start) + 1
-          discarding = false
-          continue
-        }
-        position = input.end
-      } else if input.isEOF {
-        finished = true
-        position = input.end
-        return available > 0 ? _LinePiece(bytes: UnsafeBufferPointer(start: start, count: available), endsWithTooLongLine: false) : nil
-      } else if let length = Self.lengthThroughLastNewline(start, available) {
-        position += length
-        return _LinePiece(bytes: UnsafeBufferPointer(start: start, count: length), endsWithTooLongLine: false)
-      } else if available > maxLineBytes + 1 {
-        discarding = true
-        position = input.end
-        return _LinePiece(
-          bytes: UnsafeBufferPointer(start: start, count: 0), endsWithTooLongLine: true,
-          tooLongStart: UnsafeBufferPointer(start: start, count: min(available, _LineText.maximumBytes)))
-      }
-      if input.isEOF {
-        finished = true
-        return nil
-      }
-      try input.refill(keepingFrom: position)
-      position = 0
-    }
-  }
-
-  /// The length of `start[0..<count]` up to and including its last LF.
-  private static func lengthThroughLastNewline(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-    var index = count
-    while index > 0 {
-      index -= 1
-      if start[index] == 0x0A { return index + 1 }
-    }
-    return nil
+    try blocks.next()
   }
 }
 
@@ -156,20 +98,9 @@ func _forEachLine(
   return lines
 }
 
-/// The first line feed in `start..<end`, or `end`: eight bytes at a time
-/// (most lines of a number list are a dozen bytes long, too short for a
-/// call to `memchr` to pay).
+/// The first line feed in `start..<end`, or `end`
+/// (``LineBlock/nextLineFeed(from:end:)``).
 @inline(__always)
 package func _nextLineFeed(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
-  var cursor = start
-  while end - cursor >= 8 {
-    let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
-    // The lowest byte that was a line feed is the lowest zero byte: its
-    // high bit is the lowest set here (bits above it may be set falsely).
-    let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-    if zeros != 0 { return cursor + (zeros.trailingZeroBitCount &>> 3) }
-    cursor += 8
-  }
-  while cursor < end, cursor.pointee != _ASCII.lineFeed { cursor += 1 }
-  return cursor
+  LineBlock.nextLineFeed(from: start, end: end)
 }

@@ -1,36 +1,9 @@
-/// A growable byte buffer owned by one thread at a time.
-final class _ByteBuffer: @unchecked Sendable {
-  /// Keeps two buffers' hot fields off one cache line (each thread writes
-  /// its buffer's `count` for every line).
-  private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-  private(set) var base: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
-  var count = 0
-  private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+import CalldirHost
 
-  init(capacity: Int = 1 << 20) {
-    self.capacity = capacity
-    self.base = .allocate(capacity: capacity)
-  }
-
-  deinit { base.deallocate() }
-
-  /// Makes room for `extra` more bytes.
-  @inline(__always)
-  func reserve(_ extra: Int) {
-    if count + extra > capacity { grow(count + extra) }
-  }
-
-  private func grow(_ needed: Int) {
-    var newCapacity = capacity * 2
-    while newCapacity < needed { newCapacity *= 2 }
-    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-    grown.update(from: base, count: count)
-    base.deallocate()
-    base = grown
-    capacity = newCapacity
-  }
-
+/// The appenders `calldir normalize` writes its output lines with, on the
+/// hot path (``_NormalizeJob``, ``_NormalizeOutput``): room is reserved
+/// first, then bytes and words are stored through ``GrowableBuffer/base``.
+extension GrowableBuffer where Element == UInt8 {
   /// Appends one byte; room must have been reserved.
   @inline(__always)
   func appendByte(_ byte: UInt8) {
