@@ -15,11 +15,15 @@ extension RecordAcceptance {
   ///   ("a range cannot carry a label"), none larger than `maxRangeSize`,
   ///   none of no possible number (``range(_:)``, ``range(_:_:region:wildcardDigits:)``).
   /// - An identification entry's label (``label(_:)``).
+  ///
+  /// Sendable by hand: ``recordCheck`` holds its classifier unretained,
+  /// valid while the policy holds the check it came from.
   package struct Policy: @unchecked Sendable {
     /// The list the source feeds.
     package let list: SourceList
     /// The config's `maxRangeSize`.
     package let maxRangeSize: Int64
+    /// How numbers are read.
     let normalizer: PhoneNumberNormalizer
     /// The source's number rules, held so that ``recordCheck`` stays valid.
     private let check: NumberCheck?
