@@ -38,9 +38,9 @@ final class RecordBatch: SourcePiece, @unchecked Sendable {
     case issue(line: Int, reason: String, text: String)
   }
 
-  private(set) var items: [Item] = []
-  private(set) var bytes: [UInt8] = []
-  private(set) var recordCount = 0
+  private var items: [Item] = []
+  private var bytes: [UInt8] = []
+  private var recordCount = 0
   /// The numbers of the accepted records, in order, while every event
   /// before them was a record that normalized (``PieceYield/numbers``).
   private let acceptedNumbers: _GrowableBuffer<Int64>
