@@ -9,44 +9,22 @@ import PhoneNumbers
 /// included, so that a large file is read on every core.
 ///
 /// Line numbers inside the job count from 1 at the piece's first line; the
-/// fold adds the lines of the pieces before it.
-final class LineChunkJob: @unchecked Sendable {
+/// fold adds the lines of the pieces before it (``PieceYield``).
+final class LineChunkJob: SourcePiece, @unchecked Sendable {
   private let bytes = ByteBuffer(capacity: 1 << 20)
   private var endsWithTooLongLine = false
   private let tooLongStart = ByteBuffer()
   private var stretch: _FileStretch?
-  /// The stretch's checksum and size, once read.
-  private(set) var stretchContents: _FileStretch.Contents?
-  /// Why the stretch could not be read.
-  private(set) var readError: SourceError?
-  private let accepted = GrowableBuffer<Int64>(capacity: 1 << 16)
-  /// Where ``numbers`` are laid out by length.
-  private let scratch = GrowableBuffer<Int64>(capacity: 1 << 16)
   /// Accepted numbers, in file order (a one-number pattern counts as a
-  /// number), less adjacent repeats when they run one way (see ``order``);
-  /// laid out by length when ``laidOutByLength``.
-  var numbers: UnsafeBufferPointer<Int64> { accepted.elements }
-  /// How ``numbers`` ran in the file (``SourceOrder/summarize(_:count:)``).
-  private(set) var order = SourceOrder()
-  /// Whether ``numbers``, in text order but not in numeric order, were laid
-  /// out by length (``TextOrder/layOutByLength(_:count:order:scratch:)``).
-  private(set) var laidOutByLength = false
-  /// Accepted numbers removed from ``numbers`` as repeats of the one before.
-  private(set) var repeats = 0
-  /// Accepted ranges of more than one number, in file order.
-  private(set) var ranges: [ClosedRange<Int64>] = []
-  /// Rejected data lines in order, numbered within the piece, with their
-  /// text as the rejects report shows it and the numbers each held
-  /// (``RecordAcceptance/Verdict``).
-  private(set) var rejects: [(line: Int, reason: String, text: String, numbers: Int)] = []
-  /// The numbers the accepted lines hold (ranges in full), saturating.
-  private(set) var acceptedNumbers = 0
-  /// What the reader saw; `physicalLines` is the piece's line count.
-  private(set) var summary = SourceSummary()
-  /// Numbers left out for not being of the source's `types`.
-  private(set) var dropped = 0
-  /// The wrong-region guard's counts for the piece.
-  private(set) var national = NationalTally()
+  /// number), less adjacent repeats when they run one way; laid out by
+  /// length when they are in text order only (``PieceYield/numbers``).
+  private let accepted = GrowableBuffer<Int64>(capacity: 1 << 16)
+  /// Where ``accepted`` is laid out by length.
+  private let scratch = GrowableBuffer<Int64>(capacity: 1 << 16)
+  /// What the piece gave: its numbers in one copy, with their order; its
+  /// ranges of more than one number; its rejects numbered within the
+  /// piece; `summary.physicalLines` is the piece's line count.
+  private(set) var yield = PieceYield()
   /// See ``formattedReader(_:region:)``.
   private var formatted: FormattedNumberReader?
 
@@ -62,30 +40,29 @@ final class LineChunkJob: @unchecked Sendable {
     self.stretch = stretch
   }
 
-  /// Parses the piece with `format`'s line rules and normalizes its records,
-  /// each cut by `cells` first; ranges over `maxRangeSize` numbers, or of
-  /// no possible number, are rejected.
+  /// Parses the piece with `format`'s line rules and judges its records,
+  /// each cut by `cells` first, by `policy`, reading them in `region`.
   func run(
-    format: any _LineIndependentReader.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
-    maxRangeSize: Int64, check: NumberCheck? = nil, cells: CellRules = .none
+    format: any _LineIndependentReader.Type, policy: RecordAcceptance.Policy, region: RegionMetadata?,
+    cells: CellRules = .none
   ) {
-    run(format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check, cells: cells)
+    run(format, policy: policy, region: region, cells: cells)
   }
 
   private func run<Format: _LineIndependentReader>(
-    _ format: Format.Type, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64,
-    check: NumberCheck?, cells: CellRules
+    _ format: Format.Type, policy: RecordAcceptance.Policy, region: RegionMetadata?, cells: CellRules
   ) {
     guard let piece = takePiece() else { return }
     // Every number takes a line of two bytes or more; with cell rules, a
     // piece of a line of one byte or more (pieces never overlap).
     var pass = _LinePass<Format>(
-      job: self, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check, cells: cells,
+      job: self, policy: policy, region: region, cells: cells,
       out: accepted.reserve((cells.isEmpty ? piece.bytes.count / 2 : piece.bytes.count) + 1))
     pass.scan(piece.bytes)
     if piece.endsWithTooLongLine {
-      summary.issues += 1
-      rejects.append((pass.line, "line too long", _LineText.escaped(piece.tooLongStart), 1))
+      yield.summary.issues += 1
+      yield.rejects.append(PieceYield.Reject(
+        line: pass.line, reason: "line too long", text: _LineText.escaped(piece.tooLongStart), numbers: 1))
       pass.line += 1
     }
     finish(out: pass.out, lines: pass.line - 1, records: pass.records)
@@ -93,7 +70,7 @@ final class LineChunkJob: @unchecked Sendable {
 
   /// The lines to parse: the stretch, read from its file on this thread,
   /// or the lines loaded; nil when the stretch could not be read
-  /// (``readError`` says why).
+  /// (``PieceYield/readError`` says why).
   private func takePiece() -> _LinePiece? {
     guard let stretch else {
       return _LinePiece(
@@ -101,7 +78,7 @@ final class LineChunkJob: @unchecked Sendable {
     }
     do {
       let contents = try stretch.read(into: bytes)
-      stretchContents = contents
+      yield.stretchContents = contents
       let base = UnsafePointer(bytes.base)
       return _LinePiece(
         bytes: UnsafeBufferPointer(start: base + contents.lines.lowerBound, count: contents.lines.count),
@@ -109,7 +86,7 @@ final class LineChunkJob: @unchecked Sendable {
         tooLongStart: contents.tooLongStart.map { UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count) }
           ?? UnsafeBufferPointer(start: nil, count: 0))
     } catch {
-      readError = error
+      yield.readError = error
       return nil
     }
   }
@@ -117,13 +94,12 @@ final class LineChunkJob: @unchecked Sendable {
   /// Counts what the pass took (every number taken went to `out`; ranges
   /// count in full) and keeps the numbers written up to `out`.
   private func finish(out: UnsafeMutablePointer<Int64>, lines: Int, records: Int) {
-    acceptedNumbers = ranges.reduce(out - (accepted.base + accepted.count)) { total, range in
-      let size = range.upperBound - range.lowerBound
-      return total.addingSaturating(size >= Int64(Int.max) ? Int.max : Int(size) + 1)
-    }
-    summary.physicalLines = lines
-    summary.records = records
-    accepted.grow(by: out - (accepted.base + accepted.count))
+    let taken = out - (accepted.base + accepted.count)
+    yield.accept(numbers: taken)
+    for range in yield.ranges { yield.accept(range: range) }
+    yield.summary.physicalLines = lines
+    yield.summary.records = records
+    accepted.grow(by: taken)
     summarizeOrder()
   }
 
@@ -143,11 +119,13 @@ final class LineChunkJob: @unchecked Sendable {
   @inline(never)
   private func summarizeOrder() {
     let (order, kept) = SourceOrder.summarize(accepted.base, count: accepted.count)
-    self.order = order
-    repeats = accepted.count - kept
+    yield.order = order
+    yield.repeats = accepted.count - kept
     accepted.truncate(to: kept)
     scratch.removeAll()
-    laidOutByLength = TextOrder.layOutByLength(accepted.base, count: kept, order: order, scratch: scratch.reserve(kept))
+    yield.laidOutByLength = TextOrder.layOutByLength(
+      accepted.base, count: kept, order: order, scratch: scratch.reserve(kept))
+    yield.numbers = accepted.elements
   }
 
   func reset() {
@@ -155,18 +133,8 @@ final class LineChunkJob: @unchecked Sendable {
     endsWithTooLongLine = false
     tooLongStart.removeAll()
     stretch = nil
-    stretchContents = nil
-    readError = nil
     accepted.removeAll()
-    order = SourceOrder()
-    laidOutByLength = false
-    repeats = 0
-    ranges.removeAll(keepingCapacity: true)
-    rejects.removeAll(keepingCapacity: true)
-    summary = SourceSummary()
-    dropped = 0
-    national = NationalTally()
-    acceptedNumbers = 0
+    yield.reset()
   }
 }
 
@@ -174,16 +142,14 @@ extension LineChunkJob {
   /// One pass over a piece's lines: the common line (`+` and digits, of the
   /// length of the one before) read inline, four at a time where it can,
   /// every other line by `Format`'s own rules (``general(_:_:)``), its
-  /// numbers and ranges accepted or rejected as a record
-  /// (``RecordAcceptance``). Accepted numbers go to ``out``; the rest to
-  /// the job.
+  /// numbers and ranges judged by the source's policy
+  /// (``RecordAcceptance/Policy``). Accepted numbers go to ``out``; the
+  /// rest to the job's yield.
   private struct _LinePass<Format: _LineIndependentReader> {
     let job: LineChunkJob
-    let normalizer: PhoneNumberNormalizer
+    let policy: RecordAcceptance.Policy
     let region: RegionMetadata?
-    let maxRangeSize: Int64
     let cells: CellRules
-    let recordCheck: RecordCheck?
     let reader: FormattedNumberReader
     /// Whether a `+` and digits line is a number by the exact E.164 path:
     /// unless the number's type or validity must be checked (numbers
@@ -197,17 +163,15 @@ extension LineChunkJob {
     var line = 1
 
     init(
-      job: LineChunkJob, normalizer: PhoneNumberNormalizer, region: RegionMetadata?, maxRangeSize: Int64,
-      check: NumberCheck?, cells: CellRules, out: UnsafeMutablePointer<Int64>
+      job: LineChunkJob, policy: RecordAcceptance.Policy, region: RegionMetadata?, cells: CellRules,
+      out: UnsafeMutablePointer<Int64>
     ) {
       self.job = job
-      self.normalizer = normalizer
+      self.policy = policy
       self.region = region
-      self.maxRangeSize = maxRangeSize
       self.cells = cells
-      recordCheck = check.map(RecordCheck.init)
-      reader = job.formattedReader(normalizer, region: region)
-      bareNumbers = Format._bareNumberLineIsRecord && check.map { !$0.requireValid && $0.typeMask == nil } != false
+      reader = job.formattedReader(policy.normalizer, region: region)
+      bareNumbers = Format._bareNumberLineIsRecord && policy.takesBareNumbers
       self.out = out
     }
 
@@ -215,7 +179,7 @@ extension LineChunkJob {
     /// cuts them, in one loop with the common line inline.
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
       guard var cursor = bytes.baseAddress else { return }
-      let exact = ExactE164Reader(normalizer)
+      let exact = ExactE164Reader(policy.normalizer)
       // The length of the last `+` and digits line and of its ending (1: a
       // line feed; 2: a carriage return and a line feed): lists run in lines
       // of one length, and a line of that length that ends alike and is all
@@ -251,9 +215,11 @@ extension LineChunkJob {
         var length = newline - cursor
         if length > 0, newline[-1] == _ASCII.carriageReturn { length -= 1 }
         if length > _maxRecordBytes {
-          job.summary.issues += 1
-          job.rejects.append((line, "line too long", _LineText.escaped(
-            UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes))), 1))
+          job.yield.summary.issues += 1
+          job.yield.rejects.append(PieceYield.Reject(
+            line: line, reason: "line too long",
+            text: _LineText.escaped(UnsafeBufferPointer(start: cursor, count: min(length, _LineText.maximumBytes))),
+            numbers: 1))
         } else if bareNumbers, let number = exact.read(utf8: UnsafeBufferPointer(start: cursor, count: length)) {
           accept(number)
           expected = length
@@ -284,8 +250,8 @@ extension LineChunkJob {
         guard !cells.isEmpty else { return number(field, p, count) }
         cellParts(field, p, count)
       case .range(let range):
-        job.summary.ranges += 1
-        take(range, p, count)
+        job.yield.summary.ranges += 1
+        take(policy.range(range), p, count)
       case .issue(let reason):
         reject(reason, p, count, issue: true)
       }
@@ -294,18 +260,15 @@ extension LineChunkJob {
     /// A record's field cut by the cell rules: numbers, ranges and issues.
     private mutating func cellParts(_ field: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>, _ count: Int) {
       let cells = self.cells
-      var counts = job.summary.cells
-      defer { job.summary.cells = counts }
+      var counts = job.yield.summary.cells
+      defer { job.yield.summary.cells = counts }
       cells.forEachPart(field, counts: &counts) { part in
         switch part {
         case .number(let piece):
           number(piece, p, count)
         case .range(let start, let end, let wildcardDigits):
           records += 1
-          switch RecordAcceptance.range(start, end, normalizer: normalizer, region: region, wildcardDigits: wildcardDigits) {
-          case .range(let range): take(range, p, count)
-          case .rejected(let reason): reject(reason, p, count)
-          }
+          take(policy.range(start, end, region: region, wildcardDigits: wildcardDigits), p, count)
         case .issue(let reason):
           reject(reason, p, count, issue: true)
         }
@@ -315,35 +278,34 @@ extension LineChunkJob {
     /// A number field (the whole record, or a piece of its cell).
     private mutating func number(_ field: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>, _ count: Int) {
       records += 1
-      switch RecordAcceptance.number(
-        field, reader: reader, check: recordCheck, national: &job.national, normalizer: normalizer, region: region,
-        cellKeys: .all)
-      {
+      switch policy.number(field, reader: reader, region: region, national: &job.yield.national) {
       case .number(let number):
         out.pointee = number
         out += 1
-      case .rejected(let reason, let numbers): job.rejects.append((line, reason, _LineText.escaped(p, count), numbers))
-      case .dropped: job.dropped += 1
+      case .rejected(let reason, let numbers): reject(reason, p, count, numbers: numbers)
+      case .dropped: job.yield.dropped += 1
       }
     }
 
-    /// An exact range: one number, or a range of more.
-    private mutating func take(_ range: NumberRange, _ p: UnsafePointer<UInt8>, _ count: Int) {
-      if let reason = RecordAcceptance.rangeRejection(range, maxRangeSize: maxRangeSize, plan: normalizer.plan) {
-        return reject(reason, p, count)
-      }
-      if range.lower == range.upper {
+    /// A range the policy judged: one number, a range of more, or a reject.
+    private mutating func take(_ verdict: RecordAcceptance.RangeVerdict, _ p: UnsafePointer<UInt8>, _ count: Int) {
+      switch verdict {
+      case .range(let range) where range.lower == range.upper:
         out.pointee = range.lower
         out += 1
-      } else {
-        job.ranges.append(range.lower...range.upper)
+      case .range(let range): job.yield.ranges.append(range.lower...range.upper)
+      case .rejected(let reason): reject(reason, p, count)
       }
     }
 
-    /// Rejects the line (an issue of the reader's when `issue`).
-    private func reject(_ reason: String, _ p: UnsafePointer<UInt8>, _ count: Int, issue: Bool = false) {
-      if issue { job.summary.issues += 1 }
-      job.rejects.append((line, reason, _LineText.escaped(p, count), 1))
+    /// Rejects the line, holding `numbers` numbers (an issue of the
+    /// reader's when `issue`).
+    private func reject(
+      _ reason: String, _ p: UnsafePointer<UInt8>, _ count: Int, numbers: Int = 1, issue: Bool = false
+    ) {
+      if issue { job.yield.summary.issues += 1 }
+      job.yield.rejects.append(
+        PieceYield.Reject(line: line, reason: reason, text: _LineText.escaped(p, count), numbers: numbers))
     }
   }
 }

@@ -19,7 +19,7 @@ extension RecordAcceptance {
   ///
   /// The range is exact: `0590100000`–`0590100099` read in `FR` is
   /// `33590100000...33590100099`, never a prefix.
-  package static func range(
+  static func range(
     _ start: UnsafeBufferPointer<UInt8>, _ end: UnsafeBufferPointer<UInt8>,
     normalizer: PhoneNumberNormalizer, region: RegionMetadata?, wildcardDigits: Int = 0
   ) -> RangeVerdict {

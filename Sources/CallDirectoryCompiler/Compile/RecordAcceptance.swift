@@ -23,7 +23,7 @@ package enum RecordAcceptance {
   /// number. `cellKeys`: the cell keys (`numberSeparator`, `wildcard`,
   /// `rangeSeparator`) the source may set, which a reject names.
   @inline(__always)
-  package static func number(
+  static func number(
     _ field: UnsafeBufferPointer<UInt8>, normalizer: PhoneNumberNormalizer, region: RegionMetadata?,
     cellKeys: CellKeys = []
   ) -> Verdict {
@@ -152,7 +152,7 @@ package enum RecordAcceptance {
   /// reason for its first number, as `lines` rejects such a number
   /// (``NumberingPlan/possibilityRejection(ofRange:_:)``).
   @inline(__always)
-  package static func rangeRejection(_ range: NumberRange, maxRangeSize: Int64, plan: NumberingPlan) -> String? {
+  static func rangeRejection(_ range: NumberRange, maxRangeSize: Int64, plan: NumberingPlan) -> String? {
     if range.upper - range.lower >= maxRangeSize {
       return "range of \(range.upper - range.lower + 1) numbers is larger than maxRangeSize \(maxRangeSize) "
         + "(split it, or raise maxRangeSize)"
@@ -162,7 +162,7 @@ package enum RecordAcceptance {
 
   /// A record's cleaned label, or why the record is rejected: identification
   /// entries need a label that survives ``LabelSanitizer``.
-  package static func label(_ bytes: UnsafeBufferPointer<UInt8>?, sanitizer: LabelSanitizer) -> Result<String, LabelRejectionReason> {
+  static func label(_ bytes: UnsafeBufferPointer<UInt8>?, sanitizer: LabelSanitizer) -> Result<String, LabelRejectionReason> {
     guard let bytes else { return .failure(LabelRejectionReason(description: "missing label")) }
     switch sanitizer.sanitize(bytes: bytes) {
     case .success(let label): return .success(label)

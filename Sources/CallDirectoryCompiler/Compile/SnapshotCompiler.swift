@@ -28,6 +28,10 @@ public struct SnapshotCompiler {
   /// The build's reference date: complaint reports are weighed as of this
   /// day (`maxAgeDays`), and reports dated after it do not count.
   public var asOf = CalendarDay.today()
+  /// Whether line-by-line blocking and allow sources are read in pieces of
+  /// lines (``LinePieces``); off, every source is read as events
+  /// (``EventBatches``), which must give the same snapshot and rejects.
+  var readsLinesInPieces = true
 
   public init(
     normalizer: PhoneNumberNormalizer = PhoneNumberNormalizer(),
@@ -106,7 +110,6 @@ public struct SnapshotCompiler {
     statistics: inout CompileStatistics
   ) throws(CompileError) -> SourceReport {
     let region = try self.region(for: spec)
-    var tally = SourceTally(spec: spec, rejects: rejects)
     lists.begin(source: spec.index, list: spec.list)
     defer { lists.endSource() }
     guard !skipped else {
@@ -118,21 +121,17 @@ public struct SnapshotCompiler {
     } catch {
       throw .config(error)
     }
-    progress?("reading \(tally.path)")
+    progress?("reading \(spec.writtenPath)")
     let summary: SourceSummary
+    var fold = SourceFold(
+      tally: SourceTally(spec: spec, rejects: rejects),
+      evidence: spec.weighsEvidence ? EvidenceTally(files: lists.spill?.files) : nil)
     var evidence: EvidenceCounts?
-    let check = NumberCheck(rules: spec.numberRules, region: region, plan: normalizer.plan)
-    // Rejects name the cell keys only where the source may set them.
-    let cellKeys = CellKeys.of(spec, registry: registry)
     do {
-      if spec.list != .identify, !spec.weighsEvidence, let lineReader = reader as? any _LineIndependentReader {
-        summary = try readInPieces(
-          lineReader, region: region, maxRangeSize: config.maxRangeSize, check: check, into: &lists, tally: &tally)
-      } else {
-        (summary, evidence) = try readInBatches(
-          reader, region: region, maxRangeSize: config.maxRangeSize, check: check, cellKeys: cellKeys,
-          into: &lists, tally: &tally)
-      }
+      summary = try read(
+        producer(for: reader, spec: spec, region: region, maxRangeSize: config.maxRangeSize), fold: &fold,
+        into: &lists)
+      if let reports = fold.evidence { evidence = try weigh(reports, of: spec, into: &lists) }
     } catch let error as SourceError {
       throw .source(error.locating(source: spec.keyPath))
     } catch let error as CompileError {
@@ -140,6 +139,7 @@ public struct SnapshotCompiler {
     } catch {
       throw .source(.file(FileError(operation: "read", path: spec.path, errno: .ioError, detail: "\(error)")))
     }
+    let tally = fold.tally
     if let region, let finding = WrongRegionFinding.check(
       tally.national, source: tally.path, shownAs: spec.shownName, region: region,
       limit: spec.numberRules.maxInvalidRatio ?? config.maxInvalidRatio, normalizer: normalizer)
@@ -156,222 +156,31 @@ public struct SnapshotCompiler {
     return report
   }
 
-  /// Reads a line-by-line blocking or allow source: this thread cuts the
-  /// file into pieces of whole lines, one worker per core parses and
-  /// normalizes them, and the results fold back in file order.
-  private func readInPieces(
-    _ reader: any _LineIndependentReader, region: RegionMetadata?, maxRangeSize: Int64, check: NumberCheck?,
-    into lists: inout CollectedLists, tally: inout SourceTally
+  /// Reads a source through `producer`: its pieces filled on this thread,
+  /// judged on the others, folded in file order.
+  private func read<Producer: PieceProducer>(
+    _ producer: Producer, fold: inout SourceFold, into lists: inout CollectedLists
   ) throws -> SourceSummary {
-    let format = type(of: reader)
-    let normalizer = self.normalizer
-    let cells = reader._cells
-    let pipeline = OrderedPipeline(
-      window: 3 * Parallel.coreCount, makeJob: { LineChunkJob() },
-      work: {
-        $0.run(
-          format: format, normalizer: normalizer, region: region, maxRangeSize: maxRangeSize, check: check, cells: cells)
-      })
-    var summary = SourceSummary()
-    var checksum = CRC32C().value
-    var stretchBytes = 0
-    func fold(_ job: LineChunkJob) throws(CompileError) {
-      if let error = job.readError { throw .source(error) }
-      if let contents = job.stretchContents {
-        checksum = CRC32C.combine(checksum, contents.checksum, secondLength: contents.byteCount)
-        stretchBytes += contents.byteCount
-      }
-      for reject in job.rejects {
-        try tally.reject(
-          line: summary.physicalLines + reject.line, reason: reject.reason, text: reject.text, numbers: reject.numbers)
-      }
-      try lists.add(piece: job.numbers, order: job.order, laidOutByLength: job.laidOutByLength, repeats: job.repeats)
-      try lists.add(ranges: job.ranges)
-      tally.accept(lines: job.numbers.count + job.repeats + job.ranges.count, numbers: job.acceptedNumbers)
-      tally.typeFiltered += job.dropped
-      tally.national.add(job.national)
-      summary.records += job.summary.records
-      summary.ranges += job.summary.ranges
-      summary.issues += job.summary.issues
-      summary.physicalLines += job.summary.physicalLines
-      summary.cells.add(job.summary.cells)
-      job.reset()
-    }
-    if case .file(let path) = reader.input, let file = try _SharedFile.openRegular(path),
-      let skip = try utf8TextStart(of: file)
-    {
-      // A regular UTF-8 file: each worker reads its own stretch.
-      lists.reserve(file.size / 8)
-      let stretch = max(1, reader._chunkSize) * 2
-      var start = 0
-      repeat {
-        let end = start + stretch
-        try pipeline.nextJob(fold: fold).load(
-          _FileStretch(file: file, start: start, end: end, isLast: end >= file.size, skip: skip))
-        pipeline.submit()
-        start = end
-        if let progress, file.size > 0 { progress("reading \(tally.path): \(min(100, start * 100 / file.size))%") }
-      } while start < file.size
-      try pipeline.finish(fold: fold)
-      summary.bytes = stretchBytes
-      summary.checksum = checksum
-      return summary
-    }
-    let bytes = try _ByteInput(reader.input, chunkSize: reader._chunkSize)
-    // A number line takes at least 8 bytes or so (`+` and 7 digits, LF):
-    // room for that many, reserved now, is only touched as it fills.
-    if let size = bytes.size { lists.reserve(size / 8) }
-    let chunker = try _LineChunker(bytes)
-    while let piece = try chunker.next() {
-      try pipeline.nextJob(fold: fold).load(piece)
-      pipeline.submit()
-      if let progress, let size = bytes.size, size > 0 {
-        progress("reading \(tally.path): \(min(100, bytes.bytesRead * 100 / size))%")
-      }
-    }
-    try pipeline.finish(fold: fold)
-    bytes.sign(&summary)
-    return summary
+    let pipeline = OrderedPipeline(window: producer.window, makeJob: producer.makePiece, work: producer.work)
+    func take(_ piece: Producer.Piece) throws(CompileError) { try fold.fold(piece, into: &lists) }
+    func reserve(_ count: Int) { lists.reserve(count) }
+    return try producer.produce(into: pipeline, fold: take, reserve: reserve, folded: { fold.summary })
   }
 
-  /// Where the text of `file` starts: after its UTF-8 byte-order mark (0
-  /// without one), or nil when it is read through ``_ByteInput``: a UTF-16
-  /// or UTF-32 mark says it needs a converter, or its lines end in CR alone.
-  private func utf8TextStart(of file: _SharedFile) throws(SourceError) -> Int? {
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LineEndings.sampleBytes) {
-      (start) throws(SourceError) -> Int? in
-      guard let base = start.baseAddress else { return 0 }
-      let got = try file.read(at: 0, count: start.count, into: base)
-      let skip: Int
-      switch _ByteOrderMark(UnsafeBufferPointer(start: base, count: min(got, 4))) {
-      case nil: skip = 0
-      case .utf8: skip = 3
-      case .utf16, .utf32: return nil
-      }
-      return LineEndings.endInCarriageReturnsAlone(UnsafeBufferPointer(start: base, count: got)) ? nil : skip
-    }
-  }
-
-  /// Reads any source: this thread reads records into batches while the
-  /// other cores normalize the previous ones; results fold back in file order.
-  /// A source with evidence rules gathers its reports first and gives the
-  /// numbers the rules keep at the end.
-  private func readInBatches(
-    _ reader: any SourceReader, region: RegionMetadata?, maxRangeSize: Int64, check: NumberCheck?, cellKeys: CellKeys,
-    into lists: inout CollectedLists, tally: inout SourceTally
-  ) throws -> (SourceSummary, EvidenceCounts?) {
-    let spec = tally.spec
-    var evidence = spec.weighsEvidence ? EvidenceTally(files: lists.spill?.files) : nil
-    let labels = spec.list == .identify ? labelSanitizer : nil
-    let normalizer = self.normalizer
-    let pipeline = OrderedPipeline(
-      window: 2 * max(1, Parallel.coreCount - 1),
-      makeJob: { RecordBatch(capacity: 1 << 15) },
-      work: {
-        $0.normalize(with: normalizer, region: region, labels: labels, check: check, cellKeys: cellKeys)
-      })
-    func fold(_ batch: RecordBatch) throws(CompileError) {
-      defer { batch.reset() }
-      try self.fold(
-        batch, spec: spec, maxRangeSize: maxRangeSize, evidence: &evidence, into: &lists, tally: &tally)
-    }
-    let summary = try reader.read { event in
-      let batch = try pipeline.nextJob(fold: fold)
-      switch event {
-      case .record(let record): batch.append(record)
-      case .range(let item): batch.append(range: item.range.lower...item.range.upper, line: item.line, text: item.text ?? "")
-      case .issue(let issue): batch.append(issue: issue)
-      }
-      if batch.isFull { pipeline.submit() }
-    }
-    if !(try pipeline.nextJob(fold: fold)).isEmpty { pipeline.submit() }
-    try pipeline.finish(fold: fold)
-    guard let evidence else { return (summary, nil) }
-    let counts = try evidence.weigh(spec.evidence, asOf: asOf) { (number, label, line) throws(CompileError) in
+  /// Weighs the reports a source with evidence rules gathered, adding the
+  /// numbers its rules keep to `lists`.
+  private func weigh(
+    _ reports: EvidenceTally, of spec: SourceSpec, into lists: inout CollectedLists
+  ) throws(CompileError) -> EvidenceCounts {
+    let counts = try reports.weigh(spec.evidence, asOf: asOf) { (number, label, line) throws(CompileError) in
       if spec.list == .identify {
         try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
       } else {
         try lists.add(CollectionOfOne(number))
       }
     }
-    lists.countSpilledRuns(evidence.runsWritten)
-    return (summary, counts)
-  }
-
-  /// Folds one normalized batch of a source into the lists, in file order.
-  private func fold(
-    _ batch: RecordBatch, spec: SourceSpec, maxRangeSize: Int64, evidence: inout EvidenceTally?,
-    into lists: inout CollectedLists, tally: inout SourceTally
-  ) throws(CompileError) {
-    tally.national.add(batch.national)
-    if batch.isClean && spec.list != .identify && evidence == nil {
-      // Every record normalized: take the numbers in one copy.
-      try lists.add(batch.acceptedNumbers)
-      tally.accept(lines: batch.recordCount, numbers: batch.recordCount)
-      return
-    }
-    var outcomes = batch.outcomes.makeIterator()
-    for item in batch.items {
-      switch item {
-      case .record(let slice):
-        guard let outcome = outcomes.next() else { continue }
-        try fold(
-          outcome, of: slice, in: batch, spec: spec, maxRangeSize: maxRangeSize, evidence: &evidence, into: &lists,
-          tally: &tally)
-      case .range(let range, let line, let text):
-        guard spec.list != .identify else {
-          try tally.reject(line: line, reason: "a range cannot carry a label", text: text)
-          continue
-        }
-        if let bounds = NumberRange(lower: range.lowerBound, upper: range.upperBound),
-          let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan)
-        {
-          try tally.reject(line: line, reason: reason, text: text)
-          continue
-        }
-        try lists.add(ranges: CollectionOfOne(range))
-        tally.accept(range: range)
-      case .issue(let line, let reason, let text):
-        try tally.reject(line: line, reason: reason, text: text)
-      }
-    }
-  }
-
-  /// Folds what one record normalized to: a number (held for the evidence
-  /// rules when the source has them), a range, a reject, or a number of
-  /// another type than the source keeps.
-  private func fold(
-    _ outcome: RecordBatch.Outcome, of slice: RecordBatch.Slice, in batch: RecordBatch, spec: SourceSpec,
-    maxRangeSize: Int64, evidence: inout EvidenceTally?, into lists: inout CollectedLists, tally: inout SourceTally
-  ) throws(CompileError) {
-    let line = slice.line
-    switch outcome {
-    case .range(let bounds):
-      guard spec.list != .identify else {
-        try tally.reject(line: line, reason: "a range cannot carry a label", text: batch.reportedText(slice))
-        return
-      }
-      if let reason = RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan) {
-        try tally.reject(line: line, reason: reason, text: batch.reportedText(slice))
-        return
-      }
-      try lists.add(ranges: CollectionOfOne(bounds.lower...bounds.upper))
-      tally.accept(range: bounds.lower...bounds.upper)
-    case .number(let number, let label):
-      if evidence != nil {
-        evidence?.add(number: number, label: label, line: line, day: slice.day)
-        if let tally = evidence { try lists.spillIfNeeded(besides: tally.buffered, spilling: tally.spill) }
-      } else if spec.list == .identify {
-        try lists.addIdentification(number: number, label: label ?? "", priority: spec.priority, line: line)
-      } else {
-        try lists.add(CollectionOfOne(number))
-      }
-      tally.accept(lines: 1, numbers: 1)
-    case .rejected(let reason, let text, let numbers):
-      try tally.reject(line: line, reason: reason, text: text, numbers: numbers)
-    case .dropped:
-      tally.typeFiltered += 1
-    }
+    lists.countSpilledRuns(reports.runsWritten)
+    return counts
   }
 
   /// The region a source's national numbers are read in, nil for ZZ.

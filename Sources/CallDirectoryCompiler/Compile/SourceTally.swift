@@ -49,10 +49,4 @@ extension SourceTally {
     accepted += lines
     acceptedNumbers = acceptedNumbers.addingSaturating(numbers)
   }
-
-  /// Counts one accepted range.
-  mutating func accept(range: ClosedRange<Int64>) {
-    let size = range.upperBound - range.lowerBound
-    accept(lines: 1, numbers: size >= Int64(Int.max) ? Int.max : Int(size) + 1)
-  }
 }

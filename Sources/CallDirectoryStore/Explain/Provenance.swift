@@ -112,6 +112,8 @@ struct ProvenanceScanner {
         path: source.writtenPath, line: line, list: list, kind: kind, label: label, priority: source.priority,
         day: day, notCounted: day.flatMap { notCounted($0, source.evidence) })))
     }
+    let policy = RecordAcceptance.Policy(
+      list: list, maxRangeSize: maxRangeSize, normalizer: normalizer, labels: labelSanitizer)
     let summary: SourceSummary
     do {
       let reader = try registry.makeReader(for: spec)
@@ -124,11 +126,9 @@ struct ProvenanceScanner {
             recordRegion = code == "ZZ" ? nil : normalizer.plan.region(code)
           }
           if let end = record.rangeEndBytes {
-            guard list != .identify,
-              case .range(let bounds) = RecordAcceptance.range(
-                record.numberBytes, end, normalizer: normalizer, region: recordRegion,
-                wildcardDigits: record.wildcardDigits),
-              RecordAcceptance.rangeRejection(bounds, maxRangeSize: maxRangeSize, plan: normalizer.plan) == nil
+            guard
+              case .range(let bounds) = policy.range(
+                record.numberBytes, end, region: recordRegion, wildcardDigits: record.wildcardDigits)
             else { return }
             // A wildcard block (`0621 123XXX`) is a pattern; a range row or
             // a range written in one cell, a range.
@@ -141,20 +141,18 @@ struct ProvenanceScanner {
             }
             return
           }
-          guard case .number(let number) = RecordAcceptance.number(record.numberBytes, normalizer: normalizer, region: recordRegion),
+          guard case .number(let number) = policy.number(record.numberBytes, region: recordRegion),
             numbers.contains(number)
           else { return }
           var label: String?
-          if list == .identify {
-            guard case .success(let cleaned) = RecordAcceptance.label(record.labelBytes, sanitizer: labelSanitizer)
-            else { return }
-            label = cleaned
+          switch policy.label(record.labelBytes) {
+          case nil: break
+          case .success(let cleaned)?: label = cleaned
+          case .failure?: return
           }
           note(number, line: record.line, kind: .number, label: label, day: record.day)
         case .range(let item):
-          guard list != .identify,
-            RecordAcceptance.rangeRejection(item.range, maxRangeSize: maxRangeSize, plan: normalizer.plan) == nil
-          else { return }
+          guard case .range = policy.range(item.range) else { return }
           let kind: ProvenanceLine.Kind =
             item.range.lower == item.range.upper ? .number : (item.text?.contains("#") == true ? .pattern : .range)
           var index = sorted.partitionPoint { $0 < item.range.lower }

@@ -7,13 +7,17 @@ import Foundation
 extension Workspace {
   /// Compiles the workspace's config; returns the snapshot and the rejects
   /// report lines. With `memoryLimit`, numbers past it spill into the workspace.
-  func compile(memoryLimit: Int? = nil, asOf: CalendarDay? = nil) throws -> (CompiledSnapshot, [String]) {
+  /// Without `readingLinesInPieces`, line-by-line sources are read as events.
+  func compile(
+    memoryLimit: Int? = nil, asOf: CalendarDay? = nil, readingLinesInPieces: Bool = true
+  ) throws -> (CompiledSnapshot, [String]) {
     let config = try BuildConfig.load(contentsOf: path("calldir.json"))
     let log = try RejectLog(directory: url.path)
     defer { log.discard() }
     var compiler = SnapshotCompiler()
     if let asOf { compiler.asOf = asOf }
     compiler.memoryLimit = memoryLimit
+    compiler.readsLinesInPieces = readingLinesInPieces
     compiler.spillDirectory = url.path
     let snapshot = try compiler.compile(config, rejects: log)
     try log.finish()

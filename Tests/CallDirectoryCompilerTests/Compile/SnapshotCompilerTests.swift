@@ -337,7 +337,76 @@ import Testing
     #expect(snapshot.blockingNumbers == expectedNumbers.sorted())
     #expect(snapshot.sources[0].summary == summary)
     #expect(snapshot.sources[0].accepted + snapshot.sources[0].rejected == summary.dataLines)
+    try expectTheSameAsEvents(workspace, snapshot, rejects)
     return rejects.count
+  }
+
+  /// Checks that `workspace` read as events (``EventBatches``) gives the
+  /// `snapshot` and `rejects` its line-by-line sources gave read in
+  /// pieces of lines (``LinePieces``): numbers, ranges, rejects in order,
+  /// every count of every source.
+  private func expectTheSameAsEvents(
+    _ workspace: Workspace, _ snapshot: CompiledSnapshot, _ rejects: [String], memoryLimit: Int? = nil
+  ) throws {
+    let (events, eventRejects) = try workspace.compile(memoryLimit: memoryLimit, readingLinesInPieces: false)
+    #expect(eventRejects == rejects)
+    #expect(events.blockingNumbers == snapshot.blockingNumbers)
+    #expect(events.blocking.inMemory?.ranges == snapshot.blocking.inMemory?.ranges)
+    // Runs spill where the numbers come in: pieces and batches differ.
+    var statistics = events.statistics
+    statistics.spilledRuns = snapshot.statistics.spilledRuns
+    #expect(statistics == snapshot.statistics)
+    #expect(events.sources == snapshot.sources)
+  }
+
+  /// Every kind of line a line-by-line source may hold, in `lines` and
+  /// `patterns` sources, with cell rules and number rules: read in pieces
+  /// (regular files in stretches, a file with CR line ends streamed) and
+  /// read as events, the same snapshot and rejects.
+  @Test func linePiecesAndEventsGiveTheSameSnapshotAndRejects() throws {
+    var generator = SplitMix64(seed: 23)
+    var lines = "\u{FEFF}# measures\n"
+    var patterns = "# patterns\n"
+    for index in 0..<40_000 {
+      let tail = String(10_000 + index % 9000).dropFirst()
+      switch Int(generator.next(below: 24)) {
+      case 0: lines += "Rufnummern gemäß Anlage \(index)\n"
+      case 1: lines += "0137 987\(tail)|0137 9876545\n"
+      case 2: lines += "0621 12\(tail.prefix(1))XXX # a block\n"
+      case 3: lines += "01521 23\(tail.prefix(2))00 bis 01521 23\(tail.prefix(2))99\n"
+      case 4: lines += "01521 2345600 bis 01521 2345599\n"
+      case 5: lines += "+1 800 275 \(tail)\r\n"
+      case 6: lines += String(repeating: "9", count: 300) + "\n"
+      case 7: lines += "+49 (0)30 12\(tail) | 089 45\(tail.prefix(2))XX\n"
+      default: lines += "+4930\(tail)\(index % 97)\n"
+      }
+      switch Int(generator.next(below: 12)) {
+      case 0: patterns += "3950\n"
+      case 1: patterns += "+4930\(tail)##\n"
+      case 2: patterns += "+4930\(tail)00-+4930\(tail)99\n"
+      case 3: patterns += "+4930######\n"
+      case 4: patterns += "nonsense\n"
+      default: patterns += "+4930\(tail)\(index % 89)\n"
+      }
+    }
+    let workspace = try Workspace()
+    try workspace.write("measures.txt", lines)
+    try workspace.write("patterns.txt", patterns)
+    try workspace.write("cr.txt", lines.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r"))
+    try workspace.config([
+      #"{"path": "measures.txt", "format": "lines", "list": "block", "region": "DE", "maxInvalidRatio": 1, "#
+        + #""numberSeparator": "|", "wildcard": "X", "rangeSeparator": " bis ", "types": ["fixedLine", "mobile", "fixedLineOrMobile"]}"#,
+      #"{"path": "patterns.txt", "format": "patterns", "list": "allow"}"#,
+      #"{"path": "cr.txt", "format": "lines", "list": "block", "region": "DE", "maxInvalidRatio": 1}"#,
+    ], extra: #""maxRangeSize": 1000,"#)
+    let (snapshot, rejects) = try workspace.compile()
+    #expect(rejects.count > 1000)
+    #expect(snapshot.sources[0].typeFiltered > 0)
+    try expectTheSameAsEvents(workspace, snapshot, rejects)
+    // Spilling past a memory limit too.
+    let (spilled, spilledRejects) = try workspace.compile(memoryLimit: 1 << 20)
+    #expect(spilledRejects == rejects)
+    try expectTheSameAsEvents(workspace, spilled, spilledRejects, memoryLimit: 1 << 20)
   }
 
   /// A regular file in UTF-16, or with lines that end in CR alone, is read
