@@ -240,10 +240,7 @@ private struct _ConfigParser {
   /// The source's `format`, which must be known and support every option
   /// key the source sets.
   func sourceFormat(_ object: ConfigValue) throws(ConfigError) -> SourceFormat {
-    let formatValue = object.member("format")
-    guard formatValue.isPresent else {
-      throw .missingKey(keyPath: object.path, key: "format", note: nil)
-    }
+    let formatValue = try object.required("format")
     let formatName = try formatValue.string()
     guard let format = registry[formatName] else {
       var reason =
@@ -262,10 +259,7 @@ private struct _ConfigParser {
 
   /// The source's `path` as written: not empty, no nul character.
   func sourcePath(_ object: ConfigValue) throws(ConfigError) -> String {
-    let pathValue = object.member("path")
-    guard pathValue.isPresent else {
-      throw .missingKey(keyPath: object.path, key: "path", note: nil)
-    }
+    let pathValue = try object.required("path")
     let rawPath = try pathValue.string()
     if rawPath.isEmpty {
       throw .invalidValue(keyPath: pathValue.path, reason: "must not be empty")
@@ -279,10 +273,7 @@ private struct _ConfigParser {
 
   /// The source's `list`.
   func sourceList(_ object: ConfigValue) throws(ConfigError) -> SourceList {
-    let listValue = object.member("list")
-    guard listValue.isPresent else {
-      throw .missingKey(keyPath: object.path, key: "list", note: nil)
-    }
+    let listValue = try object.required("list")
     let listName = try listValue.string()
     guard let list = SourceList(rawValue: listName) else {
       let names = SourceList.allCases.map(\.rawValue).sorted()

@@ -19,6 +19,14 @@ extension ConfigError {
 }
 
 extension LocatedJSON where Failure == ConfigError {
+  /// This object's member `key`, which it must have
+  /// (``ConfigError/missingKey(keyPath:key:note:)`` naming this object).
+  func required(_ key: String) throws(ConfigError) -> LocatedJSON {
+    let value = member(key)
+    guard value.isPresent else { throw .missingKey(keyPath: path, key: key, note: nil) }
+    return value
+  }
+
   /// An integer from `minimum` to `maximum` (`must be between 1 and 1000,
   /// got 0`, the config's wording).
   func integer(between minimum: Int, and maximum: Int) throws(ConfigError) -> Int {

@@ -171,6 +171,39 @@ public struct CellCounts: Sendable, Hashable {
 }
 
 extension CellRules {
+  /// Hands on the records `record`'s number cell holds: each number, and
+  /// each wildcard block or range as a record with its range end, to
+  /// `deliver`; a piece that is neither, as an issue of the record's line
+  /// shown as `text`, to `report`. Without rules, or for a record that is
+  /// a range already, the record itself. `summary` counts the records,
+  /// the issues and the cells' shapes.
+  package func forEachRecord(
+    in record: RawRecord, shownAs text: UnsafeBufferPointer<UInt8>, summary: inout SourceSummary,
+    deliver: (RawRecord) throws -> Void, report: (SourceIssue) throws -> Void
+  ) rethrows {
+    guard !isEmpty, record.rangeEndBytes == nil else {
+      summary.records += 1
+      return try deliver(record)
+    }
+    var counts = summary.cells
+    try forEachPart(record.numberBytes, counts: &counts) { part in
+      switch part {
+      case .number(let number):
+        summary.records += 1
+        try deliver(record.replacing(numberBytes: number, rangeEndBytes: nil))
+      case .range(let start, let end, let wildcardDigits):
+        summary.records += 1
+        try deliver(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits))
+      case .issue(let reason):
+        summary.issues += 1
+        try report(SourceIssue(line: record.line, reason: reason, text: _LineText.escaped(text)))
+      }
+    }
+    summary.cells = counts
+  }
+}
+
+extension CellRules {
   /// Calls `body` with each piece of `cell` (trimmed bytes), in order, and
   /// counts what it found into `counts`. Without rules the cell is one
   /// number. Empty pieces (`a||b`, a trailing separator) and pieces

@@ -387,31 +387,17 @@ private struct _DelimitedPass {
       line: record.line, numberBytes: record.numberBytes, labelBytes: record.labelBytes,
       textBytes: recordText, rangeEndBytes: record.rangeEndBytes, region: record.region,
       day: record.day)
-    let cells = self.cells
-    guard !cells.isEmpty, record.rangeEndBytes == nil else {
-      summary.records += 1
-      return try deliver(record, body)
-    }
-    var counts = summary.cells
-    try cells.forEachPart(record.numberBytes, counts: &counts) { part in
-      switch part {
-      case .number(let number):
-        summary.records += 1
-        try deliver(record.replacing(numberBytes: number, rangeEndBytes: nil), body)
-      case .range(let start, let end, let wildcardDigits):
-        summary.records += 1
-        try deliver(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits), body)
-      case .issue(let reason):
-        summary.issues += 1
-        try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(recordText))))
-      }
-    }
-    summary.cells = counts
+    let rewrites = self.rewrites
+    try cells.forEachRecord(
+      in: record, shownAs: recordText, summary: &summary,
+      deliver: { try Self.deliver($0, rewriting: rewrites, body) }, report: { try body(.issue($0)) })
   }
 
   /// Hands a record to `body`, its number texts rewritten first when a
-  /// prefix rewrite applies.
-  private func deliver(_ record: RawRecord, _ body: (SourceEvent) throws -> Void) throws {
+  /// prefix rewrite of `rewrites` applies.
+  private static func deliver(
+    _ record: RawRecord, rewriting rewrites: [(from: [UInt8], to: [UInt8])], _ body: (SourceEvent) throws -> Void
+  ) throws {
     let number = DelimitedSourceReader.rewritten(record.numberBytes, rewrites)
     let rangeEnd = record.rangeEndBytes.flatMap { DelimitedSourceReader.rewritten($0, rewrites) }
     guard number != nil || rangeEnd != nil else { return try body(.record(record)) }

@@ -491,26 +491,9 @@ public struct JSONDocumentSourceReader: SourceReader {
       try numberText.withUTF8 { numberBytes in
         func deliver(_ labelBytes: UnsafeBufferPointer<UInt8>?) throws {
           let record = RawRecord(line: line, numberBytes: numberBytes, labelBytes: labelBytes, day: day)
-          guard !cells.isEmpty else {
-            summary.records += 1
-            return try body(.record(record))
-          }
-          var counts = summary.cells
-          try cells.forEachPart(numberBytes, counts: &counts) { part in
-            switch part {
-            case .number(let number):
-              summary.records += 1
-              try body(.record(record.replacing(numberBytes: number, rangeEndBytes: nil)))
-            case .range(let start, let end, let wildcardDigits):
-              summary.records += 1
-              try body(
-                .record(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits)))
-            case .issue(let reason):
-              summary.issues += 1
-              try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(numberBytes))))
-            }
-          }
-          summary.cells = counts
+          try cells.forEachRecord(
+            in: record, shownAs: numberBytes, summary: &summary, deliver: { try body(.record($0)) },
+            report: { try body(.issue($0)) })
         }
         if labelText != nil {
           try labelText?.withUTF8 { try deliver($0) }

@@ -45,25 +45,9 @@ extension _LineIndependentReader {
             let record = RawRecord(
               line: line, numberBytes: UnsafeBufferPointer(start: p + lower, count: upper - lower),
               textBytes: UnsafeBufferPointer(start: p, count: count))
-            guard !cells.isEmpty else {
-              summary.records += 1
-              return try body(.record(record))
-            }
-            var counts = summary.cells
-            try cells.forEachPart(record.numberBytes, counts: &counts) { part in
-              switch part {
-              case .number(let number):
-                summary.records += 1
-                try body(.record(record.replacing(numberBytes: number, rangeEndBytes: nil)))
-              case .range(let start, let end, let wildcardDigits):
-                summary.records += 1
-                try body(.record(record.replacing(numberBytes: start, rangeEndBytes: end, wildcardDigits: wildcardDigits)))
-              case .issue(let reason):
-                summary.issues += 1
-                try body(.issue(SourceIssue(line: line, reason: reason, text: _LineText.escaped(p, count))))
-              }
-            }
-            summary.cells = counts
+            try cells.forEachRecord(
+              in: record, shownAs: UnsafeBufferPointer(start: p, count: count), summary: &summary,
+              deliver: { try body(.record($0)) }, report: { try body(.issue($0)) })
           case .range(let range):
             summary.ranges += 1
             try body(.range(SourceRange(range: range, line: line, text: _LineText.escaped(p, count))))
